@@ -1,0 +1,22 @@
+# Helpers that keep binaries free of shared libraries a driver-only machine lacks: the C++ and
+# GCC runtimes and OpenMP are linked statically (the CUDA runtime is, by
+# CMAKE_CUDA_RUNTIME_LIBRARY). tests/check_portable.sh checks the result.
+
+# libgomp.a as the compiler ships it.
+execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libgomp.a
+                OUTPUT_VARIABLE SB_LIBGOMP_STATIC OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT EXISTS "${SB_LIBGOMP_STATIC}")
+  message(FATAL_ERROR "libgomp.a not found (asked ${CMAKE_CXX_COMPILER}): install the compiler's OpenMP runtime")
+endif()
+
+# Compiles `target` with OpenMP and links the static runtime into whatever links it.
+function(sb_use_static_openmp target)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${OpenMP_CXX_FLAGS}>)
+  target_link_libraries(${target} PUBLIC ${SB_LIBGOMP_STATIC} Threads::Threads ${CMAKE_DL_LIBS})
+endfunction()
+
+function(sb_portable_executable target)
+  target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc)
+endfunction()
+
+find_package(Threads REQUIRED)

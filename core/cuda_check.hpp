@@ -1,0 +1,87 @@
+// Checked CUDA calls and an owning device buffer.
+#pragma once
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace sb {
+
+// A CUDA call failed: exit code 1 (the error is the device's or ours, not the input's).
+class CudaError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] inline void throw_cuda_error(cudaError_t e, const char* expr, const char* file,
+                                          int line) {
+  throw CudaError(fmt::format("{} failed: {} ({}:{})", expr, cudaGetErrorString(e), file, line));
+}
+
+#define SB_CUDA_CHECK(expr)                                                            \
+  do {                                                                                 \
+    const cudaError_t sb_cuda_status_ = (expr);                                        \
+    if (sb_cuda_status_ != cudaSuccess) {                                              \
+      ::sb::throw_cuda_error(sb_cuda_status_, #expr, __FILE__, __LINE__);              \
+    }                                                                                  \
+  } while (0)
+
+// `count` elements of device memory, freed with the buffer.
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(size_t count) : count_(count) {
+    if (count == 0) return;
+    const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T));
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      size_t free_bytes = 0, total = 0;
+      cudaMemGetInfo(&free_bytes, &total);
+      throw CudaError(fmt::format("cannot allocate {:.3g} GB on the device ({} elements of {} B; "
+                                  "{:.3g} GB free): {}",
+                                  count * sizeof(T) / 1e9, count, sizeof(T), free_bytes / 1e9,
+                                  cudaGetErrorString(e)));
+    }
+  }
+  ~DeviceBuffer() {
+    if (data_ != nullptr) cudaFree(data_);
+  }
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(count_, o.count_);
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  T* data() const { return data_; }
+  size_t size() const { return count_; }
+
+  std::vector<T> to_host(size_t count) const {
+    std::vector<T> out(count);
+    if (count > 0) {
+      SB_CUDA_CHECK(cudaMemcpy(out.data(), data_, count * sizeof(T), cudaMemcpyDeviceToHost));
+    }
+    return out;
+  }
+  std::vector<T> to_host() const { return to_host(count_); }
+
+  void copy_from_host(const std::vector<T>& host) {
+    if (host.size() > count_) throw std::logic_error("DeviceBuffer::copy_from_host: too many");
+    if (!host.empty()) {
+      SB_CUDA_CHECK(cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    }
+  }
+
+ private:
+  T* data_ = nullptr;
+  size_t count_ = 0;
+};
+
+}  // namespace sb

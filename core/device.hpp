@@ -1,0 +1,29 @@
+// The CUDA device as the run sees it: whether one is there, and a description for results.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace sb {
+
+struct DeviceDescription {
+  int index = 0;
+  std::string name;
+  int compute_major = 0, compute_minor = 0;
+  int sm_count = 0;
+  int max_threads_per_sm = 0;
+  long long memory_bytes = 0;
+  int l2_bytes = 0;
+  int sm_clock_peak_mhz = 0;
+  int memory_clock_peak_mhz = 0;
+  int driver_api_version = 0;  // e.g. 13000 for CUDA 13.0
+  int runtime_version = 0;
+};
+
+// True where a CUDA device can be used (a driver and at least one GPU).
+bool cuda_device_present();
+
+// The current device, or nothing where there is none.
+std::optional<DeviceDescription> describe_device();
+
+}  // namespace sb

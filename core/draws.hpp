@@ -1,0 +1,87 @@
+// Random draws as pure functions of (run seed, particle id, step, stream): no generator state
+// lives in a thread or a particle slot, so a particle's random numbers do not depend on which
+// thread ran it, in what order, or on which device. docs/determinism.md states the contract.
+//
+// One Philox call yields four 32-bit words. Step draws use them for four consecutive steps of
+// one particle: step t takes word (t - base) mod 4 of the block that starts at step
+// t - ((t - base) mod 4), where `base` is the first step the particle takes in the current
+// phase (draw_base below). Every block start is a distinct step of that particle, so no counter
+// is used twice. A thread that advances one particle step after step calls Philox once per
+// four steps, and because `base` is where a particle starts its run, the threads of a warp that
+// start their particles together stay in step with each other.
+#pragma once
+
+#include <cstdint>
+
+#include "core/hostdev.hpp"
+#include "core/philox.hpp"
+
+namespace sb {
+
+enum class DrawStream : uint32_t {
+  kInit = 0,  // initial state of particle `id` (step word 0)
+  kStep = 1,  // the per-step draw a sim may take
+};
+
+struct DrawKey {
+  Philox4x32Key key;
+
+  SB_HD static DrawKey from_seed(uint64_t seed) {
+    return {{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)}};
+  }
+};
+
+SB_HD inline Philox4x32Output draw_block(DrawKey key, uint64_t id, DrawStream stream,
+                                         uint32_t block_step) {
+  return philox4x32_10({block_step, static_cast<uint32_t>(stream), static_cast<uint32_t>(id),
+                        static_cast<uint32_t>(id >> 32)},
+                       key.key);
+}
+
+// Selects without indexing, so that the four words stay in registers on the device.
+SB_HD inline uint32_t select_word(const Philox4x32Output& w, uint32_t i) {
+  return i == 0 ? w.w0 : i == 1 ? w.w1 : i == 2 ? w.w2 : w.w3;
+}
+
+// A uniform float in [0, 1) from the top 24 bits: exact, identical on host and device.
+SB_HD inline float unit_float(uint32_t word) {
+  return static_cast<float>(word >> 8) * (1.0f / 16777216.0f);
+}
+
+// The step draws of one particle, caching the current Philox block.
+class StepDraws {
+ public:
+  SB_HD StepDraws(DrawKey key, uint64_t id, uint32_t base) : key_(key), id_(id), base_(base) {}
+
+  SB_HD uint32_t at(uint32_t step) {
+    const uint32_t lane = (step - base_) & 3u;
+    const uint32_t block = step - lane;
+    if (block != block_) {
+      words_ = draw_block(key_, id_, DrawStream::kStep, block);
+      block_ = block;
+    }
+    return select_word(words_, lane);
+  }
+
+ private:
+  static constexpr uint32_t kNoBlock = 0xFFFFFFFFu;  // steps stay below 2^31 (RunConfig limits)
+
+  DrawKey key_;
+  uint64_t id_;
+  uint32_t base_;
+  uint32_t block_ = kNoBlock;
+  Philox4x32Output words_{};
+};
+
+// What a sim's step function sees: the draw of the step being taken.
+class StepDraw {
+ public:
+  SB_HD StepDraw(StepDraws& draws, uint32_t step) : draws_(draws), step_(step) {}
+  SB_HD uint32_t u32() { return draws_.at(step_); }
+
+ private:
+  StepDraws& draws_;
+  uint32_t step_;
+};
+
+}  // namespace sb

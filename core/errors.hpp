@@ -1,0 +1,41 @@
+// The failures a user can act on. main() maps them to exit codes (README: "Exit codes").
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace sb {
+
+// Bad input: a flag, a job file, a data file. Exit code 2; nothing is run or written.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A run that could not finish: exit code 3.
+class RunError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A spawn needed a slot beyond the capacity. `needed` is how many slots the run had asked for
+// when it stopped: a lower bound of what it would need.
+class CapacityError : public RunError {
+ public:
+  CapacityError(uint64_t capacity, uint64_t needed)
+      : RunError("capacity exceeded: the run needed at least " + std::to_string(needed) +
+                 " particle slots but --capacity is " + std::to_string(capacity) +
+                 "; raise --capacity or shorten the run"),
+        capacity_(capacity),
+        needed_(needed) {}
+
+  uint64_t capacity() const { return capacity_; }
+  uint64_t needed() const { return needed_; }
+
+ private:
+  uint64_t capacity_;
+  uint64_t needed_;
+};
+
+}  // namespace sb

@@ -1,0 +1,34 @@
+// Everything that defines one run. Which fields a sim or scheduler reads is declared next to it
+// (Sim::kParameters, SchedulerEntry::parameters); harness/parameters.cpp validates them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace sb {
+
+// Upper bound for particle counts and steps: device counters and step fields are 32-bit.
+inline constexpr uint64_t kMaxCount = 2147483647;
+
+struct RunConfig {
+  std::string sim;
+  std::string scheduler;
+
+  // Every sim.
+  uint64_t init_n = 0;
+  uint64_t capacity = 100'000'000;
+  uint64_t seed = 1;
+
+  // toy, mvp
+  uint32_t steps = 0;
+  std::string layout = "center";  // toy: "center" or "column"
+  double split_chance = 0.02;     // mvp: percent per step
+  bool skip_spawned = false;      // mvp: spawned particles are stored but not simulated
+
+  // GPU schedulers
+  uint32_t block_size = 128;
+  uint32_t blocks_per_sm = 0;  // 0 = fill: the occupancy maximum
+  bool warp_sync = false;      // static-full: __syncwarp after each particle
+};
+
+}  // namespace sb

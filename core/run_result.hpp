@@ -1,0 +1,44 @@
+// What one run produced.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sb {
+
+struct Counts {
+  uint64_t initial = 0;
+  uint64_t final = 0;
+  uint64_t spawned = 0;
+  uint64_t removed = 0;
+  uint64_t particle_steps = 0;
+  uint64_t peak = 0;  // most particle slots in use at once: the number --capacity bounds
+};
+
+// The final particles of a run, kept only where asked (tests, `schedbench verify`).
+class ParticleSet {
+ public:
+  virtual ~ParticleSet() = default;
+  virtual size_t size() const = 0;
+  // Lines naming the first particles that differ from `other` (a set of the same sim).
+  virtual std::vector<std::string> differences(const ParticleSet& other, size_t max_reports,
+                                               const std::string& name_this,
+                                               const std::string& name_other) const = 0;
+};
+
+struct RunResult {
+  Counts counts;
+  double time_ms = 0;                       // the timed region: all phases
+  std::map<std::string, double> parts_ms;   // its split by kind of work, where measured
+  uint64_t digest = 0;
+  std::shared_ptr<const ParticleSet> particles;  // null unless RunOptions::keep_particles
+};
+
+struct RunOptions {
+  bool keep_particles = false;
+};
+
+}  // namespace sb

@@ -1,0 +1,159 @@
+#include "harness/cli.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <map>
+
+#include "core/device.hpp"
+#include "core/errors.hpp"
+#include "harness/atomic_file.hpp"
+#include "harness/job.hpp"
+#include "harness/parameters.hpp"
+#include "harness/run_report.hpp"
+#include "harness/sweep.hpp"
+#include "harness/text_table.hpp"
+#include "schedulers/registry.hpp"
+
+namespace sb {
+namespace {
+
+constexpr const char* kAbout =
+    "schedbench: schedulers for GPU particle simulations whose population changes as they run.\n"
+    "Exit codes: 0 done, 1 internal or CUDA error, 2 bad input (nothing run or written),\n"
+    "3 a run failed (capacity exceeded, watchdog).";
+
+const char* kind_name(SchedulerKind k) {
+  switch (k) {
+    case SchedulerKind::kCpu:
+      return "cpu";
+    case SchedulerKind::kGpu:
+      return "gpu";
+    case SchedulerKind::kYardstick:
+      return "yardstick";
+  }
+  return "?";
+}
+
+int list_command() {
+  TextTable sims({"sim", "description"});
+  for (const SimInfo& s : all_sims()) sims.add_row({s.name, s.description});
+  TextTable schedulers({"scheduler", "kind", "description"});
+  for (const SchedulerEntry& e : all_schedulers()) {
+    schedulers.add_row({e.name, kind_name(e.kind), e.description});
+  }
+  fmt::print("{}\n{}", sims.str(), schedulers.str());
+  return 0;
+}
+
+// A --json target must be a file in an existing, writable directory.
+void check_output_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : ".";
+  if (!fs::is_directory(dir) || access(dir.c_str(), W_OK) != 0) {
+    throw UsageError(fmt::format("--json: '{}' is not in a writable directory", path));
+  }
+  if (fs::is_directory(path)) throw UsageError(fmt::format("--json: '{}' is a directory", path));
+}
+
+struct RunArgs {
+  RunConfig config;
+  std::map<std::string, std::string> values;  // parameter key -> text, for options with values
+  std::map<std::string, bool> switches;       // parameter key -> set, for switches
+  std::map<std::string, CLI::Option*> options;
+  std::string json_path;
+};
+
+void add_run_options(CLI::App& cmd, RunArgs& a) {
+  cmd.add_option("--sim", a.config.sim, "simulation (schedbench list)")->required();
+  cmd.add_option("--scheduler", a.config.scheduler, "scheduler (schedbench list)")->required();
+  for (const Parameter& p : parameters()) {
+    a.options[p.key] = p.is_switch ? cmd.add_flag(p.flag, a.switches[p.key], p.help)
+                                   : cmd.add_option(p.flag, a.values[p.key], p.help);
+  }
+  cmd.add_option("--json", a.json_path, "write the result as JSON to FILE (atomically)");
+}
+
+int run_command(RunArgs& a) {
+  std::vector<std::string> given;
+  for (const Parameter& p : parameters()) {
+    if (a.options[p.key]->count() == 0) continue;
+    p.set(a.config, p.flag, p.is_switch ? (a.switches[p.key] ? "true" : "false") : a.values[p.key]);
+    given.push_back(p.key);
+  }
+  check_config(a.config, given);
+  if (!a.json_path.empty()) check_output_file(a.json_path);
+  const SchedulerEntry& entry = find_scheduler(a.config.scheduler);
+  for (const Parameter& p : parameters()) {
+    if (p.scope == ParameterScope::kScheduler && a.options[p.key]->count() > 0 &&
+        !applies(p, a.config)) {
+      fmt::print(stderr, "note: {} does not use {}\n", entry.name, p.flag);
+    }
+  }
+  if (entry.kind != SchedulerKind::kCpu && !cuda_device_present()) {
+    throw RunError(fmt::format("{} needs a CUDA device and none is present", entry.name));
+  }
+
+  const RunResult r = run(a.config);
+  fmt::print("{}", run_summary(a.config, r));
+  if (!a.json_path.empty()) {
+    write_file_atomically(a.json_path, run_json(a.config, r).dump(2) + "\n");
+    fmt::print("  wrote           {}\n", a.json_path);
+  }
+  return 0;
+}
+
+int sweep_command(const std::string& job_path, std::string out_dir) {
+  const Job job = load_job(job_path, cuda_device_present());
+  if (out_dir.empty()) {
+    out_dir = "results/" + (job.name.empty() ? std::filesystem::path(job_path).stem().string() : job.name);
+  }
+  const int failed = run_sweep(job, out_dir);
+  fmt::print("{} points, {} failed; results in {}/\n", job.points.size(), failed, out_dir);
+  return failed == 0 ? 0 : 3;
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv) {
+  CLI::App app(kAbout, "schedbench");
+  app.require_subcommand(1);
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // last one wins
+  CLI::App* list = app.add_subcommand("list", "print every sim and scheduler");
+
+  CLI::App* run = app.add_subcommand("run", "run one simulation and print its counts, time and digest");
+  RunArgs run_args;
+  add_run_options(*run, run_args);
+
+  CLI::App* sweep = app.add_subcommand("sweep", "run every point of a job file (jobs/README.md)");
+  std::string job_path, out_dir;
+  sweep->add_option("job", job_path, "job file")->required();
+  sweep->add_option("--out", out_dir, "directory for the results (default results/<job name>)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    fmt::print(stderr, "schedbench: error: {}\n", e.what());
+    return 2;
+  }
+
+  try {
+    if (list->parsed()) return list_command();
+    if (run->parsed()) return run_command(run_args);
+    return sweep_command(job_path, out_dir);
+  } catch (const UsageError& e) {
+    fmt::print(stderr, "schedbench: error: {}\n", e.what());
+    return 2;
+  } catch (const RunError& e) {
+    fmt::print(stderr, "schedbench: run failed: {}\n", e.what());
+    return 3;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedbench: internal error: {}\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace sb

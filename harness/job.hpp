@@ -1,0 +1,31 @@
+// A job file is data: which sims and schedulers, and named axes of values. load_job expands it
+// into run points and checks every point before anything runs. jobs/README.md documents the
+// format.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/run_config.hpp"
+
+namespace sb {
+
+struct JobPoint {
+  RunConfig config;
+  std::vector<std::string> given;  // parameter keys the job set for this point
+  std::string label;               // unique within the job, usable as a file name
+};
+
+struct Job {
+  std::string path;
+  std::string name;
+  std::string description;
+  std::vector<JobPoint> points;
+  std::vector<std::string> skipped;  // why schedulers were left out (e.g. no CUDA device)
+};
+
+// Reads and expands `path`. `have_gpu` selects `schedulers` or, where the job names them and no
+// device is present, `fallback_schedulers`. Throws UsageError naming the file and the key.
+Job load_job(const std::string& path, bool have_gpu);
+
+}  // namespace sb

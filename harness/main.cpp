@@ -1,0 +1,3 @@
+#include "harness/cli.hpp"
+
+int main(int argc, char** argv) { return sb::cli_main(argc, argv); }

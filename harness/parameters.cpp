@@ -1,0 +1,159 @@
+#include "harness/parameters.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+#include "harness/values.hpp"
+#include "schedulers/registry.hpp"
+
+namespace sb {
+namespace {
+
+using nlohmann::json;
+
+uint32_t parse_block_size(const std::string& flag, const std::string& text) {
+  const uint64_t b = parse_whole(flag, text, 32, 1024);
+  if (b % 32 != 0) {
+    throw UsageError(
+        fmt::format("{}: '{}' is not a multiple of 32 from 32 to 1024", flag, text));
+  }
+  return static_cast<uint32_t>(b);
+}
+
+uint32_t parse_blocks_per_sm(const std::string& flag, const std::string& text) {
+  if (text == "fill") return 0;
+  const double v = std::strtod(text.c_str(), nullptr);
+  if (v >= 1 && v <= 32 && text.find_first_not_of("0123456789") == std::string::npos) {
+    return static_cast<uint32_t>(v);
+  }
+  throw UsageError(fmt::format(
+      "{}: '{}' is not accepted; accepted: fill (the occupancy maximum) or a whole number from 1 "
+      "to 32",
+      flag, text));
+}
+
+const std::vector<Parameter> kParameters = {
+    {"init_n", "--init-n", "initial number of particles", ParameterScope::kEverySim, false, true,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.init_n = parse_whole(f, t, 1, kMaxCount);
+     },
+     [](const RunConfig& c) { return json(c.init_n); }},
+    {"capacity", "--capacity", "most particle slots the run may use (default 1e8)",
+     ParameterScope::kEverySim, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.capacity = parse_whole(f, t, 1, kMaxCount);
+     },
+     [](const RunConfig& c) { return json(c.capacity); }},
+    {"seed", "--seed", "run seed: the key of every random draw (default 1)",
+     ParameterScope::kEverySim, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.seed = parse_whole(f, t, 0, 9007199254740992ull);
+     },
+     [](const RunConfig& c) { return json(c.seed); }},
+    {"steps", "--steps", "time steps", ParameterScope::kSim, false, true,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.steps = static_cast<uint32_t>(parse_whole(f, t, 1, kMaxCount));
+     },
+     [](const RunConfig& c) { return json(c.steps); }},
+    {"layout", "--layout", "toy initial layout: center or column (default center)",
+     ParameterScope::kSim, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.layout = parse_choice(f, t, {"center", "column"});
+     },
+     [](const RunConfig& c) { return json(c.layout); }},
+    {"split_chance", "--split-chance", "mvp: chance to split per step, percent (default 0.02)",
+     ParameterScope::kSim, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.split_chance = parse_real(f, t, 0, 100);
+     },
+     [](const RunConfig& c) { return json(c.split_chance); }},
+    {"skip_spawned", "--skip-spawned", "mvp: store spawned particles but do not simulate them",
+     ParameterScope::kSim, true, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.skip_spawned = parse_bool(f, t);
+     },
+     [](const RunConfig& c) { return json(c.skip_spawned); }},
+    {"block_size", "--block-size", "threads per block: a multiple of 32 from 32 to 1024 (default 128)",
+     ParameterScope::kScheduler, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.block_size = parse_block_size(f, t);
+     },
+     [](const RunConfig& c) { return json(c.block_size); }},
+    {"blocks_per_sm", "--blocks-per-sm",
+     "resident blocks per SM for grids sized from the device: fill or 1..32 (default fill)",
+     ParameterScope::kScheduler, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.blocks_per_sm = parse_blocks_per_sm(f, t);
+     },
+     [](const RunConfig& c) { return c.blocks_per_sm == 0 ? json("fill") : json(c.blocks_per_sm); }},
+    {"warp_sync", "--warp-sync", "static-full: synchronise each warp after every particle",
+     ParameterScope::kScheduler, true, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.warp_sync = parse_bool(f, t);
+     },
+     [](const RunConfig& c) { return json(c.warp_sync); }},
+};
+
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+}  // namespace
+
+const std::vector<Parameter>& parameters() { return kParameters; }
+
+const Parameter* find_parameter(const std::string& key) {
+  for (const Parameter& p : kParameters) {
+    if (p.key == key) return &p;
+  }
+  return nullptr;
+}
+
+bool applies(const Parameter& p, const RunConfig& c) {
+  switch (p.scope) {
+    case ParameterScope::kEverySim:
+      return true;
+    case ParameterScope::kSim:
+      return contains(find_sim(c.sim).parameters, p.key);
+    case ParameterScope::kScheduler:
+      return contains(find_scheduler(c.scheduler).parameters, p.key);
+  }
+  return false;
+}
+
+json config_json(const RunConfig& c) {
+  json j{{"sim", c.sim}, {"scheduler", c.scheduler}};
+  for (const Parameter& p : kParameters) {
+    if (applies(p, c)) j[p.key] = p.get(c);
+  }
+  return j;
+}
+
+void check_config(const RunConfig& c, const std::vector<std::string>& given) {
+  const SimInfo& sim = find_sim(c.sim);
+  find_scheduler(c.scheduler);
+  for (const Parameter& p : kParameters) {
+    const bool was_given = contains(given, p.key);
+    if (p.scope == ParameterScope::kSim && was_given && !applies(p, c)) {
+      std::vector<std::string> users;
+      for (const SimInfo& s : all_sims()) {
+        if (contains(s.parameters, p.key)) users.push_back(s.name);
+      }
+      throw UsageError(fmt::format("{}: does not apply to sim {}; it applies to: {}", p.flag,
+                                   sim.name, fmt::join(users, ", ")));
+    }
+    if (p.required && !was_given && applies(p, c)) {
+      throw UsageError(fmt::format("{}: required for sim {} ({})", p.flag, sim.name, p.help));
+    }
+  }
+  if (c.init_n > c.capacity) {
+    throw UsageError(fmt::format("--capacity: {} is below --init-n {}; accepted: at least {}",
+                                 c.capacity, c.init_n, c.init_n));
+  }
+  sim.check(c);
+}
+
+}  // namespace sb

@@ -1,0 +1,47 @@
+// The table of run parameters: one row per RunConfig field a user can set, shared by the command
+// line, job files and result JSON, so that a name, its check and its meaning exist once.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "core/run_config.hpp"
+
+namespace sb {
+
+enum class ParameterScope {
+  kEverySim,   // every sim reads it
+  kSim,        // read by the sims that list it in Sim::kParameters
+  kScheduler,  // read by the schedulers that list it in SchedulerEntry::parameters
+};
+
+struct Parameter {
+  std::string key;       // job-file and JSON key, e.g. "init_n"
+  std::string flag;      // command-line option, e.g. "--init-n"
+  std::string help;      // one line for --help
+  ParameterScope scope;
+  bool is_switch;        // a command-line flag without a value
+  bool required;         // must be given wherever it applies
+  void (*set)(RunConfig&, const std::string& flag, const std::string& text);  // checks the value
+  nlohmann::json (*get)(const RunConfig&);
+};
+
+const std::vector<Parameter>& parameters();
+
+// The row for `key`, or nullptr.
+const Parameter* find_parameter(const std::string& key);
+
+// Whether `p` applies to the sim and scheduler that `c` names (both must exist).
+bool applies(const Parameter& p, const RunConfig& c);
+
+// The configuration as JSON: sim, scheduler and every parameter that applies.
+nlohmann::json config_json(const RunConfig& c);
+
+// Checks that `c` can run: the sim and scheduler exist, every required parameter applies and was
+// given (`given` holds the keys set by the user), no given sim parameter is foreign to the sim,
+// and the sim accepts the values. Throws UsageError.
+void check_config(const RunConfig& c, const std::vector<std::string>& given);
+
+}  // namespace sb

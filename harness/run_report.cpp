@@ -1,0 +1,63 @@
+#include "harness/run_report.hpp"
+
+#include <fmt/format.h>
+
+#include "harness/environment.hpp"
+#include "harness/parameters.hpp"
+
+namespace sb {
+namespace {
+
+using nlohmann::json;
+
+double steps_per_second(const RunResult& r) {
+  return r.time_ms > 0 ? static_cast<double>(r.counts.particle_steps) / (r.time_ms * 1e-3) : 0.0;
+}
+
+double ns_per_step(const RunResult& r) {
+  return r.counts.particle_steps > 0 ? r.time_ms * 1e6 / static_cast<double>(r.counts.particle_steps)
+                                     : 0.0;
+}
+
+}  // namespace
+
+std::string digest_hex(uint64_t digest) { return fmt::format("{:#018x}", digest); }
+
+json result_json(const RunResult& r) {
+  const Counts& n = r.counts;
+  return {{"counts",
+           {{"initial", n.initial},
+            {"final", n.final},
+            {"spawned", n.spawned},
+            {"removed", n.removed},
+            {"particle_steps", n.particle_steps},
+            {"peak", n.peak}}},
+          {"time_ms", r.time_ms},
+          {"parts_ms", r.parts_ms},
+          {"particle_steps_per_s", steps_per_second(r)},
+          {"ns_per_particle_step", ns_per_step(r)},
+          {"digest", digest_hex(r.digest)}};
+}
+
+json run_json(const RunConfig& c, const RunResult& r) {
+  return {{"schema", kRunSchema},
+          {"config", config_json(c)},
+          {"result", result_json(r)},
+          {"environment", environment_json()}};
+}
+
+std::string run_summary(const RunConfig& c, const RunResult& r) {
+  const Counts& n = r.counts;
+  std::string s = fmt::format("{} with {}\n", c.sim, c.scheduler);
+  s += fmt::format("  particles       initial {}  final {}  peak {}\n", n.initial, n.final, n.peak);
+  s += fmt::format("  events          spawned {}  removed {}\n", n.spawned, n.removed);
+  s += fmt::format("  particle-steps  {}\n", n.particle_steps);
+  s += fmt::format("  time            {:.3f} ms\n", r.time_ms);
+  for (const auto& [part, ms] : r.parts_ms) s += fmt::format("    {:<13} {:.3f} ms\n", part, ms);
+  s += fmt::format("  rate            {:.4g} particle-steps/s  ({:.4g} ns per particle-step)\n",
+                   steps_per_second(r), ns_per_step(r));
+  s += fmt::format("  digest          {}\n", digest_hex(r.digest));
+  return s;
+}
+
+}  // namespace sb

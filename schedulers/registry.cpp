@@ -1,0 +1,60 @@
+#include "schedulers/registry.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/errors.hpp"
+#include "schedulers/entries.hpp"
+#include "sims/registry.hpp"
+
+namespace sb {
+
+const std::vector<SchedulerEntry>& all_schedulers() {
+  static const std::vector<SchedulerEntry> entries = {
+      cpu_serial_entry(),
+      cpu_openmp_entry(),
+  };
+  return entries;
+}
+
+const SchedulerEntry& find_scheduler(const std::string& name) {
+  std::vector<std::string> names;
+  for (const SchedulerEntry& e : all_schedulers()) {
+    if (e.name == name) return e;
+    names.push_back(e.name);
+  }
+  throw UsageError(fmt::format("--scheduler: '{}' is not a scheduler; accepted: {}", name,
+                               fmt::join(names, ", ")));
+}
+
+const std::vector<SimInfo>& all_sims() {
+  static const std::vector<SimInfo> sims = [] {
+    std::vector<SimInfo> out;
+    AllSims::for_each([&out](auto* sim) {
+      using Sim = std::remove_pointer_t<decltype(sim)>;
+      out.push_back({Sim::kName, Sim::kDescription,
+                     std::vector<std::string>(std::begin(Sim::kParameters),
+                                              std::end(Sim::kParameters)),
+                     [](const RunConfig& c) { Sim::params(c); }});
+    });
+    return out;
+  }();
+  return sims;
+}
+
+const SimInfo& find_sim(const std::string& name) {
+  std::vector<std::string> names;
+  for (const SimInfo& s : all_sims()) {
+    if (s.name == name) return s;
+    names.push_back(s.name);
+  }
+  throw UsageError(
+      fmt::format("--sim: '{}' is not a sim; accepted: {}", name, fmt::join(names, ", ")));
+}
+
+RunResult run(const RunConfig& c, const RunOptions& opt) {
+  find_sim(c.sim);
+  return find_scheduler(c.scheduler).by_sim.at(c.sim)(c, opt);
+}
+
+}  // namespace sb

@@ -1,0 +1,30 @@
+// What the registry knows of a scheduler: its name, what it is, which knobs it reads, and one
+// run function per sim.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/run_config.hpp"
+#include "core/run_result.hpp"
+
+namespace sb {
+
+enum class SchedulerKind {
+  kCpu,        // runs on the host
+  kGpu,        // runs on a CUDA device
+  kYardstick,  // not a simulation: a bound to compare schedulers against
+};
+
+using RunFn = RunResult (*)(const RunConfig&, const RunOptions&);
+
+struct SchedulerEntry {
+  std::string name;
+  std::string description;
+  SchedulerKind kind;
+  std::vector<std::string> parameters;  // RunConfig fields it reads beyond the sim's own
+  std::map<std::string, RunFn> by_sim;  // sim name -> run function
+};
+
+}  // namespace sb

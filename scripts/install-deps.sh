@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs what schedbench needs and is missing; safe to run again (it skips what is present).
+#   C++:    Debian packages (CMake, compilers, nlohmann/json, fmt, CLI11, Google Benchmark,
+#           GoogleTest). The CUDA toolkit (nvcc) must already be on the machine.
+#   Python: matplotlib for plot/, from plot/requirements.txt, in the virtual environment .venv/.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+packages=(cmake make g++ nlohmann-json3-dev libfmt-dev libcli11-dev libbenchmark-dev
+          libgtest-dev python3-venv)
+
+say() { printf 'install-deps: %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo "$@"
+  else
+    say "need root (or sudo) to run: $*" >&2
+    exit 1
+  fi
+}
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  say "nvcc not found: install the CUDA toolkit (12.4 or newer) first" >&2
+  exit 1
+fi
+
+# The virtual environment is rebuilt only when plot/requirements.txt changes.
+venv="$root/.venv"
+stamp="$venv/.requirements.sha256"
+want=$(sha256sum "$root/plot/requirements.txt" | cut -d' ' -f1)
+if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  say "creating $venv from plot/requirements.txt"
+  python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$root/plot/requirements.txt"
+  echo "$want" >"$stamp"
+fi

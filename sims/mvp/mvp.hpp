@@ -1,0 +1,56 @@
+// mvp (seed 003 §3.3): the toy's motion without the floor split; instead a particle spawns a
+// child with probability split_chance percent at every step (same child rule). Variant
+// (§5.2.2): spawned particles are stored but never simulated.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "core/run_config.hpp"
+#include "sims/toy/box.hpp"
+
+namespace sb {
+
+struct MvpSim {
+  using Particle = box::Particle;
+
+  struct Params {
+    uint64_t split_threshold;  // a step splits when its 32-bit draw is below this (<= 2^32)
+    bool simulate_children;
+  };
+
+  static constexpr const char* kName = "mvp";
+  static constexpr const char* kDescription =
+      "2D box, each particle splits with a fixed chance per step (seed 003 §3.3)";
+  static constexpr const char* kParameters[] = {"steps", "split_chance", "skip_spawned"};
+
+  // The chance becomes an integer threshold on the host, so that the device never compares
+  // floating-point numbers to decide a split.
+  static Params params(const RunConfig& c) {
+    const double threshold = std::floor(c.split_chance / 100.0 * 4294967296.0);
+    return {static_cast<uint64_t>(threshold), !c.skip_spawned};
+  }
+
+  static PhasePlan phases(const RunConfig& c) { return {1, c.steps}; }
+
+  // Uniform in [1, 499)^2, at rest.
+  static Particle initial(uint64_t index, const Params&, DrawKey key) {
+    const Philox4x32Output w = draw_block(key, index, DrawStream::kInit, 0);
+    Particle p = box::at_rest(1.0f + 498.0f * unit_float(w.w0), 1.0f + 498.0f * unit_float(w.w1));
+    p.tag = ParticleTag::make(index, 0);
+    return p;
+  }
+
+  SB_HD static Fate step(Particle& p, Particle& child, const Params& prm, StepDraw& draw) {
+    box::fall(p);
+    box::bounce_vertical(p);
+    const bool splits = draw.u32() < prm.split_threshold;
+    if (splits) box::split(p, child);
+    box::move_horizontal(p);
+    return splits ? Fate::kSpawned : Fate::kAlive;
+  }
+
+  SB_HD static bool simulates_children(const Params& prm) { return prm.simulate_children; }
+};
+
+}  // namespace sb

@@ -1,0 +1,19 @@
+// The sim registry: every sim, as a type list. Adding a sim is one folder plus one entry here.
+#pragma once
+
+#include "sims/mvp/mvp.hpp"
+#include "sims/toy/toy.hpp"
+
+namespace sb {
+
+template <class... Sims>
+struct SimList {
+  template <class F>
+  static void for_each(F&& f) {
+    (f(static_cast<Sims*>(nullptr)), ...);
+  }
+};
+
+using AllSims = SimList<ToySim, MvpSim>;
+
+}  // namespace sb

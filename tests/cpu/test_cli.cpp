@@ -1,0 +1,164 @@
+// The schedbench command as a user meets it: bad input gets one line naming the value and what
+// is accepted, exit code 2, and nothing written.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/support/temp_dir.hpp"
+
+extern char** environ;
+
+namespace sb {
+namespace {
+
+using testing_support::TempDir;
+
+struct Outcome {
+  int exit_code;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Outcome schedbench(const std::vector<std::string>& args) {
+  TempDir dir;
+  const std::string out = dir.path("out"), err = dir.path("err");
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<std::string> all = {SCHEDBENCH_EXE};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  EXPECT_EQ(posix_spawn(&pid, SCHEDBENCH_EXE, &fa, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&fa);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+}
+
+std::vector<std::string> run_args(std::vector<std::string> extra) {
+  std::vector<std::string> args = {"run", "--sim", "mvp", "--scheduler", "cpu-serial",
+                                   "--init-n", "100", "--steps", "10"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+struct BadInput {
+  const char* name;
+  std::vector<std::string> args;
+  const char* message;  // the error line must contain this
+};
+
+void PrintTo(const BadInput& b, std::ostream* os) { *os << b.name; }
+
+class CliBadInput : public testing::TestWithParam<BadInput> {};
+
+TEST_P(CliBadInput, OneLineExitTwoNothingWritten) {
+  TempDir dir;
+  const std::string json = dir.path("result.json");
+  // The case's own options come last: where it names --json too, its value wins.
+  std::vector<std::string> args = GetParam().args;
+  args.insert(args.begin() + 1, {"--json", json});
+  const Outcome o = schedbench(args);
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  EXPECT_NE(o.err.find(GetParam().message), std::string::npos) << o.err;
+  EXPECT_TRUE(o.out.empty()) << o.out;
+  EXPECT_FALSE(std::filesystem::exists(json));
+}
+
+const BadInput kBadInputs[] = {
+    {"unknown_sim", {"run", "--sim", "nbody", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5"},
+     "--sim: 'nbody' is not a sim; accepted: toy, mvp"},
+    {"unknown_scheduler", {"run", "--sim", "mvp", "--scheduler", "fastest", "--init-n", "5", "--steps", "5"},
+     "--scheduler: 'fastest' is not a scheduler; accepted: cpu-serial"},
+    {"init_n_not_a_number", run_args({"--init-n", "lots"}),
+     "--init-n: 'lots' is not a whole number from 1 to 2147483647"},
+    {"init_n_negative", run_args({"--init-n=-5"}), "--init-n: '-5' is not a whole number from 1"},
+    {"init_n_zero", run_args({"--init-n", "0"}), "--init-n: '0' is not a whole number from 1"},
+    {"init_n_fraction", run_args({"--init-n", "2.5"}), "--init-n: '2.5' is not a whole number"},
+    {"steps_zero", run_args({"--steps", "0"}), "--steps: '0' is not a whole number from 1"},
+    {"capacity_zero", run_args({"--capacity", "0"}), "--capacity: '0' is not a whole number from 1"},
+    {"capacity_below_init_n", run_args({"--capacity", "50"}), "--capacity: 50 is below --init-n 100"},
+    {"block_size_not_multiple_of_32", run_args({"--block-size", "100"}),
+     "--block-size: '100' is not a multiple of 32 from 32 to 1024"},
+    {"block_size_too_big", run_args({"--block-size", "2048"}),
+     "--block-size: '2048' is not a whole number from 32 to 1024"},
+    {"block_size_too_small", run_args({"--block-size", "0"}),
+     "--block-size: '0' is not a whole number from 32 to 1024"},
+    {"blocks_per_sm", run_args({"--blocks-per-sm", "many"}),
+     "--blocks-per-sm: 'many' is not accepted; accepted: fill"},
+    {"split_chance_above_100", run_args({"--split-chance", "150"}),
+     "--split-chance: '150' is not a number from 0 to 100"},
+    {"split_chance_for_toy",
+     {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5", "--split-chance", "1"},
+     "--split-chance: does not apply to sim toy; it applies to: mvp"},
+    {"layout", {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5", "--layout", "ring"},
+     "--layout: 'ring' is not accepted; accepted: center, column"},
+    {"missing_steps", {"run", "--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "5"}, "--steps: required"},
+    {"unknown_option", run_args({"--speed", "11"}), "--speed"},
+    {"json_in_missing_directory", run_args({"--json", "/nonexistent/dir/r.json"}),
+     "--json: '/nonexistent/dir/r.json' is not in a writable directory"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Cli, CliBadInput, testing::ValuesIn(kBadInputs),
+                         [](const testing::TestParamInfo<BadInput>& i) { return i.param.name; });
+
+TEST(Cli, ListShowsEverySimAndScheduler) {
+  const Outcome o = schedbench({"list"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  for (const char* name : {"toy", "mvp", "cpu-serial", "cpu-openmp"}) {
+    EXPECT_NE(o.out.find(name), std::string::npos) << name;
+  }
+}
+
+TEST(Cli, RunPrintsCountsAndWritesTheResult) {
+  TempDir dir;
+  const std::string json = dir.path("r.json");
+  const Outcome o = schedbench(run_args({"--split-chance", "5", "--json", json}));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  for (const char* what : {"particle-steps", "digest", "particle-steps/s", "spawned"}) {
+    EXPECT_NE(o.out.find(what), std::string::npos) << o.out;
+  }
+  const nlohmann::json j = nlohmann::json::parse(slurp(json));
+  EXPECT_EQ(j["schema"], "schedbench.run/1");
+  EXPECT_EQ(j["config"]["sim"], "mvp");
+  EXPECT_EQ(j["config"]["split_chance"], 5.0);
+  EXPECT_EQ(j["result"]["counts"]["initial"], 100);
+  EXPECT_GT(j["result"]["counts"]["spawned"].get<int>(), 0);
+  EXPECT_EQ(j["result"]["digest"].get<std::string>().size(), 18u);
+  EXPECT_TRUE(j["environment"]["build"].contains("git_commit"));
+  EXPECT_TRUE(j["environment"]["host"].contains("cpu"));
+  EXPECT_FALSE(j["config"].contains("layout"));  // a toy parameter
+}
+
+TEST(Cli, RunFailureIsExitThree) {
+  const Outcome o = schedbench({"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "100",
+                                "--steps", "2000", "--capacity", "150"});
+  EXPECT_EQ(o.exit_code, 3);
+  EXPECT_NE(o.err.find("capacity exceeded"), std::string::npos) << o.err;
+}
+
+TEST(Cli, HelpExitsZero) {
+  const Outcome o = schedbench({"run", "--help"});
+  EXPECT_EQ(o.exit_code, 0);
+  EXPECT_NE(o.out.find("--split-chance"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sb

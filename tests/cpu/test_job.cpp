@@ -1,0 +1,92 @@
+// Job files are data: expansion into points, and one-line errors naming the file and the key.
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+#include "harness/job.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace sb {
+namespace {
+
+using testing_support::TempDir;
+
+std::string usage_error(const std::string& path) {
+  try {
+    load_job(path, false);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Job, ExpandsSimsSchedulersAndApplicableAxes) {
+  TempDir dir;
+  const std::string path = dir.write("j.json", R"({
+    "name": "j", "sims": ["toy", "mvp"], "schedulers": ["cpu-serial", "cpu-openmp"],
+    "axes": {"init_n": [10, 20, 30], "steps": 5, "split_chance": [0.1, 0.2]}})");
+  const Job job = load_job(path, false);
+  // toy: 3 init_n values; mvp: 3 x 2 split chances; each for 2 schedulers.
+  EXPECT_EQ(job.points.size(), 2u * 3u + 2u * 6u);
+  EXPECT_EQ(job.points.front().config.sim, "toy");
+  EXPECT_EQ(job.points.front().label, "toy__cpu-serial__init_n-10");
+  EXPECT_EQ(job.points.back().config.split_chance, 0.2);
+  EXPECT_EQ(job.points.back().config.init_n, 30u);
+}
+
+TEST(Job, RangesLinearAndLog) {
+  TempDir dir;
+  const std::string path = dir.write("j.json", R"({
+    "sims": ["mvp"], "schedulers": ["cpu-serial"],
+    "axes": {"init_n": {"log": [100, 10000], "points": 3}, "steps": {"linear": [100, 300], "step": 100}}})");
+  const Job job = load_job(path, false);
+  ASSERT_EQ(job.points.size(), 9u);
+  EXPECT_EQ(job.points[0].config.init_n, 100u);
+  EXPECT_EQ(job.points[1].config.init_n, 1000u);
+  EXPECT_EQ(job.points[2].config.init_n, 10000u);
+  EXPECT_EQ(job.points[8].config.steps, 300u);
+}
+
+TEST(Job, FallbackSchedulersRunWithoutADevice) {
+  TempDir dir;
+  const std::string path = dir.write("j.json", R"({
+    "sims": ["mvp"], "schedulers": ["cpu-serial"], "fallback_schedulers": ["cpu-openmp"],
+    "axes": {"init_n": 10, "steps": 5}})");
+  EXPECT_EQ(load_job(path, false).points.at(0).config.scheduler, "cpu-openmp");
+  EXPECT_EQ(load_job(path, true).points.at(0).config.scheduler, "cpu-serial");
+}
+
+TEST(Job, BadFilesNameTheFileAndTheKey) {
+  TempDir dir;
+  const auto error_for = [&](const std::string& text) {
+    return usage_error(dir.write("bad.json", text));
+  };
+  const std::string ok_axes = R"("axes": {"init_n": 10, "steps": 5})";
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "bogus": 1, )" + ok_axes + "}")
+                .find("bad.json: bogus: unknown key"),
+            std::string::npos);
+  EXPECT_NE(error_for(R"({"sims": "mvp", "schedulers": ["cpu-serial"], )" + ok_axes + "}")
+                .find("bad.json: sims: must be a non-empty list"),
+            std::string::npos);
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": [], "steps": 5}})")
+                .find("bad.json: axes.init_n: is an empty list"),
+            std::string::npos);
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": "many", "steps": 5}})")
+                .find("bad.json: axes.init_n: 'many' is not a whole number"),
+            std::string::npos);
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": 10, "steps": 5, "capacity": 5}})")
+                .find("--capacity: 5 is below --init-n 10"),
+            std::string::npos);
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": 10, "warp": 5, "steps": 5}})")
+                .find("bad.json: axes.warp: unknown parameter"),
+            std::string::npos);
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["nope"], )" + ok_axes + "}")
+                .find("'nope' is not a scheduler"),
+            std::string::npos);
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": 10}})")
+                .find("--steps: required"),
+            std::string::npos);
+  EXPECT_NE(error_for("{not json").find("bad.json: not valid JSON"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sb
