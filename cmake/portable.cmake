@@ -20,3 +20,15 @@ function(sb_portable_executable target)
 endfunction()
 
 find_package(Threads REQUIRED)
+
+# Google Benchmark comes from the distribution only as a shared library: binaries that use it
+# carry it in build/lib (found through their RPATH) and use the system's C++ runtime, which
+# every Linux distribution installs, so that one process holds one C++ runtime.
+function(sb_bundle_benchmark target)
+  target_link_libraries(${target} PRIVATE benchmark::benchmark)
+  set_target_properties(${target} PROPERTIES BUILD_RPATH "$ORIGIN/../lib")
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/lib
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different $<TARGET_FILE:benchmark::benchmark>
+            ${CMAKE_BINARY_DIR}/lib/$<TARGET_SONAME_FILE_NAME:benchmark::benchmark>)
+endfunction()

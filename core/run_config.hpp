@@ -29,6 +29,10 @@ struct RunConfig {
   uint32_t block_size = 128;
   uint32_t blocks_per_sm = 0;  // 0 = fill: the occupancy maximum
   bool warp_sync = false;      // static-full: __syncwarp after each particle
+  double timeout_s = 600;      // watchdog: a GPU run still going after this fails
 };
+
+// One line naming a run, for messages: "mvp with dynamic-warp (init_n 1000, steps 100, ...)".
+std::string describe(const RunConfig& c);
 
 }  // namespace sb

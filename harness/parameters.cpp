@@ -89,6 +89,12 @@ const std::vector<Parameter> kParameters = {
        c.blocks_per_sm = parse_blocks_per_sm(f, t);
      },
      [](const RunConfig& c) { return c.blocks_per_sm == 0 ? json("fill") : json(c.blocks_per_sm); }},
+    {"timeout", "--timeout", "GPU schedulers: seconds before the watchdog fails the run (default 600)",
+     ParameterScope::kScheduler, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.timeout_s = parse_real(f, t, 0.1, 86400);
+     },
+     [](const RunConfig& c) { return json(c.timeout_s); }},
     {"warp_sync", "--warp-sync", "static-full: synchronise each warp after every particle",
      ParameterScope::kScheduler, true, false,
      [](RunConfig& c, const std::string& f, const std::string& t) {

@@ -17,7 +17,7 @@
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
-#include "sims/registry.hpp"
+#include "schedulers/scheduler.hpp"
 
 namespace sb {
 
@@ -96,15 +96,9 @@ RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
   return r;
 }
 
-// One run function per registered sim.
 template <template <class> class Engine>
 std::map<std::string, RunFn> host_runners() {
-  std::map<std::string, RunFn> out;
-  AllSims::for_each([&out](auto* sim) {
-    using Sim = std::remove_pointer_t<decltype(sim)>;
-    out[Sim::kName] = &run_on_host<Sim, Engine>;
-  });
-  return out;
+  return run_fns([](auto* sim) -> RunFn { return &run_on_host<std::remove_pointer_t<decltype(sim)>, Engine>; });
 }
 
 }  // namespace sb

@@ -13,6 +13,21 @@ const std::vector<SchedulerEntry>& all_schedulers() {
   static const std::vector<SchedulerEntry> entries = {
       cpu_serial_entry(),
       cpu_openmp_entry(),
+      naive_entry(),
+      naive_buffered_entry(),
+      huge_iterate_entry(),
+      static_iterate_entry(),
+      static_iterate_coop_entry(),
+      cpu_sync_entry(),
+      gpu_iterate_global_entry(),
+      gpu_iterate_organised_entry(),
+      gpu_iterate_grid_sync_entry(),
+      static_full_entry(),
+      dynamic_thread_entry(),
+      dynamic_block_entry(),
+      dynamic_warp_entry(),
+      event_compact_entry(),
+      bound_entry(),
   };
   return entries;
 }

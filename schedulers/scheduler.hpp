@@ -8,6 +8,7 @@
 
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
+#include "sims/registry.hpp"
 
 namespace sb {
 
@@ -26,5 +27,13 @@ struct SchedulerEntry {
   std::vector<std::string> parameters;  // RunConfig fields it reads beyond the sim's own
   std::map<std::string, RunFn> by_sim;  // sim name -> run function
 };
+
+// One run function per registered sim: `make(static_cast<Sim*>(nullptr))` gives Sim's.
+template <class Make>
+std::map<std::string, RunFn> run_fns(Make make) {
+  std::map<std::string, RunFn> out;
+  AllSims::for_each([&](auto* sim) { out[std::remove_pointer_t<decltype(sim)>::kName] = make(sim); });
+  return out;
+}
 
 }  // namespace sb

@@ -1,0 +1,82 @@
+// bound: the yardstick of DESIGN.md §6, not a simulation. It does the particle-steps of the
+// real run with a fixed, perfectly balanced population and no spawn bookkeeping: a persistent
+// grid where every thread advances one particle (taken from the initial particles) through the
+// same step function for its equal share of the steps, dropping children. Its time is what the
+// hardware needs for the arithmetic alone; a scheduler's efficiency is bound time / its time.
+//
+// The particle-steps to do come from running the configuration with dynamic-warp first,
+// untimed.
+#include "schedulers/device/driver.cuh"
+#include "schedulers/device/grid.cuh"
+#include "schedulers/entries.hpp"
+#include "schedulers/registry.hpp"
+
+namespace sb {
+namespace {
+
+template <class Sim>
+__global__ void balanced_steps(const typename Sim::Particle* initial, uint32_t init_n,
+                               typename Sim::Params params, DrawKey key,
+                               unsigned long long total_steps, typename Sim::Particle* sink) {
+  const uint32_t threads = gridDim.x * blockDim.x;
+  const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned long long mine = total_steps / threads + (tid < total_steps % threads ? 1 : 0);
+  const PhaseWindow forever{0, 0x7FFFFFFFu};
+  typename Sim::Particle p = initial[tid % init_n], child;
+  p.tag = ParticleTag::make(p.tag.id(), 0);
+  StepDraws draws(key, p.tag.id(), 0);
+  for (unsigned long long k = 0; k < mine; ++k) {
+    advance<Sim>(p, child, params, draws, forever);
+    p.tag.status = kAlive;  // a particle that dies goes on: the population stays fixed
+  }
+  sink[tid] = p;  // keeps the work observable to the compiler
+}
+
+template <class Sim>
+RunResult run_bound(const RunConfig& c, const RunOptions&) {
+  using Particle = typename Sim::Particle;
+  RunConfig reference = c;
+  reference.scheduler = "dynamic-warp";
+  const RunResult real = run(reference);
+
+  const typename Sim::Params prm = Sim::params(c);
+  const std::vector<Particle> initial = initial_particles<Sim>(c, prm);
+  const auto device = describe_device();
+  CudaStream stream;
+  Watchdog watchdog(describe(c), c.timeout_s);
+  const DeviceSetup setup{c, *device, stream, watchdog};
+  const uint32_t grid = persistent_grid(balanced_steps<Sim>, setup);
+  const uint32_t threads = grid * c.block_size;
+  DeviceBuffer<Particle> first(initial.size()), sink(threads);
+  first.copy_from_host(initial);
+
+  EventTimer timer;
+  timer.start(stream);
+  SB_LAUNCH(balanced_steps<Sim>, grid, c.block_size, 0, stream, first.data(),
+            static_cast<uint32_t>(initial.size()), prm, DrawKey::from_seed(c.seed),
+            real.counts.particle_steps, sink.data());
+  timer.stop(stream);
+  watchdog.sync(stream);
+
+  RunResult r;
+  r.counts.initial = initial.size();
+  r.counts.final = threads;
+  r.counts.peak = threads;
+  r.counts.particle_steps = real.counts.particle_steps;
+  r.time_ms = timer.elapsed_ms();
+  r.parts_ms["mobility"] = r.time_ms;
+  return r;
+}
+
+}  // namespace
+
+SchedulerEntry bound_entry() {
+  return {"bound",
+          "yardstick, not a simulation: the run's particle-steps on a fixed, balanced population "
+          "with no spawn bookkeeping",
+          SchedulerKind::kYardstick,
+          {"block_size", "blocks_per_sm", "timeout"},
+          run_fns([](auto* sim) -> RunFn { return &run_bound<std::remove_pointer_t<decltype(sim)>>; })};
+}
+
+}  // namespace sb

@@ -1,0 +1,171 @@
+// Runs a sim with a GPU scheduler: uploads the initial particles into `capacity` zeroed slots,
+// runs each phase through the scheduler between device events, derives the counts from the
+// particles, removes the dead, and digests the result on the device.
+//
+// A GPU scheduler is a class template over the sim with
+//   explicit Scheduler(const DeviceSetup&);      // sizes grids, allocates scratch
+//   void run_phase(const DevicePhase<Sim>&, uint32_t n_start);
+// run_phase enqueues (and may wait on, through DeviceSetup::watchdog) work on DeviceSetup::stream
+// that takes every particle with work to the end of the window, appending children at the
+// counter n. The driver waits for the stream afterwards.
+#pragma once
+
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/remove.h>
+#include <thrust/transform_reduce.h>
+
+#include <map>
+#include <string>
+
+#include "core/cuda_check.hpp"
+#include "core/digest.hpp"
+#include "core/errors.hpp"
+#include "schedulers/device/phase.cuh"
+#include "schedulers/host_driver.hpp"
+
+namespace sb {
+
+class CudaStream {
+ public:
+  CudaStream() { SB_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  ~CudaStream() { cudaStreamDestroy(s_); }
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+  operator cudaStream_t() const { return s_; }
+
+ private:
+  cudaStream_t s_{};
+};
+
+// Milliseconds between two events recorded on a stream.
+class EventTimer {
+ public:
+  EventTimer() {
+    SB_CUDA_CHECK(cudaEventCreate(&start_));
+    SB_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~EventTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+
+  void start(cudaStream_t s) { SB_CUDA_CHECK(cudaEventRecord(start_, s)); }
+  void stop(cudaStream_t s) { SB_CUDA_CHECK(cudaEventRecord(stop_, s)); }
+  double elapsed_ms() const {
+    float ms = 0;
+    SB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t start_{}, stop_{};
+};
+
+struct PhaseTally {
+  unsigned long long removed;
+  unsigned long long steps;
+};
+
+template <class Particle>
+struct TallyParticle {
+  PhaseWindow window;
+  __device__ PhaseTally operator()(const Particle& p) const {
+    return {p.tag.status == kDead ? 1ull : 0ull, p.tag.step - draw_base(p.tag, window)};
+  }
+};
+
+struct AddTally {
+  __device__ PhaseTally operator()(const PhaseTally& a, const PhaseTally& b) const {
+    return {a.removed + b.removed, a.steps + b.steps};
+  }
+};
+
+template <class Particle>
+struct HashParticle {
+  __device__ uint64_t operator()(const Particle& p) const { return particle_hash(p); }
+};
+
+struct IsDead {
+  template <class Particle>
+  __device__ bool operator()(const Particle& p) const {
+    return p.tag.status == kDead;
+  }
+};
+
+template <class Sim, template <class> class Scheduler>
+RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
+  using Particle = typename Sim::Particle;
+  const typename Sim::Params prm = Sim::params(c);
+  const PhasePlan plan = Sim::phases(c);
+  const std::vector<Particle> initial = initial_particles<Sim>(c, prm);
+  const auto device = describe_device();
+  if (!device) throw RunError(c.scheduler + " needs a CUDA device and none is present");
+
+  CudaStream stream;
+  Watchdog watchdog(describe(c), c.timeout_s);
+  const DeviceSetup setup{c, *device, stream, watchdog};
+  DeviceBuffer<Particle> particles(c.capacity);
+  DeviceBuffer<DeviceCounters> counters(1);
+  SB_CUDA_CHECK(cudaMemsetAsync(particles.data(), 0, c.capacity * sizeof(Particle), stream));
+  SB_CUDA_CHECK(cudaMemcpyAsync(particles.data(), initial.data(), initial.size() * sizeof(Particle),
+                                cudaMemcpyHostToDevice, stream));
+  Scheduler<Sim> scheduler(setup);
+  const auto on_stream = thrust::cuda::par.on(stream);
+
+  RunResult r;
+  r.counts.initial = initial.size();
+  auto n = static_cast<uint32_t>(initial.size());
+  EventTimer mobility, compaction;
+  for (uint32_t phase = 0; phase < plan.count; ++phase) {
+    const DevicePhase<Sim> ph{particles.data(), static_cast<uint32_t>(c.capacity), counters.data(),
+                              watchdog.device_flag(), prm, DrawKey::from_seed(c.seed),
+                              plan.window(phase)};
+    const DeviceCounters start{n, 0, 0, 0, n, {0, 0}, 0};
+    SB_CUDA_CHECK(cudaMemcpyAsync(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
+    mobility.start(stream);
+    scheduler.run_phase(ph, n);
+    mobility.stop(stream);
+    watchdog.sync(stream);
+    r.parts_ms["mobility"] += mobility.elapsed_ms();
+
+    const DeviceCounters end = counters.to_host().front();
+    if (end.overflow != 0) throw CapacityError(c.capacity, end.n);
+    const PhaseTally tally = thrust::transform_reduce(on_stream, particles.data(),
+                                                      particles.data() + end.n,
+                                                      TallyParticle<Particle>{ph.window},
+                                                      PhaseTally{0, 0}, AddTally{});
+    r.counts.spawned += end.n - n;
+    r.counts.peak = std::max<uint64_t>(r.counts.peak, end.n);
+    r.counts.removed += tally.removed;
+    r.counts.particle_steps += tally.steps;
+    n = end.n;
+    if (tally.removed > 0) {
+      compaction.start(stream);
+      Particle* last = thrust::remove_if(on_stream, particles.data(), particles.data() + n, IsDead{});
+      const auto alive = static_cast<uint32_t>(last - particles.data());
+      // Vacated slots must read kEmpty again for the next phase's hand-offs.
+      SB_CUDA_CHECK(cudaMemsetAsync(last, 0, (n - alive) * sizeof(Particle), stream));
+      compaction.stop(stream);
+      watchdog.sync(stream);
+      r.parts_ms["compaction"] += compaction.elapsed_ms();
+      n = alive;
+    }
+  }
+  for (const auto& [part, ms] : r.parts_ms) r.time_ms += ms;
+  r.counts.final = n;
+  r.digest = thrust::transform_reduce(on_stream, particles.data(), particles.data() + n,
+                                      HashParticle<Particle>{}, uint64_t{0},
+                                      thrust::plus<uint64_t>());
+  if (opt.keep_particles) r.particles = std::make_shared<HostParticleSet<Sim>>(particles.to_host(n));
+  return r;
+}
+
+template <template <class> class Scheduler>
+std::map<std::string, RunFn> device_runners() {
+  return run_fns([](auto* sim) -> RunFn { return &run_on_device<std::remove_pointer_t<decltype(sim)>, Scheduler>; });
+}
+
+}  // namespace sb

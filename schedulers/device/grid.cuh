@@ -1,0 +1,64 @@
+// Grid sizing from the device, and cooperative launches.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <tuple>
+
+#include "core/cuda_check.hpp"
+#include "core/errors.hpp"
+#include "schedulers/device/phase.cuh"
+
+namespace sb {
+
+// Blocks per SM for a persistent grid of `kernel`: the occupancy maximum (--blocks-per-sm fill)
+// or the number asked for, which may not exceed it.
+template <class Kernel>
+uint32_t blocks_per_sm(Kernel kernel, const DeviceSetup& s, size_t shared_bytes) {
+  int most = 0;
+  SB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &most, kernel, static_cast<int>(s.config.block_size), shared_bytes));
+  if (most == 0) {
+    throw RunError(fmt::format("{}: a block of {} threads does not fit on one SM", s.config.scheduler,
+                               s.config.block_size));
+  }
+  const uint32_t asked = s.config.blocks_per_sm;
+  if (asked == 0) return static_cast<uint32_t>(most);
+  if (asked > static_cast<uint32_t>(most)) {
+    throw UsageError(fmt::format(
+        "--blocks-per-sm: {} is more than the {} blocks of {} threads that fit on an SM for {}; "
+        "accepted: fill or 1 to {}",
+        asked, most, s.config.block_size, s.config.scheduler, most));
+  }
+  return asked;
+}
+
+// A persistent grid: blocks_per_sm() blocks on every SM.
+template <class Kernel>
+uint32_t persistent_grid(Kernel kernel, const DeviceSetup& s, size_t shared_bytes = 0) {
+  return blocks_per_sm(kernel, s, shared_bytes) * static_cast<uint32_t>(s.device.sm_count);
+}
+
+// Launches `kernel` so that all its blocks are resident at once (or fails): the guarantee that
+// grid-wide barriers and static slot assignment need.
+template <class... Params, class... Args>
+void launch_cooperative(void (*kernel)(Params...), uint32_t grid, uint32_t block,
+                        size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+  std::tuple<Params...> values(std::forward<Args>(args)...);
+  std::apply(
+      [&](auto&... v) {
+        void* argv[] = {static_cast<void*>(&v)...};
+        SB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(grid),
+                                                  dim3(block), argv, shared_bytes, stream));
+      },
+      values);
+}
+
+// Launches and checks the launch itself.
+#define SB_LAUNCH(kernel, grid, block, shared, stream, ...)                      \
+  do {                                                                           \
+    kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__);                \
+    SB_CUDA_CHECK(cudaGetLastError());                                           \
+  } while (0)
+
+}  // namespace sb

@@ -1,0 +1,65 @@
+// Handing particles between threads through device memory.
+//
+// A slot is published by writing the particle with status kEmpty, then storing kAlive with
+// release semantics; a consumer that loads kAlive with acquire semantics sees the whole
+// particle. Slots at and past the counter n always read kEmpty (the driver zeroes them), so a
+// consumer may wait on a slot before its producer has claimed it.
+#pragma once
+
+#include <cuda/atomic>
+
+#include "core/particle.hpp"
+#include "schedulers/device/phase.cuh"
+
+namespace sb {
+
+using DeviceAtomicU32 = cuda::atomic_ref<unsigned int, cuda::thread_scope_device>;
+
+template <class Particle>
+__device__ inline void publish(Particle* slot, Particle p) {
+  p.tag.status = kEmpty;
+  *slot = p;
+  DeviceAtomicU32(slot->tag.status).store(kAlive, cuda::memory_order_release);
+}
+
+// True once the slot's particle is published (alive or dead); its fields may then be read.
+template <class Particle>
+__device__ inline bool is_published(Particle* slot) {
+  return DeviceAtomicU32(slot->tag.status).load(cuda::memory_order_acquire) != kEmpty;
+}
+
+// Nonzero once the run must stop: a spawn overflowed or the watchdog fired. Read without
+// ordering: it only shortens waits.
+template <class Sim>
+__device__ inline bool stop_requested(const DevicePhase<Sim>& ph) {
+  return *reinterpret_cast<volatile unsigned int*>(&ph.counters->overflow) != 0 || *ph.abort != 0;
+}
+
+// Claims `count` consecutive slots; returns the first, or capacity when they do not fit (the
+// overflow flag is then set and the run will fail with CapacityError).
+template <class Sim>
+__device__ inline uint32_t claim_slots(const DevicePhase<Sim>& ph, uint32_t count) {
+  if (stop_requested(ph)) return ph.capacity;
+  const uint32_t first = DeviceAtomicU32(ph.counters->n).fetch_add(count, cuda::memory_order_relaxed);
+  if (first + count > ph.capacity) {
+    DeviceAtomicU32(ph.counters->overflow).store(1, cuda::memory_order_relaxed);
+    return ph.capacity;
+  }
+  return first;
+}
+
+// One thread's spawn: a slot of its own, then publication.
+template <class Sim>
+__device__ inline void spawn(const DevicePhase<Sim>& ph, const typename Sim::Particle& child) {
+  const uint32_t slot = claim_slots(ph, 1);
+  if (slot < ph.capacity) publish(ph.particles + slot, child);
+}
+
+// A thread that waits politely: sleeps between polls so that spinning warps leave issue slots
+// to working ones.
+__device__ inline void back_off(unsigned int& ns) {
+  __nanosleep(ns);
+  ns = ns < 1024 ? ns * 2 : ns;
+}
+
+}  // namespace sb

@@ -1,0 +1,72 @@
+// The building blocks of GPU schedulers that keep a particle for one step or for the rest of
+// the phase.
+#pragma once
+
+#include "core/particle.hpp"
+#include "schedulers/device/phase.cuh"
+#include "schedulers/device/slots.cuh"
+
+namespace sb {
+
+// Advances p by one step (it must have work); on a spawn returns true with `child` set.
+template <class Sim>
+__device__ inline bool step_once(const DevicePhase<Sim>& ph, typename Sim::Particle& p,
+                                 typename Sim::Particle& child) {
+  StepDraws draws(ph.key, p.tag.id(), draw_base(p.tag, ph.window));
+  return advance<Sim>(p, child, ph.params, draws, ph.window) == Fate::kSpawned;
+}
+
+// Runs p to the end of the phase, each child claimed and published on its own (the seed's
+// simulateMany).
+template <class Sim>
+__device__ inline void run_to_end_spawning(const DevicePhase<Sim>& ph, typename Sim::Particle& p) {
+  run_to_end<Sim>(p, ph.params, ph.key, ph.window,
+                  [&ph](const typename Sim::Particle& child) { spawn(ph, child); });
+}
+
+// All particles claimed so far have been taken to the end: nothing can spawn any more. `done`
+// is read first, with acquire, so that every spawn of a finished particle is already counted
+// in the `n` read after it.
+template <class Sim>
+__device__ inline bool all_done(const DevicePhase<Sim>& ph) {
+  const unsigned int done = DeviceAtomicU32(ph.counters->done).load(cuda::memory_order_acquire);
+  return done == DeviceAtomicU32(ph.counters->n).load(cuda::memory_order_relaxed);
+}
+
+// Counts `count` particles as taken to the end, after their spawns (release).
+template <class Sim>
+__device__ inline void count_done(const DevicePhase<Sim>& ph, unsigned int count) {
+  DeviceAtomicU32(ph.counters->done).fetch_add(count, cuda::memory_order_release);
+}
+
+// Reads the particle counter n (relaxed: launches and barriers order it).
+template <class Sim>
+__device__ inline uint32_t claimed(const DevicePhase<Sim>& ph) {
+  return DeviceAtomicU32(ph.counters->n).load(cuda::memory_order_relaxed);
+}
+
+}  // namespace sb
+
+namespace sb {
+
+// Waits until `slot` is published (true) or until no particle ever will be (false: every
+// claimed particle is done, or the run was stopped). Counts this thread's `finished` particles
+// into `done` before waiting, so that the end can be seen (seed §3.3.3). A stop request is
+// seen at every pickup, so that a stopped run ends within one particle's run.
+template <class Sim>
+__device__ inline bool await_slot(const DevicePhase<Sim>& ph, typename Sim::Particle* slot,
+                                  unsigned int& finished) {
+  if (stop_requested(ph)) return false;
+  unsigned int ns = 32;
+  while (!is_published(slot)) {
+    if (finished > 0) {
+      count_done(ph, finished);
+      finished = 0;
+    }
+    if (all_done(ph) || stop_requested(ph)) return false;
+    back_off(ns);
+  }
+  return true;
+}
+
+}  // namespace sb

@@ -1,0 +1,53 @@
+// dynamic-thread (seed 003 §3.1.9): one persistent kernel; each thread takes the next slot from
+// a global counter, waits for it to be published, and runs its particle to the end of the phase.
+#include "schedulers/device/driver.cuh"
+#include "schedulers/device/grid.cuh"
+#include "schedulers/device/step_once.cuh"
+#include "schedulers/entries.hpp"
+
+namespace sb {
+namespace {
+
+template <class Sim>
+__global__ void dynamic_thread(DevicePhase<Sim> ph) {
+  DeviceAtomicU32 next(ph.counters->next);
+  unsigned int finished = 0;
+  for (uint32_t i = next.fetch_add(1, cuda::memory_order_relaxed); i < ph.capacity;
+       i = next.fetch_add(1, cuda::memory_order_relaxed)) {
+    typename Sim::Particle* slot = ph.particles + i;
+    if (!await_slot(ph, slot, finished)) return;
+    typename Sim::Particle p = *slot;
+    run_to_end_spawning(ph, p);
+    *slot = p;
+    ++finished;
+  }
+  if (finished > 0) count_done(ph, finished);
+}
+
+template <class Sim>
+class DynamicThread {
+ public:
+  explicit DynamicThread(const DeviceSetup& s)
+      : s_(s), grid_(persistent_grid(dynamic_thread<Sim>, s)) {}
+
+  void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
+    SB_LAUNCH(dynamic_thread<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph);
+  }
+
+ private:
+  const DeviceSetup& s_;
+  uint32_t grid_;
+};
+
+}  // namespace
+
+SchedulerEntry dynamic_thread_entry() {
+  return {"dynamic-thread",
+          "one persistent kernel, each thread takes the next particle from a global counter "
+          "(seed §3.1.9)",
+          SchedulerKind::kGpu,
+          {"block_size", "blocks_per_sm", "timeout"},
+          device_runners<DynamicThread>()};
+}
+
+}  // namespace sb

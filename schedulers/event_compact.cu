@@ -1,0 +1,171 @@
+// event-compact (ours): the event-based design of GPU Monte Carlo transport codes. A list of
+// the particles that still have work is kept compact; every step is one launch over that list,
+// with one thread per listed particle. Children are staged beside the list, appended to the
+// particle array with cub::DeviceSelect::Flagged, and listed; particles that end are dropped
+// from the list with cub::DeviceSelect::If. The host reads two counters per step to size the
+// next launch, as such codes do.
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/sequence.h>
+
+#include "schedulers/device/driver.cuh"
+#include "schedulers/device/grid.cuh"
+#include "schedulers/device/step_once.cuh"
+#include "schedulers/entries.hpp"
+
+namespace sb {
+namespace {
+
+struct StepCounts {
+  unsigned int spawned;  // children staged this step
+  unsigned int ended;    // listed particles left without work (dead or at the phase's end)
+};
+
+template <class Sim>
+__global__ void event_step(DevicePhase<Sim> ph, const uint32_t* listed, uint32_t count,
+                           typename Sim::Particle* staged, unsigned char* staged_flags,
+                           StepCounts* counts) {
+  const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  bool spawned = false, ended = false;
+  if (j < count) {
+    typename Sim::Particle* slot = ph.particles + listed[j];
+    typename Sim::Particle p = *slot, child;
+    spawned = step_once(ph, p, child);
+    *slot = p;
+    if (spawned) staged[j] = child;
+    staged_flags[j] = spawned ? 1 : 0;
+    ended = !has_work(p.tag, ph.window);
+  }
+  // One atomic per warp and counter.
+  const unsigned int lane = threadIdx.x & 31;
+  const unsigned int s = __popc(__ballot_sync(0xFFFFFFFFu, spawned));
+  const unsigned int e = __popc(__ballot_sync(0xFFFFFFFFu, ended));
+  if (lane == 0 && s > 0) atomicAdd(&counts->spawned, s);
+  if (lane == 0 && e > 0) atomicAdd(&counts->ended, e);
+}
+
+template <class Sim>
+struct HasWorkAt {
+  const typename Sim::Particle* particles;
+  PhaseWindow window;
+  __device__ bool operator()(uint32_t i) const { return has_work(particles[i].tag, window); }
+};
+
+// What the host reads back, in pinned memory.
+struct HostWords {
+  StepCounts counts;
+  unsigned int selected;  // how many a selection kept
+  unsigned int n;         // the particle count at the end of the phase, for the driver
+};
+
+template <class Sim>
+class EventCompact {
+ public:
+  using Particle = typename Sim::Particle;
+
+  explicit EventCompact(const DeviceSetup& s)
+      : s_(s),
+        staged_(s.config.capacity),
+        flags_(s.config.capacity),
+        list_(s.config.capacity),
+        spare_list_(s.config.capacity),
+        counts_(1),
+        selected_(1) {
+    SB_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_), sizeof(HostWords)));
+    // Temporary storage for the largest of the three selections.
+    const int most = static_cast<int>(s.config.capacity);
+    const HasWorkAt<Sim> any{nullptr, {}};
+    size_t flagged = 0, from_list = 0, from_range = 0;
+    SB_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, flagged, staged_.data(), flags_.data(),
+                                             staged_.data(), selected_.data(), most, s.stream));
+    SB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, from_list, list_.data(), spare_list_.data(),
+                                        selected_.data(), most, any, s.stream));
+    SB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, from_range, thrust::counting_iterator<uint32_t>(0),
+                                        list_.data(), selected_.data(), most, any, s.stream));
+    temp_ = DeviceBuffer<unsigned char>(std::max({flagged, from_list, from_range}));
+  }
+  ~EventCompact() { cudaFreeHost(host_); }
+  EventCompact(const EventCompact&) = delete;
+  EventCompact& operator=(const EventCompact&) = delete;
+
+  void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {
+    const HasWorkAt<Sim> has_work_at{ph.particles, ph.window};
+    uint32_t listed = select(thrust::counting_iterator<uint32_t>(0), list_.data(), n, has_work_at);
+    const uint32_t block = s_.config.block_size;
+    for (uint32_t t = ph.window.start; t < ph.window.end && listed > 0; ++t) {
+      SB_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, sizeof(StepCounts), s_.stream));
+      SB_LAUNCH(event_step<Sim>, (listed + block - 1) / block, block, 0, s_.stream, ph,
+                list_.data(), listed, staged_.data(), flags_.data(), counts_.data());
+      SB_CUDA_CHECK(cudaMemcpyAsync(&host_->counts, counts_.data(), sizeof(StepCounts),
+                                    cudaMemcpyDeviceToHost, s_.stream));
+      s_.watchdog.sync(s_.stream);
+      const StepCounts c = host_->counts;
+      const uint32_t stepped = listed;
+      if (n + c.spawned > ph.capacity) {
+        const DeviceCounters overflow{n + c.spawned, 1, 0, 0, 0, {0, 0}, 0};
+        SB_CUDA_CHECK(cudaMemcpyAsync(ph.counters, &overflow, sizeof overflow,
+                                      cudaMemcpyHostToDevice, s_.stream));
+        s_.watchdog.sync(s_.stream);
+        return;
+      }
+      const bool last_step = t + 1 == ph.window.end;
+      if (c.ended > 0 && !last_step) {
+        listed = select(list_.data(), spare_list_.data(), listed, has_work_at);
+        std::swap(list_, spare_list_);
+      }
+      if (c.spawned > 0) {
+        size_t bytes = temp_.size();
+        SB_CUDA_CHECK(cub::DeviceSelect::Flagged(temp_.data(), bytes, staged_.data(), flags_.data(),
+                                                 ph.particles + n, selected_.data(),
+                                                 static_cast<int>(stepped), s_.stream));
+        // Children born at the last step, or not simulated, have no work and are not listed.
+        if (Sim::simulates_children(ph.params) && !last_step) {
+          thrust::sequence(thrust::cuda::par.on(s_.stream), list_.data() + listed,
+                           list_.data() + listed + c.spawned, n);
+          listed += c.spawned;
+        }
+        n += c.spawned;
+      }
+    }
+    host_->n = n;
+    SB_CUDA_CHECK(cudaMemcpyAsync(&ph.counters->n, &host_->n, sizeof(unsigned int),
+                                  cudaMemcpyHostToDevice, s_.stream));
+    s_.watchdog.sync(s_.stream);
+  }
+
+ private:
+  // cub::DeviceSelect::If from `in` to `out`; returns how many were kept.
+  template <class In>
+  uint32_t select(In in, uint32_t* out, uint32_t count, const HasWorkAt<Sim>& keep) {
+    if (count == 0) return 0;
+    size_t bytes = temp_.size();
+    SB_CUDA_CHECK(cub::DeviceSelect::If(temp_.data(), bytes, in, out, selected_.data(),
+                                        static_cast<int>(count), keep, s_.stream));
+    SB_CUDA_CHECK(cudaMemcpyAsync(&host_->selected, selected_.data(), sizeof(unsigned int),
+                                  cudaMemcpyDeviceToHost, s_.stream));
+    s_.watchdog.sync(s_.stream);
+    return host_->selected;
+  }
+
+  const DeviceSetup& s_;
+  DeviceBuffer<Particle> staged_;
+  DeviceBuffer<unsigned char> flags_;
+  DeviceBuffer<uint32_t> list_, spare_list_;
+  DeviceBuffer<StepCounts> counts_;
+  DeviceBuffer<unsigned int> selected_;
+  DeviceBuffer<unsigned char> temp_;
+  HostWords* host_ = nullptr;
+};
+
+}  // namespace
+
+SchedulerEntry event_compact_entry() {
+  return {"event-compact",
+          "a launch per step over a compact list of particles with work; children appended and "
+          "ended particles dropped with CUB (event-based GPU Monte Carlo; ours)",
+          SchedulerKind::kGpu,
+          {"block_size", "timeout"},
+          device_runners<EventCompact>()};
+}
+
+}  // namespace sb

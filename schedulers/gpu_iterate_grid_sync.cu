@@ -1,0 +1,20 @@
+#include "schedulers/entries.hpp"
+#include "schedulers/gpu_iterate.cuh"
+
+namespace sb {
+namespace {
+
+template <class Sim>
+using GpuIterateGridSync = GpuIterate<Sim, GridSyncBarrier>;
+
+}  // namespace
+
+SchedulerEntry gpu_iterate_grid_sync_entry() {
+  return {"gpu-iterate-grid-sync",
+          "one cooperative kernel, a step at a time; grid barrier: cooperative groups grid.sync() (seed §3.1.7)",
+          SchedulerKind::kGpu,
+          {"block_size", "blocks_per_sm", "timeout"},
+          device_runners<GpuIterateGridSync>()};
+}
+
+}  // namespace sb

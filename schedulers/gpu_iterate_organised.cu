@@ -1,0 +1,20 @@
+#include "schedulers/entries.hpp"
+#include "schedulers/gpu_iterate.cuh"
+
+namespace sb {
+namespace {
+
+template <class Sim>
+using GpuIterateBlockCounting = GpuIterate<Sim, BlockCountingBarrier>;
+
+}  // namespace
+
+SchedulerEntry gpu_iterate_organised_entry() {
+  return {"gpu-iterate-organised",
+          "one cooperative kernel, a step at a time; grid barrier: one thread per block arrives on the counter (seed §3.1.6)",
+          SchedulerKind::kGpu,
+          {"block_size", "blocks_per_sm", "timeout"},
+          device_runners<GpuIterateBlockCounting>()};
+}
+
+}  // namespace sb

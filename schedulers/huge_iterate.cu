@@ -1,0 +1,52 @@
+// huge-iterate (seed 003 §3.1.2): one launch per step over the whole capacity, queued without
+// waiting on the host. A thread skips slots past the count, slots not yet published, and
+// particles born in this step.
+#include "schedulers/device/driver.cuh"
+#include "schedulers/device/grid.cuh"
+#include "schedulers/device/step_once.cuh"
+#include "schedulers/entries.hpp"
+
+namespace sb {
+namespace {
+
+template <class Sim>
+__global__ void huge_iterate_step(DevicePhase<Sim> ph, uint32_t t) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= claimed(ph) || i >= ph.capacity) return;
+  typename Sim::Particle* slot = ph.particles + i;
+  if (!is_published(slot)) return;  // claimed by a spawn of this step, not written yet
+  typename Sim::Particle p = *slot, child;
+  if (!has_work(p.tag, ph.window) || p.tag.step != t) return;
+  const bool spawned = step_once(ph, p, child);
+  *slot = p;
+  if (spawned) spawn(ph, child);
+}
+
+template <class Sim>
+class HugeIterate {
+ public:
+  explicit HugeIterate(const DeviceSetup& s) : s_(s) {}
+
+  void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
+    const uint32_t block = s_.config.block_size;
+    const uint32_t grid = (ph.capacity + block - 1) / block;
+    for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
+      SB_LAUNCH(huge_iterate_step<Sim>, grid, block, 0, s_.stream, ph, t);
+    }
+  }
+
+ private:
+  const DeviceSetup& s_;
+};
+
+}  // namespace
+
+SchedulerEntry huge_iterate_entry() {
+  return {"huge-iterate",
+          "a launch per step over the whole capacity, no host synchronisation (seed §3.1.2)",
+          SchedulerKind::kGpu,
+          {"block_size", "timeout"},
+          device_runners<HugeIterate>()};
+}
+
+}  // namespace sb

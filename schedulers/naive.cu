@@ -1,0 +1,53 @@
+// naive (seed 003 §3.1.1, "CPU Sync Iterate"): one launch per step with one thread per
+// particle; after each step the host reads the particle count to size the next launch. Each
+// spawn claims its slot with its own atomic.
+#include "schedulers/device/driver.cuh"
+#include "schedulers/device/grid.cuh"
+#include "schedulers/device/host_counter.hpp"
+#include "schedulers/device/step_once.cuh"
+#include "schedulers/entries.hpp"
+
+namespace sb {
+namespace {
+
+template <class Sim>
+__global__ void naive_step(DevicePhase<Sim> ph, uint32_t count) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  typename Sim::Particle p = ph.particles[i], child;
+  if (!has_work(p.tag, ph.window)) return;
+  const bool spawned = step_once(ph, p, child);
+  ph.particles[i] = p;
+  if (spawned) spawn(ph, child);
+}
+
+template <class Sim>
+class Naive {
+ public:
+  explicit Naive(const DeviceSetup& s) : s_(s) {}
+
+  void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {
+    const uint32_t block = s_.config.block_size;
+    for (uint32_t t = ph.window.start; t < ph.window.end && n > 0; ++t) {
+      SB_LAUNCH(naive_step<Sim>, (n + block - 1) / block, block, 0, s_.stream, ph, n);
+      n = counter_.read_n(s_, ph.counters, ph.capacity);
+    }
+  }
+
+ private:
+  const DeviceSetup& s_;
+  HostCounter counter_;
+};
+
+}  // namespace
+
+SchedulerEntry naive_entry() {
+  return {"naive",
+          "a launch per step, a thread per particle, the host reads the count between steps "
+          "(seed §3.1.1)",
+          SchedulerKind::kGpu,
+          {"block_size", "timeout"},
+          device_runners<Naive>()};
+}
+
+}  // namespace sb

@@ -1,0 +1,57 @@
+// static-full (seed 003 §3.1.8 "Static GPU Full", §3.3.3 "Static"): one persistent kernel; thread
+// k owns slots k, k + G, k + 2G, ... (G threads), waits for each to be published, runs its
+// particle to the end of the phase, and counts finished particles into `done` only before it
+// waits. --warp-sync adds the seed's __syncwarp over the working lanes after each particle.
+// Static ownership needs every thread resident, so the kernel is launched cooperatively.
+#include "schedulers/device/driver.cuh"
+#include "schedulers/device/grid.cuh"
+#include "schedulers/device/step_once.cuh"
+#include "schedulers/entries.hpp"
+
+namespace sb {
+namespace {
+
+template <class Sim>
+__global__ void static_full(DevicePhase<Sim> ph, bool warp_sync) {
+  const uint32_t stride = gridDim.x * blockDim.x;
+  unsigned int finished = 0;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < ph.capacity; i += stride) {
+    typename Sim::Particle* slot = ph.particles + i;
+    if (!await_slot(ph, slot, finished)) return;
+    const unsigned int working = __activemask();
+    typename Sim::Particle p = *slot;
+    run_to_end_spawning(ph, p);
+    *slot = p;
+    if (warp_sync) __syncwarp(working);
+    ++finished;
+  }
+  if (finished > 0) count_done(ph, finished);
+}
+
+template <class Sim>
+class StaticFull {
+ public:
+  explicit StaticFull(const DeviceSetup& s) : s_(s), grid_(persistent_grid(static_full<Sim>, s)) {}
+
+  void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
+    launch_cooperative(static_full<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph,
+                       s_.config.warp_sync);
+  }
+
+ private:
+  const DeviceSetup& s_;
+  uint32_t grid_;
+};
+
+}  // namespace
+
+SchedulerEntry static_full_entry() {
+  return {"static-full",
+          "one persistent kernel, each thread a fixed stride of slots, each particle to the end "
+          "(seed §3.1.8, §3.3.3)",
+          SchedulerKind::kGpu,
+          {"block_size", "blocks_per_sm", "warp_sync", "timeout"},
+          device_runners<StaticFull>()};
+}
+
+}  // namespace sb

@@ -1,0 +1,49 @@
+// static-iterate and static-iterate-coop (seed 003 §3.1.3, "Static Simple Iterate"): one
+// launch per step of a persistent grid sized from the device; each thread takes a fixed stride
+// of the particles. The -coop variant is launched through the cooperative API, to measure what
+// that launch costs (seed §5.1.2).
+#pragma once
+
+#include "schedulers/device/driver.cuh"
+#include "schedulers/device/grid.cuh"
+#include "schedulers/device/step_once.cuh"
+
+namespace sb {
+
+template <class Sim>
+__global__ void static_iterate_step(DevicePhase<Sim> ph, uint32_t t) {
+  const uint32_t stride = gridDim.x * blockDim.x;
+  const uint32_t n = claimed(ph);
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n && i < ph.capacity; i += stride) {
+    typename Sim::Particle* slot = ph.particles + i;
+    if (!is_published(slot)) continue;  // a spawn of this step, not written yet
+    typename Sim::Particle p = *slot, child;
+    if (!has_work(p.tag, ph.window) || p.tag.step != t) continue;
+    const bool spawned = step_once(ph, p, child);
+    *slot = p;
+    if (spawned) spawn(ph, child);
+  }
+}
+
+template <class Sim, bool kCooperative>
+class StaticIterate {
+ public:
+  explicit StaticIterate(const DeviceSetup& s)
+      : s_(s), grid_(persistent_grid(static_iterate_step<Sim>, s)) {}
+
+  void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
+    for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
+      if constexpr (kCooperative) {
+        launch_cooperative(static_iterate_step<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph, t);
+      } else {
+        SB_LAUNCH(static_iterate_step<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph, t);
+      }
+    }
+  }
+
+ private:
+  const DeviceSetup& s_;
+  uint32_t grid_;
+};
+
+}  // namespace sb

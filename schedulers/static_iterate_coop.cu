@@ -1,0 +1,20 @@
+#include "schedulers/entries.hpp"
+#include "schedulers/static_iterate.cuh"
+
+namespace sb {
+namespace {
+
+template <class Sim>
+using StaticIterateCoop = StaticIterate<Sim, true>;
+
+}  // namespace
+
+SchedulerEntry static_iterate_coop_entry() {
+  return {"static-iterate-coop",
+          "static-iterate launched through the cooperative-groups API (seed §3.1.3, §5.1.2)",
+          SchedulerKind::kGpu,
+          {"block_size", "blocks_per_sm", "timeout"},
+          device_runners<StaticIterateCoop>()};
+}
+
+}  // namespace sb

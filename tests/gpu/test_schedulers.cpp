@@ -1,0 +1,180 @@
+// Every GPU scheduler against cpu-serial, on every sim: the same final particles (digest and
+// counts), a capacity error instead of a silent drop, and the watchdog instead of a hang.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+
+#include "core/errors.hpp"
+#include "schedulers/registry.hpp"
+#include "tests/support/gpu.hpp"
+#include "tests/support/summary.hpp"
+
+namespace sb {
+namespace {
+
+struct Config {
+  const char* name;
+  RunConfig run;
+};
+
+RunConfig base(const char* sim, uint64_t init_n, uint32_t steps, uint32_t block = 128) {
+  RunConfig c;
+  c.sim = sim;
+  c.init_n = init_n;
+  c.steps = steps;
+  c.block_size = block;
+  c.capacity = 4'000'000;  // small enough that huge-iterate's grid over it stays quick
+  c.timeout_s = 120;       // a hang fails the test instead of holding the machine
+  return c;
+}
+
+std::vector<Config> configs() {
+  std::vector<Config> out;
+  out.push_back({"few_particles", base("toy", 3, 2500)});
+  RunConfig many = base("mvp", 600'000, 100);  // more particles than resident threads
+  many.split_chance = 0.2;
+  out.push_back({"more_particles_than_threads", many});
+  RunConfig heavy = base("mvp", 1000, 150);  // about 1.5 million spawned
+  heavy.split_chance = 5;
+  out.push_back({"heavy_spawning", heavy});
+  RunConfig column = base("toy", 3000, 2000);  // about 2.6 million, splits in waves
+  column.layout = "column";
+  out.push_back({"toy_column_waves", column});
+  RunConfig skip = base("mvp", 20'000, 300);
+  skip.split_chance = 2;
+  skip.skip_spawned = true;
+  out.push_back({"mvp_skip_spawned", skip});
+  RunConfig b32 = base("mvp", 50'000, 400, 32);
+  b32.split_chance = 0.5;
+  out.push_back({"block_size_32", b32});
+  RunConfig b1024 = base("toy", 20'000, 1600, 1024);
+  b1024.layout = "column";
+  out.push_back({"block_size_1024", b1024});
+  return out;
+}
+
+std::vector<std::string> gpu_schedulers() {
+  std::vector<std::string> out;
+  for (const SchedulerEntry& e : all_schedulers()) {
+    if (e.kind == SchedulerKind::kGpu) out.push_back(e.name);
+  }
+  return out;
+}
+
+// cpu-serial's result per configuration, computed once.
+const RunResult& reference(const Config& c) {
+  static std::map<std::string, RunResult> cache;
+  auto it = cache.find(c.name);
+  if (it == cache.end()) {
+    RunConfig r = c.run;
+    r.scheduler = "cpu-serial";
+    RunOptions keep;
+    keep.keep_particles = true;
+    it = cache.emplace(c.name, run(r, keep)).first;
+  }
+  return it->second;
+}
+
+using Case = std::tuple<std::string, Config>;
+
+class GpuSchedulers : public testing::TestWithParam<Case> {};
+
+TEST_P(GpuSchedulers, SameParticlesAsCpuSerial) {
+  SB_REQUIRE_CUDA_DEVICE();
+  const auto& [scheduler, config] = GetParam();
+  const RunResult& ref = reference(config);
+  RunConfig c = config.run;
+  c.scheduler = scheduler;
+  RunOptions keep;
+  keep.keep_particles = true;
+  const RunResult r = run(c, keep);
+  EXPECT_EQ(r.counts.final, ref.counts.final);
+  EXPECT_EQ(r.counts.spawned, ref.counts.spawned);
+  EXPECT_EQ(r.counts.removed, ref.counts.removed);
+  EXPECT_EQ(r.counts.particle_steps, ref.counts.particle_steps);
+  EXPECT_EQ(r.counts.peak, ref.counts.peak);
+  EXPECT_EQ(r.digest, ref.digest);
+  for (const std::string& line : r.particles->differences(*ref.particles, 5, scheduler, "cpu-serial")) {
+    ADD_FAILURE() << line;
+  }
+  testing_support::summary().push_back(
+      {fmt::format("{} = cpu-serial", scheduler),
+       fmt::format("{} ({} final, {} particle-steps)", config.name, ref.counts.final,
+                   ref.counts.particle_steps),
+       r.digest == ref.digest && r.counts.final == ref.counts.final ? "identical" : "DIFFERENT"});
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryConfiguration, GpuSchedulers,
+    testing::Combine(testing::ValuesIn(gpu_schedulers()), testing::ValuesIn(configs())),
+    [](const testing::TestParamInfo<Case>& i) {
+      std::string name = std::get<0>(i.param) + "_" + std::get<1>(i.param).name;
+      for (char& ch : name) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+      return name;
+    });
+
+class GpuCapacity : public testing::TestWithParam<std::string> {};
+
+TEST_P(GpuCapacity, OverflowIsAnErrorNotADropOrAHang) {
+  SB_REQUIRE_CUDA_DEVICE();
+  RunConfig c = base("toy", 100, 2000);  // every particle splits once: 200 needed
+  c.scheduler = GetParam();
+  c.capacity = 150;
+  c.timeout_s = 60;
+  try {
+    run(c);
+    FAIL() << "expected a CapacityError";
+  } catch (const CapacityError& e) {
+    EXPECT_EQ(e.capacity(), 150u);
+    EXPECT_GT(e.needed(), 150u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryGpuScheduler, GpuCapacity, testing::ValuesIn(gpu_schedulers()),
+                         [](const testing::TestParamInfo<std::string>& i) {
+                           std::string name = i.param;
+                           for (char& ch : name) ch = ch == '-' ? '_' : ch;
+                           return name;
+                         });
+
+class GpuWatchdog : public testing::TestWithParam<std::string> {};
+
+// A run that outlasts --timeout fails with an error naming the scheduler and configuration,
+// and returns promptly: its kernels stop when the watchdog asks.
+TEST_P(GpuWatchdog, EndsARunThatDoesNotFinishInTime) {
+  SB_REQUIRE_CUDA_DEVICE();
+  RunConfig c = base("mvp", 2'000'000, 20'000);
+  c.capacity = 12'000'000;
+  c.split_chance = 0.005;
+  c.scheduler = GetParam();
+  c.timeout_s = 0.05;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    run(c);
+    FAIL() << "expected the watchdog to fail the run";
+  } catch (const RunError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("watchdog"), std::string::npos) << what;
+    EXPECT_NE(what.find("mvp with " + GetParam()), std::string::npos) << what;
+    EXPECT_NE(what.find("init_n 2000000"), std::string::npos) << what;
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  testing_support::summary().push_back(
+      {fmt::format("watchdog ends {}", GetParam()), "timeout 0.05 s on a ~1 s run",
+       fmt::format("ended after {:.2f} s", s)});
+}
+
+INSTANTIATE_TEST_SUITE_P(PersistentSchedulers, GpuWatchdog,
+                         testing::Values("static-full", "dynamic-thread", "dynamic-block",
+                                         "dynamic-warp", "gpu-iterate-global",
+                                         "gpu-iterate-organised"),
+                         [](const testing::TestParamInfo<std::string>& i) {
+                           std::string name = i.param;
+                           for (char& ch : name) ch = ch == '-' ? '_' : ch;
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace sb
