@@ -63,6 +63,11 @@ class DeviceBuffer {
   T* data() const { return data_; }
   size_t size() const { return count_; }
 
+  // Makes room for at least `count` elements (contents are not kept when it reallocates).
+  void reserve(size_t count) {
+    if (count > count_) *this = DeviceBuffer<T>(count);
+  }
+
   std::vector<T> to_host(size_t count) const {
     std::vector<T> out(count);
     if (count > 0) {

@@ -128,19 +128,23 @@ std::string point_name(const std::string& workload, const std::string& scheduler
   return fmt::format("{}/{}/block_size:{}", workload, scheduler, block);
 }
 
-// The console reporter, also keeping each point's median time for the summary.
+// The console reporter, also keeping each point's median time for the summary: Google
+// Benchmark's median aggregate where it computed one (2 or more repetitions), else the run.
 class MedianCollector : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
+      const std::string& name = run.run_name.function_name;
       if (run.error_occurred) {
-        errors[run.run_name.function_name] = run.error_message;
-      } else if (run.aggregate_name == "median") {
-        median_ms[run.run_name.function_name] = run.GetAdjustedRealTime();
-        const auto it = run.counters.find("particle_steps");
-        if (it != run.counters.end()) particle_steps = it->second.value;
+        errors[name] = run.error_message;
+      } else if (run.run_type == Run::RT_Aggregate && run.aggregate_name == "median") {
+        median_ms[name] = run.GetAdjustedRealTime();
+      } else if (run.run_type == Run::RT_Iteration && median_ms.count(name) == 0) {
+        median_ms[name] = run.GetAdjustedRealTime();
       }
+      const auto it = run.counters.find("particle_steps");
+      if (!run.error_occurred && it != run.counters.end()) particle_steps = it->second.value;
     }
   }
 

@@ -8,12 +8,17 @@
 //   2. a lane whose slot is published loads it (starting only on iterations divisible by 4, so
 //      that the lanes of a warp compute their Philox blocks together: core/draws.hpp);
 //   3. lanes holding a particle take one step;
-//   4. children go to a per-block shared-memory buffer; a warp that finds it full writes it
-//      out to global memory, claiming all its slots with one atomic (under a block lock);
+//   4. children go to the warp's segment of the block's shared-memory spawn buffer; a warp
+//      whose segment is full writes it out to global memory, claiming all its slots with one
+//      atomic;
 //   5. one atomic per warp keeps `live`, the number of particles created and not finished.
-// A warp with an idle lane also writes out the block's buffer, so children do not wait there
+// A warp with an idle lane also writes out its segment, so that children do not wait there
 // while lanes wait for work. The warp exits when none of its lanes holds a particle and `live`
 // is zero: nothing exists that could still spawn.
+//
+// The seed shares one buffer among a block's warps under a lock; we give each warp a segment of
+// it, which needs no lock (the seed's critical section, §3.4.4) and keeps every shared-memory
+// access ordered by __syncwarp, which compute-sanitizer's racecheck can verify.
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/step_once.cuh"
@@ -24,77 +29,50 @@ namespace {
 
 constexpr unsigned int kFullWarp = 0xFFFFFFFFu;
 constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
-constexpr unsigned int kBufferSize = 64;  // children per block buffer: two warps' worth
+constexpr unsigned int kSegment = 32;  // children per warp segment: one warp-step's worst case
 
-using BlockAtomicInt = cuda::atomic_ref<int, cuda::thread_scope_block>;
-
-// The block's spawn buffer in shared memory.
+// One warp's segment of the block's spawn buffer (the buffer is dynamic shared memory).
 template <class Particle>
-struct SpawnBuffer {
-  Particle children[kBufferSize];
+struct SpawnSegment {
+  Particle children[kSegment];
   unsigned int count;
-  int lock;
 };
 
-// Warp-collective: lane 0 takes the block lock; its acquire and __syncwarp give the whole warp
-// the buffer as the last holder left it.
-template <class Particle>
-__device__ void lock_buffer(SpawnBuffer<Particle>& b) {
-  if ((threadIdx.x & 31) == 0) {
-    int expected = 0;
-    while (!BlockAtomicInt(b.lock).compare_exchange_weak(expected, 1, cuda::memory_order_acquire,
-                                                          cuda::memory_order_relaxed)) {
-      expected = 0;
-    }
-  }
-  __syncwarp();
-}
-
-template <class Particle>
-__device__ void unlock_buffer(SpawnBuffer<Particle>& b) {
-  __syncwarp();
-  if ((threadIdx.x & 31) == 0) BlockAtomicInt(b.lock).store(0, cuda::memory_order_release);
-}
-
-// Warp-collective, with the lock held: moves the buffered children to global memory.
+// Warp-collective: moves the segment's children to global memory, one atomic for all.
 template <class Sim>
-__device__ void write_out(const DevicePhase<Sim>& ph, SpawnBuffer<typename Sim::Particle>& b) {
+__device__ void write_out(const DevicePhase<Sim>& ph, SpawnSegment<typename Sim::Particle>& seg) {
   const unsigned int lane = threadIdx.x & 31;
-  const unsigned int count = b.count;
-  if (count == 0) return;
+  const unsigned int count = seg.count;
   uint32_t first = 0;
   if (lane == 0) first = claim_slots(ph, count);
   first = __shfl_sync(kFullWarp, first, 0);
-  if (first < ph.capacity) {
-    for (unsigned int j = lane; j < count; j += 32) publish(ph.particles + first + j, b.children[j]);
-  }
+  if (first < ph.capacity && lane < count) publish(ph.particles + first + lane, seg.children[lane]);
   __syncwarp();
-  if (lane == 0) b.count = 0;
+  if (lane == 0) seg.count = 0;
+  __syncwarp();
 }
 
-// Warp-collective: the lanes in `spawners` add `child` to the block's buffer.
+// Warp-collective: the lanes in `spawners` add `child` to the segment.
 template <class Sim>
-__device__ void buffer_children(const DevicePhase<Sim>& ph, SpawnBuffer<typename Sim::Particle>& b,
+__device__ void buffer_children(const DevicePhase<Sim>& ph, SpawnSegment<typename Sim::Particle>& seg,
                                 unsigned int spawners, const typename Sim::Particle& child) {
   const unsigned int lane = threadIdx.x & 31;
-  lock_buffer(b);
-  if (b.count + __popc(spawners) > kBufferSize) write_out(ph, b);
+  const unsigned int k = __popc(spawners);
+  if (seg.count + k > kSegment) write_out(ph, seg);
+  const unsigned int at = seg.count;
+  if (spawners & (1u << lane)) seg.children[at + __popc(spawners & ((1u << lane) - 1))] = child;
   __syncwarp();
-  if (spawners & (1u << lane)) b.children[b.count + __popc(spawners & ((1u << lane) - 1))] = child;
+  if (lane == 0) seg.count = at + k;
   __syncwarp();
-  if (lane == 0) b.count += __popc(spawners);
-  unlock_buffer(b);
 }
 
 template <class Sim>
 __global__ void dynamic_warp(DevicePhase<Sim> ph) {
   using Particle = typename Sim::Particle;
-  __shared__ SpawnBuffer<Particle> buffer;
-  if (threadIdx.x == 0) {
-    buffer.count = 0;
-    buffer.lock = 0;
-  }
-  __syncthreads();  // the only block-wide barrier: from here on warps run independently
+  extern __shared__ unsigned char shared[];
+  SpawnSegment<Particle>& segment = reinterpret_cast<SpawnSegment<Particle>*>(shared)[threadIdx.x / 32];
+  if ((threadIdx.x & 31) == 0) segment.count = 0;
+  __syncwarp();
 
   const unsigned int lane = threadIdx.x & 31;
   DeviceAtomicU32 next(ph.counters->next), live(ph.counters->live);
@@ -141,17 +119,13 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
     }
 
     const unsigned int spawners = __ballot_sync(kFullWarp, spawned);
-    if (spawners != 0) buffer_children(ph, buffer, spawners, child);
+    if (spawners != 0) buffer_children(ph, segment, spawners, child);
     const int delta = __popc(spawners) - __popc(__ballot_sync(kFullWarp, finished));
     if (delta != 0 && lane == 0) live.fetch_add(static_cast<unsigned int>(delta), cuda::memory_order_acq_rel);
 
     const unsigned int busy = __ballot_sync(kFullWarp, running);
     if (busy != kFullWarp) {
-      if (*static_cast<volatile unsigned int*>(&buffer.count) != 0) {
-        lock_buffer(buffer);
-        write_out(ph, buffer);
-        unlock_buffer(buffer);
-      }
+      if (segment.count != 0) write_out(ph, segment);
       if (busy == 0) {
         bool end = false;
         if (lane == 0) end = live.load(cuda::memory_order_acquire) == 0 || stop_requested(ph);
@@ -166,15 +140,21 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
 template <class Sim>
 class DynamicWarp {
  public:
-  explicit DynamicWarp(const DeviceSetup& s) : s_(s), grid_(persistent_grid(dynamic_warp<Sim>, s)) {}
+  explicit DynamicWarp(const DeviceSetup& s)
+      : s_(s), shared_bytes_(s.config.block_size / 32 * sizeof(SpawnSegment<typename Sim::Particle>)) {
+    SB_CUDA_CHECK(cudaFuncSetAttribute(dynamic_warp<Sim>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(shared_bytes_)));
+    grid_ = persistent_grid(dynamic_warp<Sim>, s, shared_bytes_);
+  }
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
-    SB_LAUNCH(dynamic_warp<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph);
+    SB_LAUNCH(dynamic_warp<Sim>, grid_, s_.config.block_size, shared_bytes_, s_.stream, ph);
   }
 
  private:
   const DeviceSetup& s_;
-  uint32_t grid_;
+  size_t shared_bytes_;
+  uint32_t grid_ = 0;
 };
 
 }  // namespace
@@ -182,7 +162,7 @@ class DynamicWarp {
 SchedulerEntry dynamic_warp_entry() {
   return {"dynamic-warp",
           "one persistent kernel, inverted loop: every lane one step per iteration, warp-aggregated "
-          "fetch, block spawn buffer (seed §3.4.4; \"Dynamic\")",
+          "fetch, shared-memory spawn buffer per warp (seed §3.4.4; \"Dynamic\")",
           SchedulerKind::kGpu,
           {"block_size", "blocks_per_sm", "timeout"},
           device_runners<DynamicWarp>()};
