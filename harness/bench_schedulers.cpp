@@ -5,7 +5,8 @@
 // printed last.
 //
 //   bench_schedulers [--workload=mvp-block-size] [--schedulers=a,b] [--block-sizes=128,256]
-//                    [--repetitions=3] [--init-n=N] [--steps=T] [Google Benchmark flags]
+//                    [--repetitions=3] [--init-n=N] [--steps=T] [--timeout=S]
+//                    [Google Benchmark flags]
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -94,6 +95,8 @@ Options parse_options(int& argc, char** argv) {
       o.repetitions = static_cast<int>(parse_whole(flag, value, 1, 100));
     } else if (flag == "--init-n") {
       o.workload.config.init_n = parse_whole(flag, value, 1, kMaxCount);
+    } else if (flag == "--timeout") {
+      o.workload.config.timeout_s = parse_real(flag, value, 0.1, 86400);
     } else if (flag == "--steps") {
       o.workload.config.steps = static_cast<uint32_t>(parse_whole(flag, value, 1, kMaxCount));
     } else {

@@ -1,17 +1,22 @@
 // dynamic-warp (seed 003 §3.4.4; "Dynamic" in §5.3): one persistent kernel with the loop
-// inverted: every iteration, each lane advances the particle it holds by ONE step, so a lane
-// whose particle ends takes a new one at the next iteration instead of idling until the
-// warp's longest particle ends.
+// inverted: every iteration, each lane advances the particle it holds by a few steps, so a lane
+// whose particle ends takes a new one at the next iteration instead of idling until the warp's
+// longest particle ends.
 //
 // Per iteration, warp-synchronously:
 //   1. lanes without a slot take the next ones from a global counter, one atomic per warp;
-//   2. a lane whose slot is published loads it (starting only on iterations divisible by 4, so
-//      that the lanes of a warp compute their Philox blocks together: core/draws.hpp);
-//   3. lanes holding a particle take one step;
-//   4. children go to the warp's segment of the block's shared-memory spawn buffer; a warp
-//      whose segment is full writes it out to global memory, claiming all its slots with one
-//      atomic;
+//   2. a lane whose slot is published loads it;
+//   3. lanes holding a particle take kStepsPerIteration steps (fewer if it ends sooner); after
+//      each step, children go to the warp's segment of the block's shared-memory spawn buffer,
+//      and a warp whose segment is full writes it out to global memory, claiming all its slots
+//      with one atomic;
+//   4. lanes whose particle ended store it back;
 //   5. one atomic per warp keeps `live`, the number of particles created and not finished.
+// The seed takes one step per iteration; its bookkeeping (votes, fetch and load checks, the
+// convergence points they force) then costs about as much as the step itself (our SASS and
+// Nsight Compute counts, docs/performance.md). Eight steps per iteration amortise it, for at
+// most seven idle steps of a lane per particle. Eight is also two Philox blocks: every particle
+// starts at an iteration, so the lanes of a warp draw their blocks together (core/draws.hpp).
 // A warp with an idle lane also writes out its segment, so that children do not wait there
 // while lanes wait for work. The warp exits when none of its lanes holds a particle and `live`
 // is zero: nothing exists that could still spawn.
@@ -30,6 +35,7 @@ namespace {
 constexpr unsigned int kFullWarp = 0xFFFFFFFFu;
 constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
 constexpr unsigned int kSegment = 32;  // children per warp segment: one warp-step's worst case
+constexpr uint32_t kStepsPerIteration = 8;  // a multiple of 4: whole Philox blocks
 
 // One warp's segment of the block's spawn buffer (the buffer is dynamic shared memory).
 template <class Particle>
@@ -81,7 +87,7 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
   bool exhausted = false;   // the slot counter passed the capacity: no more work for this lane
   Particle p;
   StepDraws draws(ph.key, 0, 0);
-  for (uint32_t iteration = 0;; ++iteration) {
+  while (true) {
     const unsigned int need = __ballot_sync(kFullWarp, slot == kNoSlot && !exhausted);
     if (need != 0) {
       // A stopped run takes no new work; the warp ends once its running particles do.
@@ -98,29 +104,32 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
       }
     }
 
-    if (!running && slot != kNoSlot && (iteration & 3u) == 0 && is_published(ph.particles + slot)) {
+    if (!running && slot != kNoSlot && is_published(ph.particles + slot)) {
       p = ph.particles[slot];
       draws = StepDraws(ph.key, p.tag.id(), draw_base(p.tag, ph.window));
       running = true;
     }
 
-    Particle child;
-    bool spawned = false, finished = false;
-    if (running) {
-      if (has_work(p.tag, ph.window)) {
-        spawned = advance<Sim>(p, child, ph.params, draws, ph.window) == Fate::kSpawned;
-      }
-      if (!has_work(p.tag, ph.window)) {
-        ph.particles[slot] = p;
-        slot = kNoSlot;
-        running = false;
-        finished = true;
+    unsigned int spawned = 0;  // this iteration's children, warp-wide
+#pragma unroll 1
+    for (uint32_t k = 0; k < kStepsPerIteration; ++k) {
+      Particle child;
+      const bool spawns = running && has_work(p.tag, ph.window) &&
+                          advance<Sim>(p, child, ph.params, draws, ph.window) == Fate::kSpawned;
+      const unsigned int spawners = __ballot_sync(kFullWarp, spawns);
+      if (spawners != 0) {
+        buffer_children(ph, segment, spawners, child);
+        spawned += __popc(spawners);
       }
     }
 
-    const unsigned int spawners = __ballot_sync(kFullWarp, spawned);
-    if (spawners != 0) buffer_children(ph, segment, spawners, child);
-    const int delta = __popc(spawners) - __popc(__ballot_sync(kFullWarp, finished));
+    const bool finished = running && !has_work(p.tag, ph.window);
+    if (finished) {
+      ph.particles[slot] = p;
+      slot = kNoSlot;
+      running = false;
+    }
+    const int delta = static_cast<int>(spawned) - __popc(__ballot_sync(kFullWarp, finished));
     if (delta != 0 && lane == 0) live.fetch_add(static_cast<unsigned int>(delta), cuda::memory_order_acq_rel);
 
     const unsigned int busy = __ballot_sync(kFullWarp, running);

@@ -31,6 +31,7 @@ class HugeIterate {
     const uint32_t block = s_.config.block_size;
     const uint32_t grid = (ph.capacity + block - 1) / block;
     for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
+      s_.watchdog.check();
       SB_LAUNCH(huge_iterate_step<Sim>, grid, block, 0, s_.stream, ph, t);
     }
   }

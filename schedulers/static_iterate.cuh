@@ -33,6 +33,7 @@ class StaticIterate {
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
     for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
+      s_.watchdog.check();
       if constexpr (kCooperative) {
         launch_cooperative(static_iterate_step<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph, t);
       } else {
