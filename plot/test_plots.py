@@ -23,5 +23,20 @@ class DemoPlot(unittest.TestCase):
             plot_demo.plot(tmp)
 
 
+class SchedulerTable(unittest.TestCase):
+    def test_summarises_medians_and_efficiency(self):
+        import scheduler_table
+        times, context, steps = scheduler_table.load_points(
+            [FIXTURES / "gbench" / "mvp-block-size.json"])
+        workload, bound, rows = scheduler_table.summary(times, steps)
+        self.assertEqual(workload, "mvp-block-size")
+        by_name = {r["scheduler"]: r for r in rows}
+        self.assertEqual(set(by_name), {"bound", "cpu-sync", "dynamic-warp"})
+        self.assertAlmostEqual(by_name["bound"]["eff_best"], 1.0)
+        self.assertLess(by_name["dynamic-warp"]["eff_best"], 1.0)
+        table = scheduler_table.markdown(workload, bound, rows, context)
+        self.assertIn("| cpu-sync |", table)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,9 +1,10 @@
 // event-compact (ours): the event-based design of GPU Monte Carlo transport codes. A list of
 // the particles that still have work is kept compact; every step is one launch over that list,
-// with one thread per listed particle. Children are staged beside the list, appended to the
-// particle array with cub::DeviceSelect::Flagged, and listed; particles that end are dropped
-// from the list with cub::DeviceSelect::If. The host reads two counters per step to size the
-// next launch, as such codes do.
+// with one thread per listed particle. Children are staged beside the list with a flag;
+// cub::DeviceSelect::Flagged compacts the flags into the positions of the spawners, a gather
+// appends those children to the particle array, and they are listed. Particles that end are
+// dropped from the list with cub::DeviceSelect::If. The host reads two counters per step to
+// size the next launch, as such codes do.
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/sequence.h>
@@ -44,6 +45,14 @@ __global__ void event_step(DevicePhase<Sim> ph, const uint32_t* listed, uint32_t
   if (lane == 0 && e > 0) atomicAdd(&counts->ended, e);
 }
 
+// Appends the staged children of the spawners listed in `spawners` after the particles.
+template <class Particle>
+__global__ void append_children(const Particle* staged, const uint32_t* spawners, uint32_t count,
+                                Particle* out) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < count) out[k] = staged[spawners[k]];
+}
+
 template <class Sim>
 struct HasWorkAt {
   const typename Sim::Particle* particles;
@@ -69,6 +78,7 @@ class EventCompact {
         flags_(s.config.capacity),
         list_(s.config.capacity),
         spare_list_(s.config.capacity),
+        spawners_(s.config.capacity),
         counts_(1),
         selected_(1) {
     SB_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_), sizeof(HostWords)));
@@ -76,8 +86,9 @@ class EventCompact {
     const int most = static_cast<int>(s.config.capacity);
     const HasWorkAt<Sim> any{nullptr, {}};
     size_t flagged = 0, from_list = 0, from_range = 0;
-    SB_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, flagged, staged_.data(), flags_.data(),
-                                             staged_.data(), selected_.data(), most, s.stream));
+    SB_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, flagged, thrust::counting_iterator<uint32_t>(0),
+                                             flags_.data(), spawners_.data(), selected_.data(), most,
+                                             s.stream));
     SB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, from_list, list_.data(), spare_list_.data(),
                                         selected_.data(), most, any, s.stream));
     SB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, from_range, thrust::counting_iterator<uint32_t>(0),
@@ -115,9 +126,12 @@ class EventCompact {
       }
       if (c.spawned > 0) {
         size_t bytes = temp_.size();
-        SB_CUDA_CHECK(cub::DeviceSelect::Flagged(temp_.data(), bytes, staged_.data(), flags_.data(),
-                                                 ph.particles + n, selected_.data(),
+        SB_CUDA_CHECK(cub::DeviceSelect::Flagged(temp_.data(), bytes,
+                                                 thrust::counting_iterator<uint32_t>(0), flags_.data(),
+                                                 spawners_.data(), selected_.data(),
                                                  static_cast<int>(stepped), s_.stream));
+        SB_LAUNCH(append_children<Particle>, (c.spawned + block - 1) / block, block, 0, s_.stream,
+                  staged_.data(), spawners_.data(), c.spawned, ph.particles + n);
         // Children born at the last step, or not simulated, have no work and are not listed.
         if (Sim::simulates_children(ph.params) && !last_step) {
           thrust::sequence(thrust::cuda::par.on(s_.stream), list_.data() + listed,
@@ -151,6 +165,7 @@ class EventCompact {
   DeviceBuffer<Particle> staged_;
   DeviceBuffer<unsigned char> flags_;
   DeviceBuffer<uint32_t> list_, spare_list_;
+  DeviceBuffer<uint32_t> spawners_;  // list positions of this step's spawners
   DeviceBuffer<StepCounts> counts_;
   DeviceBuffer<unsigned int> selected_;
   DeviceBuffer<unsigned char> temp_;

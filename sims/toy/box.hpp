@@ -13,7 +13,7 @@ inline constexpr float kDt = 0.01f;
 inline constexpr float kGravity = 9.82f;
 inline constexpr float kKick = 10.0f;  // a split moves the parent's vx this much further from 0
 
-struct Particle {
+struct alignas(8) Particle {
   float x, y, vx, vy;
   float w;  // weight: +1 or -1; it scales gravity and flips at the side walls
   ParticleTag tag;
