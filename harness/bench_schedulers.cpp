@@ -139,15 +139,14 @@ class MedianCollector : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
       const std::string& name = run.run_name.function_name;
+      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
       if (run.error_occurred) {
         errors[name] = run.error_message;
-      } else if (run.run_type == Run::RT_Aggregate && run.aggregate_name == "median") {
+      } else if (median || (run.run_type == Run::RT_Iteration && median_ms.count(name) == 0)) {
         median_ms[name] = run.GetAdjustedRealTime();
-      } else if (run.run_type == Run::RT_Iteration && median_ms.count(name) == 0) {
-        median_ms[name] = run.GetAdjustedRealTime();
+        const auto it = run.counters.find("particle_steps");
+        if (it != run.counters.end()) particle_steps = it->second.value;
       }
-      const auto it = run.counters.find("particle_steps");
-      if (!run.error_occurred && it != run.counters.end()) particle_steps = it->second.value;
     }
   }
 
