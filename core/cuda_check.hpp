@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include <atomic>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -29,6 +30,21 @@ class CudaError : public std::runtime_error {
     }                                                                                  \
   } while (0)
 
+// Device memory held by DeviceBuffers in this process, and its high-water mark since the last
+// reset: what a run needs (CUB and Thrust scratch of a few MB aside).
+struct DeviceMemoryUse {
+  inline static std::atomic<size_t> in_use{0};
+  inline static std::atomic<size_t> peak{0};
+
+  static void reset_peak() { peak = in_use.load(); }
+  static void add(size_t bytes) {
+    const size_t now = in_use += bytes;
+    size_t seen = peak.load();
+    while (now > seen && !peak.compare_exchange_weak(seen, now)) {
+    }
+  }
+};
+
 // `count` elements of device memory, freed with the buffer.
 template <class T>
 class DeviceBuffer {
@@ -46,9 +62,13 @@ class DeviceBuffer {
                                   count * sizeof(T) / 1e9, count, sizeof(T), free_bytes / 1e9,
                                   cudaGetErrorString(e)));
     }
+    DeviceMemoryUse::add(count * sizeof(T));
   }
   ~DeviceBuffer() {
-    if (data_ != nullptr) cudaFree(data_);
+    if (data_ != nullptr) {
+      cudaFree(data_);
+      DeviceMemoryUse::in_use -= count_ * sizeof(T);
+    }
   }
   DeviceBuffer(DeviceBuffer&& o) noexcept
       : data_(std::exchange(o.data_, nullptr)), count_(std::exchange(o.count_, 0)) {}

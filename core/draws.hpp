@@ -11,6 +11,7 @@
 // start their particles together stay in step with each other.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "core/hostdev.hpp"
@@ -41,6 +42,14 @@ SB_HD inline Philox4x32Output draw_block(DrawKey key, uint64_t id, DrawStream st
 // Selects without indexing, so that the four words stay in registers on the device.
 SB_HD inline uint32_t select_word(const Philox4x32Output& w, uint32_t i) {
   return i == 0 ? w.w0 : i == 1 ? w.w1 : i == 2 ? w.w2 : w.w3;
+}
+
+// The integer form of "r < percent" for r = word * 100 / 2^32 uniform in [0, 100): the word is
+// below ceil(percent / 100 * 2^32). Computed once on the host, so that the device decides with
+// an integer comparison. At most 2^32 (100 %: always).
+inline uint64_t percent_threshold(double percent) {
+  const double t = std::ceil(percent / 100.0 * 4294967296.0);
+  return t <= 0 ? 0 : t >= 4294967296.0 ? 4294967296ull : static_cast<uint64_t>(t);
 }
 
 // A uniform float in [0, 1) from the top 24 bits: exact, identical on host and device.

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace sb {
 
@@ -25,14 +26,27 @@ struct RunConfig {
   double split_chance = 0.02;     // mvp: percent per step
   bool skip_spawned = false;      // mvp: spawned particles are stored but not simulated
 
+  // pic
+  uint32_t poisson_steps = 0;
+  uint32_t mobility_steps = 0;
+  std::string cross_section;     // file of split and remove percent per energy level
+  double collision_chance = -1;  // percent; 0 to 100 replaces the table: split = remove = c / 2
+
   // GPU schedulers
   uint32_t block_size = 128;
   uint32_t blocks_per_sm = 0;  // 0 = fill: the occupancy maximum
   bool warp_sync = false;      // static-full: __syncwarp after each particle
   double timeout_s = 600;      // watchdog: a GPU run still going after this fails
+  std::string compaction = "inplace";  // GPU removal of the dead: simple, block, warp, cub, inplace
 };
 
-// One line naming a run, for messages: "mvp with dynamic-warp (init_n 1000, steps 100, ...)".
-std::string describe(const RunConfig& c);
+// The ways GPU drivers remove dead particles (schedulers/device/compaction.cuh).
+inline const std::vector<std::string>& compaction_variants() {
+  static const std::vector<std::string> names = {"simple", "block", "warp", "cub", "inplace"};
+  return names;
+}
+
+// One line naming a run, for messages: "mvp with dynamic-warp (init_n 1000, 1 x 100 steps, ...)".
+std::string describe(const RunConfig& c, uint32_t phases, uint32_t steps_per_phase);
 
 }  // namespace sb

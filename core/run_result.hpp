@@ -2,10 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/image.hpp"
 
 namespace sb {
 
@@ -27,6 +31,8 @@ class ParticleSet {
   virtual std::vector<std::string> differences(const ParticleSet& other, size_t max_reports,
                                                const std::string& name_this,
                                                const std::string& name_other) const = 0;
+  // The sim's picture of the particles, where the sim draws one.
+  virtual std::optional<Image> picture() const = 0;
 };
 
 struct RunResult {
@@ -34,11 +40,16 @@ struct RunResult {
   double time_ms = 0;                       // the timed region: all phases
   std::map<std::string, double> parts_ms;   // its split by kind of work, where measured
   uint64_t digest = 0;
+  uint64_t device_bytes = 0;  // most device memory the run held (GPU schedulers)
   std::shared_ptr<const ParticleSet> particles;  // null unless RunOptions::keep_particles
 };
 
 struct RunOptions {
   bool keep_particles = false;
+  // Called with the particles at the end of each listed phase (after the dead are removed),
+  // outside the timed region.
+  std::vector<uint32_t> snapshot_phases;
+  std::function<void(uint32_t phase, const ParticleSet&)> on_snapshot;
 };
 
 }  // namespace sb

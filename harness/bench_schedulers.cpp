@@ -38,8 +38,19 @@ std::vector<Workload> workloads() {
   mvp.split_chance = 0.02;
   mvp.capacity = 100'000'000;
   mvp.timeout_s = 300;
+  RunConfig pic;
+  pic.sim = "pic";
+  pic.init_n = 1'000'000;
+  pic.poisson_steps = 10;
+  pic.mobility_steps = 1000;
+  pic.capacity = 100'000'000;
+  pic.timeout_s = 300;
   return {{"mvp-block-size",
-           "seed 003 §5.2.1: mvp, init_n 1e6, 1e4 steps, split chance 0.02 %, capacity 1e8", mvp}};
+           "seed 003 §5.2.1: mvp, init_n 1e6, 1e4 steps, split chance 0.02 %, capacity 1e8", mvp},
+          {"pic-default",
+           "seed 003 §5.3: pic, init_n 1e6, 10 poisson x 1000 mobility steps, synthetic cross "
+           "sections, capacity 1e8",
+           pic}};
 }
 
 struct Options {
@@ -124,6 +135,8 @@ void run_point(benchmark::State& state, RunConfig c) {
     state.counters["particle_steps"] = steps;
     state.counters["particle_steps_per_s"] = steps / (r.time_ms * 1e-3);
     state.counters["ns_per_particle_step"] = r.time_ms * 1e6 / steps;
+    for (const auto& [part, ms] : r.parts_ms) state.counters[part + "_ms"] = ms;
+    state.counters["device_bytes"] = static_cast<double>(r.device_bytes);
   }
 }
 

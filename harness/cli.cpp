@@ -1,17 +1,22 @@
 #include "harness/cli.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/job.hpp"
 #include "harness/parameters.hpp"
+#include "harness/png.hpp"
+#include "harness/values.hpp"
+#include "sims/pic/cross_sections.hpp"
 #include "harness/run_report.hpp"
 #include "harness/sweep.hpp"
 #include "harness/text_table.hpp"
@@ -64,7 +69,33 @@ struct RunArgs {
   std::map<std::string, bool> switches;       // parameter key -> set, for switches
   std::map<std::string, CLI::Option*> options;
   std::string json_path;
+  std::string density_dir;
+  std::string density_phases;  // comma-separated phase indices; empty: every phase
 };
+
+// The phases --density-phases names (every phase if none), checked against the run.
+std::vector<uint32_t> snapshot_phases(const RunArgs& a) {
+  const SimInfo& sim = find_sim(a.config.sim);
+  if (!sim.has_picture) {
+    std::vector<std::string> drawn;
+    for (const SimInfo& s : all_sims()) {
+      if (s.has_picture) drawn.push_back(s.name);
+    }
+    throw UsageError(fmt::format("--density-png: sim {} draws no picture; accepted for: {}", sim.name,
+                                 fmt::join(drawn, ", ")));
+  }
+  const uint32_t phases = sim.phase_count(a.config);
+  std::vector<uint32_t> out;
+  if (a.density_phases.empty()) {
+    for (uint32_t k = 0; k < phases; ++k) out.push_back(k);
+    return out;
+  }
+  std::stringstream in(a.density_phases);
+  for (std::string item; std::getline(in, item, ',');) {
+    out.push_back(static_cast<uint32_t>(parse_whole("--density-phases", item, 0, phases - 1)));
+  }
+  return out;
+}
 
 void add_run_options(CLI::App& cmd, RunArgs& a) {
   cmd.add_option("--sim", a.config.sim, "simulation (schedbench list)")->required();
@@ -74,6 +105,10 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
                                    : cmd.add_option(p.flag, a.values[p.key], p.help);
   }
   cmd.add_option("--json", a.json_path, "write the result as JSON to FILE (atomically)");
+  cmd.add_option("--density-png", a.density_dir,
+                 "pic: write the particle density per cell as DIR/density_phase_K.png");
+  cmd.add_option("--density-phases", a.density_phases,
+                 "phases (poisson steps, from 0) to draw, comma-separated (default: all)");
 }
 
 int run_command(RunArgs& a) {
@@ -85,10 +120,22 @@ int run_command(RunArgs& a) {
   }
   check_config(a.config, given);
   if (!a.json_path.empty()) check_output_file(a.json_path);
+  RunOptions options;
+  if (!a.density_dir.empty()) {
+    options.snapshot_phases = snapshot_phases(a);
+    std::filesystem::create_directories(a.density_dir);
+    options.on_snapshot = [&a](uint32_t phase, const ParticleSet& ps) {
+      const std::string path = fmt::format("{}/density_phase_{}.png", a.density_dir, phase);
+      write_png(path, *ps.picture());
+      fmt::print("  wrote           {}\n", path);
+    };
+  } else if (!a.density_phases.empty()) {
+    throw UsageError("--density-phases: needs --density-png DIR");
+  }
   const SchedulerEntry& entry = find_scheduler(a.config.scheduler);
   for (const Parameter& p : parameters()) {
-    if (p.scope == ParameterScope::kScheduler && a.options[p.key]->count() > 0 &&
-        !applies(p, a.config)) {
+    if ((p.scope == ParameterScope::kScheduler || p.scope == ParameterScope::kGpuDriver) &&
+        a.options[p.key]->count() > 0 && !applies(p, a.config)) {
       fmt::print(stderr, "note: {} does not use {}\n", entry.name, p.flag);
     }
   }
@@ -96,12 +143,22 @@ int run_command(RunArgs& a) {
     throw RunError(fmt::format("{} needs a CUDA device and none is present", entry.name));
   }
 
-  const RunResult r = run(a.config);
+  const RunResult r = run(a.config, options);
   fmt::print("{}", run_summary(a.config, r));
   if (!a.json_path.empty()) {
     write_file_atomically(a.json_path, run_json(a.config, r).dump(2) + "\n");
     fmt::print("  wrote           {}\n", a.json_path);
   }
+  return 0;
+}
+
+int cross_section_command(const std::string& out, double chance) {
+  check_output_file(out);
+  const pic::CrossSections cs =
+      chance >= 0 ? pic::constant_cross_sections(chance) : pic::synthetic_cross_sections();
+  write_file_atomically(out, pic::format_cross_sections(cs));
+  fmt::print("wrote {} ({} levels, {})\n", out, cs.split.size(),
+             chance >= 0 ? fmt::format("split = remove = {} %", chance / 2) : "the seed's synthetic table");
   return 0;
 }
 
@@ -132,6 +189,13 @@ int cli_main(int argc, char** argv) {
   sweep->add_option("job", job_path, "job file")->required();
   sweep->add_option("--out", out_dir, "directory for the results (default results/<job name>)");
 
+  CLI::App* tables = app.add_subcommand(
+      "cross-section", "write a pic cross-section file: the seed's synthetic table, or a constant");
+  std::string table_path, chance_text;
+  tables->add_option("--out", table_path, "file to write")->required();
+  tables->add_option("--collision-chance", chance_text,
+                     "constant collision chance, percent (split = remove = half of it)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -143,6 +207,10 @@ int cli_main(int argc, char** argv) {
   try {
     if (list->parsed()) return list_command();
     if (run->parsed()) return run_command(run_args);
+    if (tables->parsed()) {
+      const double chance = chance_text.empty() ? -1 : parse_real("--collision-chance", chance_text, 0, 100);
+      return cross_section_command(table_path, chance);
+    }
     return sweep_command(job_path, out_dir);
   } catch (const UsageError& e) {
     fmt::print(stderr, "schedbench: error: {}\n", e.what());

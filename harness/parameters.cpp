@@ -76,6 +76,31 @@ const std::vector<Parameter> kParameters = {
        c.skip_spawned = parse_bool(f, t);
      },
      [](const RunConfig& c) { return json(c.skip_spawned); }},
+    {"poisson_steps", "--poisson-steps", "pic: poisson steps (phases of grid work)",
+     ParameterScope::kSim, false, true,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.poisson_steps = static_cast<uint32_t>(parse_whole(f, t, 1, 100000));
+     },
+     [](const RunConfig& c) { return json(c.poisson_steps); }},
+    {"mobility_steps", "--mobility-steps", "pic: mobility steps per poisson step",
+     ParameterScope::kSim, false, true,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.mobility_steps = static_cast<uint32_t>(parse_whole(f, t, 1, 100000));
+     },
+     [](const RunConfig& c) { return json(c.mobility_steps); }},
+    {"cross_section", "--cross-section",
+     "pic: file of split and remove percent per energy level (default: the seed's synthetic "
+     "table)",
+     ParameterScope::kSim, false, false,
+     [](RunConfig& c, const std::string&, const std::string& t) { c.cross_section = t; },
+     [](const RunConfig& c) { return c.cross_section.empty() ? json("synthetic") : json(c.cross_section); }},
+    {"collision_chance", "--collision-chance",
+     "pic: constant collision chance, percent, split = remove = half of it (instead of a table)",
+     ParameterScope::kSim, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.collision_chance = parse_real(f, t, 0, 100);
+     },
+     [](const RunConfig& c) { return c.collision_chance < 0 ? json(nullptr) : json(c.collision_chance); }},
     {"block_size", "--block-size", "threads per block: a multiple of 32 from 32 to 1024 (default 128)",
      ParameterScope::kScheduler, false, false,
      [](RunConfig& c, const std::string& f, const std::string& t) {
@@ -90,11 +115,19 @@ const std::vector<Parameter> kParameters = {
      },
      [](const RunConfig& c) { return c.blocks_per_sm == 0 ? json("fill") : json(c.blocks_per_sm); }},
     {"timeout", "--timeout", "GPU schedulers: seconds before the watchdog fails the run (default 600)",
-     ParameterScope::kScheduler, false, false,
+     ParameterScope::kGpuDriver, false, false,
      [](RunConfig& c, const std::string& f, const std::string& t) {
        c.timeout_s = parse_real(f, t, 0.1, 86400);
      },
      [](const RunConfig& c) { return json(c.timeout_s); }},
+    {"compaction", "--compaction",
+     "GPU schedulers: how the dead are removed: simple, block, warp, cub, inplace (default "
+     "inplace, one particle array)",
+     ParameterScope::kGpuDriver, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.compaction = parse_choice(f, t, compaction_variants());
+     },
+     [](const RunConfig& c) { return json(c.compaction); }},
     {"warp_sync", "--warp-sync", "static-full: synchronise each warp after every particle",
      ParameterScope::kScheduler, true, false,
      [](RunConfig& c, const std::string& f, const std::string& t) {
@@ -126,6 +159,8 @@ bool applies(const Parameter& p, const RunConfig& c) {
       return contains(find_sim(c.sim).parameters, p.key);
     case ParameterScope::kScheduler:
       return contains(find_scheduler(c.scheduler).parameters, p.key);
+    case ParameterScope::kGpuDriver:
+      return find_scheduler(c.scheduler).kind != SchedulerKind::kCpu;
   }
   return false;
 }

@@ -15,6 +15,7 @@ enum class ParameterScope {
   kEverySim,   // every sim reads it
   kSim,        // read by the sims that list it in Sim::kParameters
   kScheduler,  // read by the schedulers that list it in SchedulerEntry::parameters
+  kGpuDriver,  // read by the GPU driver: every GPU scheduler and the bound
 };
 
 struct Parameter {

@@ -36,7 +36,8 @@ json result_json(const RunResult& r) {
           {"parts_ms", r.parts_ms},
           {"particle_steps_per_s", steps_per_second(r)},
           {"ns_per_particle_step", ns_per_step(r)},
-          {"digest", digest_hex(r.digest)}};
+          {"digest", digest_hex(r.digest)},
+          {"device_bytes", r.device_bytes}};
 }
 
 json run_json(const RunConfig& c, const RunResult& r) {
@@ -56,6 +57,9 @@ std::string run_summary(const RunConfig& c, const RunResult& r) {
   for (const auto& [part, ms] : r.parts_ms) s += fmt::format("    {:<13} {:.3f} ms\n", part, ms);
   s += fmt::format("  rate            {:.4g} particle-steps/s  ({:.4g} ns per particle-step)\n",
                    steps_per_second(r), ns_per_step(r));
+  if (r.device_bytes > 0) {
+    s += fmt::format("  device memory   {:.3g} GB at most\n", static_cast<double>(r.device_bytes) / 1e9);
+  }
   s += fmt::format("  digest          {}\n", digest_hex(r.digest));
   return s;
 }

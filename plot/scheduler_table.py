@@ -13,8 +13,13 @@ import statistics
 POINT = re.compile(r"^(?P<workload>[^/]+)/(?P<scheduler>[^/]+)/block_size:(?P<block>\d+)")
 
 
+PARTS = ("grid_ms", "mobility_ms", "compaction_ms")
+COUNTS = ("final", "spawned", "removed")
+
+
 def load_points(paths):
-    """{(workload, scheduler, block): [ms, ...]} from the raw repetitions, and the context."""
+    """{(workload, scheduler, block): [ms, ...]} from the raw repetitions, and the context.
+    Also keeps, per point, the repetitions' counters (parts of the time, counts)."""
     times, context, steps = {}, {}, {}
     for path in paths:
         with open(path) as f:
@@ -28,7 +33,16 @@ def load_points(paths):
             scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
             times.setdefault(key, []).append(b["real_time"] * scale)
             steps[m["workload"]] = b.get("particle_steps", 0)
+            COUNTERS.setdefault(key, []).append({k: b[k] for k in PARTS + COUNTS if k in b})
     return times, context, steps
+
+
+COUNTERS = {}  # filled by load_points: (workload, scheduler, block) -> [counters per repetition]
+
+
+def median_counter(key, name):
+    values = [c[name] for c in COUNTERS.get(key, []) if name in c]
+    return statistics.median(values) if values else None
 
 
 def summary(times, steps):
@@ -57,6 +71,8 @@ def summary(times, steps):
             "eff_same_block": same_block / mine[best] if same_block else None,
             "reps": min(reps[(workload, s, b)] for b in mine),
             "blocks": sorted(mine),
+            "parts": {p: median_counter((workload, s, best), p) for p in PARTS},
+            "counts": {c: median_counter((workload, s, best), c) for c in COUNTS},
         })
     return workload, bound, rows
 
@@ -74,6 +90,15 @@ def markdown(workload, bound, rows, context):
                    f"{f(r['ms_best'], '.1f')} | {r['gsteps_best']:.1f} | {f(r['eff_best'], '.2f')} | "
                    f"{f(r['eff_128'], '.2f')} | {f(r['eff_same_block'], '.2f')} | {r['reps']} | "
                    f"{','.join(map(str, r['blocks']))} |")
+    if any(r["parts"].get("grid_ms") is not None for r in rows):
+        out += ["", "At each scheduler's best block size: the time's parts and the counts (medians).", "",
+                "| scheduler | grid ms | mobility ms | compaction ms | final | spawned | removed |",
+                "|---|---:|---:|---:|---:|---:|---:|"]
+        for r in rows:
+            p, c = r["parts"], r["counts"]
+            out.append(f"| {r['scheduler']} | {f(p['grid_ms'], '.1f')} | {f(p['mobility_ms'], '.1f')} | "
+                       f"{f(p['compaction_ms'], '.1f')} | {f(c['final'], '.0f')} | "
+                       f"{f(c['spawned'], '.3g')} | {f(c['removed'], '.3g')} |")
     return "\n".join(out)
 
 

@@ -38,5 +38,15 @@ class SchedulerTable(unittest.TestCase):
         self.assertIn("| cpu-sync |", table)
 
 
+class CollisionChancePlot(unittest.TestCase):
+    def test_writes_a_png(self):
+        import plot_collision_chance
+        with tempfile.TemporaryDirectory() as tmp:
+            for f in (FIXTURES / "collision_chance").glob("*.json"):
+                shutil.copy(f, tmp)
+            out = plot_collision_chance.plot(tmp)
+            self.assertTrue(out.read_bytes().startswith(b"\x89PNG"))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -4,8 +4,10 @@
 // same step function for its equal share of the steps, dropping children. Its time is what the
 // hardware needs for the arithmetic alone; a scheduler's efficiency is bound time / its time.
 //
-// The particle-steps to do come from running the configuration with dynamic-warp first,
-// untimed.
+// The particle-steps to do, and the population, come from running the configuration with
+// dynamic-warp first, untimed: the bound's particles are the run's final ones (its initial ones
+// if none survive), so that they carry the velocities and accelerations the run's particles
+// have, and the step costs what it costs in the run.
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/entries.hpp"
@@ -37,14 +39,21 @@ RunResult run_bound(const RunConfig& c, const RunOptions&) {
   using Particle = typename Sim::Particle;
   RunConfig reference = c;
   reference.scheduler = "dynamic-warp";
-  const RunResult real = run(reference);
+  RunOptions keep;
+  keep.keep_particles = true;
+  const RunResult real = run(reference, keep);
 
-  const typename Sim::Params prm = Sim::params(c);
-  const std::vector<Particle> initial = initial_particles<Sim>(c, prm);
+  const HostState<Sim> host_state(c);
+  const auto& final = dynamic_cast<const HostParticleSet<Sim>&>(*real.particles).particles();
+  const std::vector<Particle> initial =
+      final.empty() ? initial_particles<Sim>(c, host_state.params()) : final;
   const auto device = describe_device();
   CudaStream stream;
-  Watchdog watchdog(describe(c), c.timeout_s);
+  const PhasePlan plan = Sim::phases(c);
+  Watchdog watchdog(describe(c, plan.count, plan.steps), c.timeout_s);
   const DeviceSetup setup{c, *device, stream, watchdog};
+  DeviceState<Sim> device_state(host_state, stream);
+  const typename Sim::Params prm = device_state.params();
   const uint32_t grid = persistent_grid(balanced_steps<Sim>, setup);
   const uint32_t threads = grid * c.block_size;
   DeviceBuffer<Particle> first(initial.size()), sink(threads);
@@ -59,7 +68,7 @@ RunResult run_bound(const RunConfig& c, const RunOptions&) {
   watchdog.sync(stream);
 
   RunResult r;
-  r.counts.initial = initial.size();
+  r.counts.initial = c.init_n;
   r.counts.final = threads;
   r.counts.peak = threads;
   r.counts.particle_steps = real.counts.particle_steps;
@@ -75,7 +84,7 @@ SchedulerEntry bound_entry() {
           "yardstick, not a simulation: the run's particle-steps on a fixed, balanced population "
           "with no spawn bookkeeping",
           SchedulerKind::kYardstick,
-          {"block_size", "blocks_per_sm", "timeout"},
+          {"block_size", "blocks_per_sm"},
           run_fns([](auto* sim) -> RunFn { return &run_bound<std::remove_pointer_t<decltype(sim)>>; })};
 }
 

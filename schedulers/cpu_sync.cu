@@ -89,7 +89,7 @@ SchedulerEntry cpu_sync_entry() {
           "a launch per generation, each thread one particle to the end, the host reads the "
           "count between generations; generations sorted longest first (seed §3.1.4, §3.3.2)",
           SchedulerKind::kGpu,
-          {"block_size", "timeout"},
+          {"block_size"},
           device_runners<CpuSync>()};
 }
 

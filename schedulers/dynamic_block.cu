@@ -59,7 +59,7 @@ SchedulerEntry dynamic_block_entry() {
           "one persistent kernel, each block takes the next blockDim particles at once "
           "(seed §3.1.10, §3.3.4; \"Dynamic Old\")",
           SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm", "timeout"},
+          {"block_size", "blocks_per_sm"},
           device_runners<DynamicBlock>()};
 }
 

@@ -46,7 +46,7 @@ SchedulerEntry dynamic_thread_entry() {
           "one persistent kernel, each thread takes the next particle from a global counter "
           "(seed §3.1.9)",
           SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm", "timeout"},
+          {"block_size", "blocks_per_sm"},
           device_runners<DynamicThread>()};
 }
 

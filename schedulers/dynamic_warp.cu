@@ -173,7 +173,7 @@ SchedulerEntry dynamic_warp_entry() {
           "one persistent kernel, inverted loop: every lane one step per iteration, warp-aggregated "
           "fetch, shared-memory spawn buffer per warp (seed §3.4.4; \"Dynamic\")",
           SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm", "timeout"},
+          {"block_size", "blocks_per_sm"},
           device_runners<DynamicWarp>()};
 }
 

@@ -179,7 +179,7 @@ SchedulerEntry event_compact_entry() {
           "a launch per step over a compact list of particles with work; children appended and "
           "ended particles dropped with CUB (event-based GPU Monte Carlo; ours)",
           SchedulerKind::kGpu,
-          {"block_size", "timeout"},
+          {"block_size"},
           device_runners<EventCompact>()};
 }
 

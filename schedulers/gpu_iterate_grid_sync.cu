@@ -13,7 +13,7 @@ SchedulerEntry gpu_iterate_grid_sync_entry() {
   return {"gpu-iterate-grid-sync",
           "one cooperative kernel, a step at a time; grid barrier: cooperative groups grid.sync() (seed §3.1.7)",
           SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm", "timeout"},
+          {"block_size", "blocks_per_sm"},
           device_runners<GpuIterateGridSync>()};
 }
 

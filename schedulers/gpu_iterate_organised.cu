@@ -13,7 +13,7 @@ SchedulerEntry gpu_iterate_organised_entry() {
   return {"gpu-iterate-organised",
           "one cooperative kernel, a step at a time; grid barrier: one thread per block arrives on the counter (seed §3.1.6)",
           SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm", "timeout"},
+          {"block_size", "blocks_per_sm"},
           device_runners<GpuIterateBlockCounting>()};
 }
 

@@ -17,6 +17,7 @@
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
+#include "core/sim_state.hpp"
 #include "schedulers/scheduler.hpp"
 
 namespace sb {
@@ -28,6 +29,15 @@ struct HostPhase {
   PhaseWindow window;
   uint64_t capacity;
 };
+
+// Whether the sim draws its particles (Sim::picture).
+template <class Sim, class = void>
+inline constexpr bool kHasPicture = false;
+
+template <class Sim>
+inline constexpr bool kHasPicture<
+    Sim, std::void_t<decltype(Sim::picture(std::declval<const std::vector<typename Sim::Particle>&>()))>> =
+    true;
 
 template <class Sim>
 class HostParticleSet : public ParticleSet {
@@ -42,6 +52,14 @@ class HostParticleSet : public ParticleSet {
                                        const std::string& name_other) const override {
     const auto& that = dynamic_cast<const HostParticleSet<Sim>&>(other);
     return first_differences(particles_, that.particles_, max_reports, name_this, name_other);
+  }
+
+  std::optional<Image> picture() const override {
+    if constexpr (kHasPicture<Sim>) {
+      return Sim::picture(particles_);
+    } else {
+      return std::nullopt;
+    }
   }
 
   const std::vector<typename Sim::Particle>& particles() const { return particles_; }
@@ -71,25 +89,47 @@ void count_phase(const std::vector<Particle>& ps, size_t n_start, PhaseWindow w,
   }
 }
 
+// Whether `phase` is one the caller wants a snapshot of.
+inline bool wants_snapshot(const RunOptions& opt, uint32_t phase) {
+  return opt.on_snapshot &&
+         std::find(opt.snapshot_phases.begin(), opt.snapshot_phases.end(), phase) !=
+             opt.snapshot_phases.end();
+}
+
 template <class Sim, template <class> class Engine>
 RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
   using Particle = typename Sim::Particle;
-  const typename Sim::Params prm = Sim::params(c);
+  using Clock = std::chrono::steady_clock;
+  const auto ms_since = [](Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  };
+  HostState<Sim> state(c);
+  const typename Sim::Params prm = state.params();
   const PhasePlan plan = Sim::phases(c);
   std::vector<Particle> ps = initial_particles<Sim>(c, prm);
 
   RunResult r;
   r.counts.initial = ps.size();
-  const auto t0 = std::chrono::steady_clock::now();
   for (uint32_t phase = 0; phase < plan.count; ++phase) {
     const HostPhase<Sim> ph{prm, DrawKey::from_seed(c.seed), plan.window(phase), c.capacity};
+    auto t0 = Clock::now();
+    state.before_phase(ps, ph.window);
+    if (HasPhaseWork<Sim>::value) r.parts_ms["grid"] += ms_since(t0);
     const size_t n_start = ps.size();
+    t0 = Clock::now();
     Engine<Sim>::run_phase(ps, ph);
+    r.parts_ms["mobility"] += ms_since(t0);
+    const uint64_t removed = r.counts.removed;
     count_phase(ps, n_start, ph.window, r.counts);
-    ps.erase(std::remove_if(ps.begin(), ps.end(), [](const Particle& p) { return !is_alive(p.tag); }),
-             ps.end());
+    if (r.counts.removed > removed) {
+      t0 = Clock::now();
+      ps.erase(std::remove_if(ps.begin(), ps.end(), [](const Particle& p) { return !is_alive(p.tag); }),
+               ps.end());
+      r.parts_ms["compaction"] += ms_since(t0);
+    }
+    if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(ps));
   }
-  r.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  for (const auto& [part, ms] : r.parts_ms) r.time_ms += ms;
   r.counts.final = ps.size();
   r.digest = digest_of(ps);
   if (opt.keep_particles) r.particles = std::make_shared<HostParticleSet<Sim>>(std::move(ps));

@@ -46,7 +46,7 @@ SchedulerEntry huge_iterate_entry() {
   return {"huge-iterate",
           "a launch per step over the whole capacity, no host synchronisation (seed §3.1.2)",
           SchedulerKind::kGpu,
-          {"block_size", "timeout"},
+          {"block_size"},
           device_runners<HugeIterate>()};
 }
 

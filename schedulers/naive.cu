@@ -46,7 +46,7 @@ SchedulerEntry naive_entry() {
           "a launch per step, a thread per particle, the host reads the count between steps "
           "(seed §3.1.1)",
           SchedulerKind::kGpu,
-          {"block_size", "timeout"},
+          {"block_size"},
           device_runners<Naive>()};
 }
 

@@ -68,7 +68,7 @@ SchedulerEntry naive_buffered_entry() {
           "naive with a per-block shared-memory spawn buffer and one atomic per block "
           "(seed §3.3.1)",
           SchedulerKind::kGpu,
-          {"block_size", "timeout"},
+          {"block_size"},
           device_runners<NaiveBuffered>()};
 }
 

@@ -4,7 +4,9 @@
 #include <fmt/ranges.h>
 
 #include "core/errors.hpp"
+#include "core/sim_state.hpp"
 #include "schedulers/entries.hpp"
+#include "schedulers/host_driver.hpp"
 #include "sims/registry.hpp"
 
 namespace sb {
@@ -50,7 +52,8 @@ const std::vector<SimInfo>& all_sims() {
       out.push_back({Sim::kName, Sim::kDescription,
                      std::vector<std::string>(std::begin(Sim::kParameters),
                                               std::end(Sim::kParameters)),
-                     [](const RunConfig& c) { Sim::params(c); }});
+                     [](const RunConfig& c) { HostState<Sim> state(c); }, kHasPicture<Sim>,
+                     [](const RunConfig& c) { return Sim::phases(c).count; }});
     });
     return out;
   }();

@@ -19,6 +19,8 @@ struct SimInfo {
   std::string description;
   std::vector<std::string> parameters;  // RunConfig fields it reads beyond init_n, capacity, seed
   void (*check)(const RunConfig&);      // throws UsageError where the sim rejects a value
+  bool has_picture;                     // draws its particles (--density-png)
+  uint32_t (*phase_count)(const RunConfig&);
 };
 
 // Every sim, in registry order.

@@ -50,7 +50,7 @@ SchedulerEntry static_full_entry() {
           "one persistent kernel, each thread a fixed stride of slots, each particle to the end "
           "(seed §3.1.8, §3.3.3)",
           SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm", "warp_sync", "timeout"},
+          {"block_size", "blocks_per_sm", "warp_sync"},
           device_runners<StaticFull>()};
 }
 

@@ -15,7 +15,7 @@ SchedulerEntry static_iterate_entry() {
           "a launch per step of a device-sized grid, each thread a fixed stride of particles "
           "(seed §3.1.3)",
           SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm", "timeout"},
+          {"block_size", "blocks_per_sm"},
           device_runners<StaticIteratePlain>()};
 }
 

@@ -13,7 +13,7 @@ SchedulerEntry static_iterate_coop_entry() {
   return {"static-iterate-coop",
           "static-iterate launched through the cooperative-groups API (seed §3.1.3, §5.1.2)",
           SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm", "timeout"},
+          {"block_size", "blocks_per_sm"},
           device_runners<StaticIterateCoop>()};
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs compute-sanitizer's memcheck, racecheck and synccheck over every GPU scheduler (and the
-# bound) on a small mvp run, and memcheck on a small toy run; prints a table and exits 1 if any
-# tool reported an error. Needs a CUDA device and compute-sanitizer on the PATH.
+# bound) on small mvp and pic runs, memcheck on a small toy run, and each compaction variant
+# once; prints a table and exits 1 if any tool reported an error. Needs a CUDA device and
+# compute-sanitizer on the PATH.
 #   scripts/sanitize.sh [path/to/schedbench] [scheduler ...]   (default: every GPU scheduler)
 set -uo pipefail
 exe=${1:-build/bin/schedbench}
@@ -11,13 +12,21 @@ command -v compute-sanitizer >/dev/null || { echo "sanitize: compute-sanitizer n
 
 mvp=(run --sim mvp --init-n 3000 --steps 80 --split-chance 2 --capacity 20000 --block-size 64)
 toy=(run --sim toy --init-n 400 --layout column --steps 900 --capacity 20000 --block-size 64)
+pic=(run --sim pic --init-n 500 --poisson-steps 2 --mobility-steps 60 --collision-chance 40 --capacity 40000 --block-size 64)
 status=0
-printf '%-22s %-5s %-10s %s\n' scheduler sim tool errors
+printf '%-22s %-11s %-10s %s\n' scheduler sim tool errors
 [ ${#only[@]} -gt 0 ] || only=($("$exe" list | awk '$2 == "gpu" || $2 == "yardstick" {print $1}'))
 for scheduler in "${only[@]}"; do
-  for check in mvp:memcheck mvp:racecheck mvp:synccheck toy:memcheck; do
+  for check in mvp:memcheck mvp:racecheck mvp:synccheck toy:memcheck pic:memcheck pic:racecheck pic:synccheck \
+               pic-simple:memcheck pic-block:racecheck pic-warp:racecheck pic-cub:memcheck; do
     sim=${check%%:*} tool=${check#*:}
-    if [ "$sim" = mvp ]; then args=("${mvp[@]}"); else args=("${toy[@]}"); fi
+    case $sim in
+      mvp) args=("${mvp[@]}") ;;
+      toy) args=("${toy[@]}") ;;
+      pic) args=("${pic[@]}") ;;
+      pic-*) [ "$scheduler" = dynamic-warp ] || continue  # each compaction variant once
+             args=("${pic[@]}" --compaction "${sim#pic-}") ;;
+    esac
     out=$(compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" "${args[@]}" --scheduler "$scheduler" 2>&1)
     rc=$?
     # memcheck and synccheck end with "ERROR SUMMARY: N errors", racecheck with
@@ -28,7 +37,7 @@ for scheduler in "${only[@]}"; do
       status=1
       printf '%s\n' "$out" | tail -n 30 >&2
     fi
-    printf '%-22s %-5s %-10s %s\n' "$scheduler" "$sim" "$tool" "${errors:-no summary (exit $rc)}"
+    printf '%-22s %-11s %-10s %s\n' "$scheduler" "$sim" "$tool" "${errors:-no summary (exit $rc)}"
   done
 done
 exit $status

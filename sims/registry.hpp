@@ -2,6 +2,7 @@
 #pragma once
 
 #include "sims/mvp/mvp.hpp"
+#include "sims/pic/pic.hpp"
 #include "sims/toy/toy.hpp"
 
 namespace sb {
@@ -14,6 +15,6 @@ struct SimList {
   }
 };
 
-using AllSims = SimList<ToySim, MvpSim>;
+using AllSims = SimList<ToySim, MvpSim, PicSim>;
 
 }  // namespace sb

@@ -12,7 +12,6 @@
 
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
-#include <thrust/remove.h>
 #include <thrust/transform_reduce.h>
 
 #include <map>
@@ -21,7 +20,9 @@
 #include "core/cuda_check.hpp"
 #include "core/digest.hpp"
 #include "core/errors.hpp"
+#include "schedulers/device/compaction.cuh"
 #include "schedulers/device/phase.cuh"
+#include "schedulers/device/sim_device_state.cuh"
 #include "schedulers/host_driver.hpp"
 
 namespace sb {
@@ -88,41 +89,50 @@ struct HashParticle {
   __device__ uint64_t operator()(const Particle& p) const { return particle_hash(p); }
 };
 
-struct IsDead {
-  template <class Particle>
-  __device__ bool operator()(const Particle& p) const {
-    return p.tag.status == kDead;
-  }
-};
+// The block size of the driver's own compaction kernels (seed §3.4.2: 128 was best for them).
+inline constexpr uint32_t kCompactionBlock = 128;
 
 template <class Sim, template <class> class Scheduler>
 RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
   using Particle = typename Sim::Particle;
-  const typename Sim::Params prm = Sim::params(c);
+  const HostState<Sim> host_state(c);
   const PhasePlan plan = Sim::phases(c);
-  const std::vector<Particle> initial = initial_particles<Sim>(c, prm);
+  const std::vector<Particle> initial = initial_particles<Sim>(c, host_state.params());
   const auto device = describe_device();
   if (!device) throw RunError(c.scheduler + " needs a CUDA device and none is present");
 
   CudaStream stream;
-  Watchdog watchdog(describe(c), c.timeout_s);
+  Watchdog watchdog(describe(c, plan.count, plan.steps), c.timeout_s);
   const DeviceSetup setup{c, *device, stream, watchdog};
+  DeviceMemoryUse::reset_peak();
+  const size_t bytes_before = DeviceMemoryUse::in_use;
   DeviceBuffer<Particle> particles(c.capacity);
   DeviceBuffer<DeviceCounters> counters(1);
   SB_CUDA_CHECK(cudaMemsetAsync(particles.data(), 0, c.capacity * sizeof(Particle), stream));
   SB_CUDA_CHECK(cudaMemcpyAsync(particles.data(), initial.data(), initial.size() * sizeof(Particle),
                                 cudaMemcpyHostToDevice, stream));
+  DeviceState<Sim> device_state(host_state, stream);
+  const typename Sim::Params prm = device_state.params();
+  Compactor<Particle> compactor(c.compaction, particles, static_cast<uint32_t>(initial.size()),
+                                kCompactionBlock, stream);
   Scheduler<Sim> scheduler(setup);
   const auto on_stream = thrust::cuda::par.on(stream);
 
   RunResult r;
   r.counts.initial = initial.size();
   auto n = static_cast<uint32_t>(initial.size());
-  EventTimer mobility, compaction;
+  EventTimer grid, mobility, compaction;
   for (uint32_t phase = 0; phase < plan.count; ++phase) {
     const DevicePhase<Sim> ph{particles.data(), static_cast<uint32_t>(c.capacity), counters.data(),
                               watchdog.device_flag(), prm, DrawKey::from_seed(c.seed),
                               plan.window(phase)};
+    if (HasPhaseWork<Sim>::value) {
+      grid.start(stream);
+      device_state.before_phase(ph.particles, n, ph.window, stream);
+      grid.stop(stream);
+      watchdog.sync(stream);
+      r.parts_ms["grid"] += grid.elapsed_ms();
+    }
     const DeviceCounters start{n, 0, 0, 0, n, {0, 0}, 0};
     SB_CUDA_CHECK(cudaMemcpyAsync(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
     mobility.start(stream);
@@ -144,17 +154,15 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
     n = end.n;
     if (tally.removed > 0) {
       compaction.start(stream);
-      Particle* last = thrust::remove_if(on_stream, particles.data(), particles.data() + n, IsDead{});
-      const auto alive = static_cast<uint32_t>(last - particles.data());
-      // Vacated slots must read kEmpty again for the next phase's hand-offs.
-      SB_CUDA_CHECK(cudaMemsetAsync(last, 0, (n - alive) * sizeof(Particle), stream));
+      n = compactor.compact(n);
       compaction.stop(stream);
       watchdog.sync(stream);
       r.parts_ms["compaction"] += compaction.elapsed_ms();
-      n = alive;
     }
+    if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(particles.to_host(n)));
   }
   for (const auto& [part, ms] : r.parts_ms) r.time_ms += ms;
+  r.device_bytes = DeviceMemoryUse::peak - bytes_before;
   r.counts.final = n;
   r.digest = thrust::transform_reduce(on_stream, particles.data(), particles.data() + n,
                                       HashParticle<Particle>{}, uint64_t{0},

@@ -3,7 +3,6 @@
 // (§5.2.2): spawned particles are stored but never simulated.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 
 #include "core/run_config.hpp"
@@ -15,7 +14,7 @@ struct MvpSim {
   using Particle = box::Particle;
 
   struct Params {
-    uint64_t split_threshold;  // a step splits when its 32-bit draw is below this (<= 2^32)
+    uint64_t split_threshold;  // a step splits when its draw is below this (percent_threshold)
     bool simulate_children;
   };
 
@@ -24,11 +23,8 @@ struct MvpSim {
       "2D box, each particle splits with a fixed chance per step (seed 003 §3.3)";
   static constexpr const char* kParameters[] = {"steps", "split_chance", "skip_spawned"};
 
-  // The chance becomes an integer threshold on the host, so that the device never compares
-  // floating-point numbers to decide a split.
   static Params params(const RunConfig& c) {
-    const double threshold = std::floor(c.split_chance / 100.0 * 4294967296.0);
-    return {static_cast<uint64_t>(threshold), !c.skip_spawned};
+    return {percent_threshold(c.split_chance), !c.skip_spawned};
   }
 
   static PhasePlan phases(const RunConfig& c) { return {1, c.steps}; }

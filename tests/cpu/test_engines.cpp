@@ -21,6 +21,14 @@ struct Case {
   RunConfig config;
 };
 
+RunConfig pic(uint64_t init_n, uint32_t poisson, uint32_t mobility, double chance) {
+  RunConfig c = config("pic", init_n, 0);
+  c.poisson_steps = poisson;
+  c.mobility_steps = mobility;
+  c.collision_chance = chance;
+  return c;
+}
+
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 std::vector<Case> cases() {
@@ -42,6 +50,12 @@ std::vector<Case> cases() {
   seeded.split_chance = 0.5;
   seeded.seed = 0xDEADBEEFCAFEull;
   out.push_back({"mvp_other_seed", seeded});
+  out.push_back({"pic_synthetic", pic(20000, 3, 300, -1)});
+  for (const double chance : {30.0, 60.0, 90.0}) {
+    out.push_back({chance == 30 ? "pic_chance_30" : chance == 60 ? "pic_chance_60" : "pic_chance_90",
+                   pic(2000, 2, 150, chance)});
+  }
+  out.push_back({"pic_extinction", pic(20, 5, 200, 90)});
   return out;
 }
 
@@ -78,6 +92,16 @@ TEST(CpuEngines, HeavyCasesSpawnMillions) {
   for (const Case& c : cases()) {
     if (std::string(c.name) != "toy_column" && std::string(c.name) != "mvp_heavy_spawning") continue;
     EXPECT_GT(run_with(c.config, "cpu-openmp").counts.spawned, 1'000'000u) << c.name;
+  }
+}
+
+TEST(CpuEngines, PicExtinctionEndsWithNoParticles) {
+  for (const Case& c : cases()) {
+    if (std::string(c.name) == "pic_extinction") {
+      const RunResult r = run_with(c.config, "cpu-serial");
+      EXPECT_EQ(r.counts.final, 0u);
+      EXPECT_GT(r.counts.removed, r.counts.initial);
+    }
   }
 }
 

@@ -20,7 +20,7 @@ TEST(Mvp, ChanceBecomesAThresholdOnTheDrawWord) {
   EXPECT_EQ(params(0).split_threshold, 0u);
   EXPECT_EQ(params(100).split_threshold, 1ull << 32);
   EXPECT_EQ(params(50).split_threshold, 1ull << 31);
-  EXPECT_EQ(params(0.02).split_threshold, 858993u);  // floor(0.0002 * 2^32)
+  EXPECT_EQ(params(0.02).split_threshold, 858994u);  // ceil(0.0002 * 2^32): draw < 858993.46
 }
 
 // Steps `n` particles one step each at the given chance; returns how many split.

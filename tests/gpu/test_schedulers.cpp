@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "schedulers/registry.hpp"
+#include "sims/pic/pic.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/summary.hpp"
 
@@ -27,6 +28,14 @@ RunConfig base(const char* sim, uint64_t init_n, uint32_t steps, uint32_t block 
   c.block_size = block;
   c.capacity = 4'000'000;  // small enough that huge-iterate's grid over it stays quick
   c.timeout_s = 120;       // a hang fails the test instead of holding the machine
+  return c;
+}
+
+RunConfig pic(uint64_t init_n, uint32_t poisson, uint32_t mobility, double chance) {
+  RunConfig c = base("pic", init_n, 0);
+  c.poisson_steps = poisson;
+  c.mobility_steps = mobility;
+  c.collision_chance = chance;
   return c;
 }
 
@@ -52,6 +61,11 @@ std::vector<Config> configs() {
   RunConfig b1024 = base("toy", 20'000, 1600, 1024);
   b1024.layout = "column";
   out.push_back({"block_size_1024", b1024});
+  out.push_back({"pic_synthetic_table", pic(20'000, 3, 300, -1)});
+  out.push_back({"pic_chance_30", pic(2000, 2, 150, 30)});
+  out.push_back({"pic_chance_60", pic(2000, 2, 150, 60)});
+  out.push_back({"pic_chance_90", pic(2000, 2, 150, 90)});
+  out.push_back({"pic_extinction", pic(20, 5, 200, 90)});
   return out;
 }
 
@@ -114,6 +128,49 @@ INSTANTIATE_TEST_SUITE_P(
       for (char& ch : name) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
       return name;
     });
+
+class GpuCompaction : public testing::TestWithParam<std::string> {};
+
+// Every way of removing the dead leaves the particles cpu-serial leaves.
+TEST_P(GpuCompaction, SameParticlesAsCpuSerial) {
+  SB_REQUIRE_CUDA_DEVICE();
+  const Config config{"pic_chance_60", pic(2000, 3, 150, 60)};
+  const RunResult& ref = reference(config);
+  for (const char* scheduler : {"dynamic-warp", "cpu-sync"}) {
+    RunConfig c = config.run;
+    c.scheduler = scheduler;
+    c.compaction = GetParam();
+    const RunResult r = run(c);
+    EXPECT_EQ(r.digest, ref.digest) << scheduler;
+    EXPECT_EQ(r.counts.final, ref.counts.final) << scheduler;
+    EXPECT_EQ(r.counts.removed, ref.counts.removed) << scheduler;
+    testing_support::summary().push_back(
+        {fmt::format("compaction {} with {} = cpu-serial", GetParam(), scheduler),
+         fmt::format("{} ({} removed)", config.name, ref.counts.removed),
+         r.digest == ref.digest ? "identical" : "DIFFERENT"});
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryVariant, GpuCompaction, testing::ValuesIn(compaction_variants()));
+
+// In-place compaction keeps one particle array; the others keep two.
+TEST(GpuCompactionMemory, InPlaceHoldsOneParticleArray) {
+  SB_REQUIRE_CUDA_DEVICE();
+  RunConfig c = pic(2000, 2, 100, 60);
+  c.scheduler = "dynamic-block";
+  const double array = static_cast<double>(c.capacity) * sizeof(PicSim::Particle);
+  c.compaction = "inplace";
+  const RunResult in_place = run(c);
+  c.compaction = "cub";
+  const RunResult two_arrays = run(c);
+  EXPECT_LT(static_cast<double>(in_place.device_bytes), 1.1 * array);
+  EXPECT_GE(static_cast<double>(two_arrays.device_bytes), 2.0 * array);
+  testing_support::summary().push_back(
+      {"device memory, pic, capacity 4e6", "inplace vs cub compaction",
+       fmt::format("{:.0f} MB vs {:.0f} MB (one array: {:.0f} MB)",
+                   static_cast<double>(in_place.device_bytes) / 1e6,
+                   static_cast<double>(two_arrays.device_bytes) / 1e6, array / 1e6)});
+}
 
 class GpuCapacity : public testing::TestWithParam<std::string> {};
 

@@ -1,0 +1,228 @@
+// Removing the dead particles after a phase, five ways (seed 003 §3.4.2 and §7.2):
+//   simple   each survivor claims its new slot with its own atomic, into a second array;
+//   block    survivors count in shared memory, one atomic per block;
+//   warp     the seed's version: a warp ballot, one shared atomic per warp, one global per block;
+//   cub      cub::DeviceSelect::If into a second array;
+//   inplace  no second array: the survivors past the new count fill the holes before it.
+// The first four keep two particle arrays and swap them (the seed's design, §3.4.2); inplace
+// keeps one array of `capacity` particles, plus two index lists no longer than the holes.
+// Order is not kept: a run's result is a multiset.
+#pragma once
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/cuda_check.hpp"
+#include "core/particle.hpp"
+#include "core/run_config.hpp"
+
+namespace sb {
+
+namespace compaction {
+
+template <class Particle>
+__global__ void simple(const Particle* in, uint32_t n, Particle* out, unsigned int* count) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && is_alive(in[i].tag)) out[atomicAdd(count, 1u)] = in[i];
+}
+
+template <class Particle>
+__global__ void block(const Particle* in, uint32_t n, Particle* out, unsigned int* count) {
+  __shared__ unsigned int in_block, base;
+  if (threadIdx.x == 0) in_block = 0;
+  __syncthreads();
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const bool alive = i < n && is_alive(in[i].tag);
+  const unsigned int local = alive ? atomicAdd_block(&in_block, 1u) : 0;
+  __syncthreads();
+  if (threadIdx.x == 0 && in_block > 0) base = atomicAdd(count, in_block);
+  __syncthreads();
+  if (alive) out[base + local] = in[i];
+}
+
+template <class Particle>
+__global__ void warp(const Particle* in, uint32_t n, Particle* out, unsigned int* count) {
+  __shared__ unsigned int in_block, base;
+  if (threadIdx.x == 0) in_block = 0;
+  __syncthreads();
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const bool alive = i < n && is_alive(in[i].tag);
+  const unsigned int lane = threadIdx.x & 31;
+  const unsigned int ballot = __ballot_sync(0xFFFFFFFFu, alive);
+  unsigned int warp_base = 0;
+  if (lane == 0 && ballot != 0) warp_base = atomicAdd_block(&in_block, __popc(ballot));
+  warp_base = __shfl_sync(0xFFFFFFFFu, warp_base, 0);
+  __syncthreads();
+  if (threadIdx.x == 0 && in_block > 0) base = atomicAdd(count, in_block);
+  __syncthreads();
+  if (alive) out[base + warp_base + __popc(ballot & ((1u << lane) - 1))] = in[i];
+}
+
+template <class Particle>
+__global__ void fill_holes(Particle* ps, const uint32_t* holes, const uint32_t* movers, uint32_t k) {
+  const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < k) ps[holes[j]] = ps[movers[j]];
+}
+
+template <class Particle>
+struct AliveAt {
+  const Particle* ps;
+  __device__ bool operator()(uint32_t i) const { return is_alive(ps[i].tag); }
+};
+
+template <class Particle>
+struct DeadAt {
+  const Particle* ps;
+  __device__ bool operator()(uint32_t i) const { return !is_alive(ps[i].tag); }
+};
+
+template <class Particle>
+struct AliveCount {
+  const Particle* ps;
+  __device__ unsigned int operator()(uint32_t i) const { return is_alive(ps[i].tag) ? 1u : 0u; }
+};
+
+struct IsAlive {
+  template <class Particle>
+  __device__ bool operator()(const Particle& p) const {
+    return is_alive(p.tag);
+  }
+};
+
+}  // namespace compaction
+
+// Removes the dead of a phase with the chosen variant. Afterwards the live particles fill
+// [0, count) of the current array, and its slots from count up read kEmpty, as the hand-offs of
+// the next phase need.
+template <class Particle>
+class Compactor {
+ public:
+  // `dirty` is how many leading slots of `particles` may hold data (the rest are zeroed).
+  Compactor(const std::string& variant, DeviceBuffer<Particle>& particles, uint32_t dirty,
+            uint32_t block_size, cudaStream_t stream)
+      : variant_(variant), current_(particles), block_(block_size), stream_(stream),
+        counter_(1), dirty_{dirty, 0} {
+    if (std::find(compaction_variants().begin(), compaction_variants().end(), variant) ==
+        compaction_variants().end()) {
+      throw std::logic_error("Compactor: unknown variant " + variant);
+    }
+    if (variant != "inplace") {
+      spare_ = DeviceBuffer<Particle>(particles.size());
+      SB_CUDA_CHECK(cudaMemsetAsync(spare_.data(), 0, spare_.size() * sizeof(Particle), stream));
+    }
+    SB_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_), sizeof(unsigned int)));
+  }
+  ~Compactor() { cudaFreeHost(host_); }
+  Compactor(const Compactor&) = delete;
+  Compactor& operator=(const Compactor&) = delete;
+
+  // Compacts [0, n) of the current array; returns the number of live particles. Waits for the
+  // stream (the count is needed on the host).
+  uint32_t compact(uint32_t n) {
+    dirty_[0] = std::max(dirty_[0], n);
+    if (variant_ == "inplace") return in_place(n);
+    SB_CUDA_CHECK(cudaMemsetAsync(counter_.data(), 0, sizeof(unsigned int), stream_));
+    const uint32_t grid = (n + block_ - 1) / block_;
+    Particle* in = current_.data();
+    Particle* out = spare_.data();
+    if (n > 0 && variant_ == "simple") {
+      compaction::simple<<<grid, block_, 0, stream_>>>(in, n, out, counter_.data());
+    } else if (n > 0 && variant_ == "block") {
+      compaction::block<<<grid, block_, 0, stream_>>>(in, n, out, counter_.data());
+    } else if (n > 0 && variant_ == "warp") {
+      compaction::warp<<<grid, block_, 0, stream_>>>(in, n, out, counter_.data());
+    } else if (n > 0) {
+      size_t bytes = 0;
+      SB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, in, out, counter_.data(), n,
+                                          compaction::IsAlive{}, stream_));
+      temp_.reserve(bytes);
+      SB_CUDA_CHECK(cub::DeviceSelect::If(temp_.data(), bytes, in, out, counter_.data(), n,
+                                          compaction::IsAlive{}, stream_));
+    }
+    SB_CUDA_CHECK(cudaGetLastError());
+    const uint32_t alive = read(counter_.data());
+    std::swap(current_, spare_);
+    std::swap(dirty_[0], dirty_[1]);
+    clear(alive);
+    return alive;
+  }
+
+ private:
+  uint32_t in_place(uint32_t n) {
+    using compaction::AliveAt;
+    using compaction::DeadAt;
+    const thrust::counting_iterator<uint32_t> from_zero(0);
+    Particle* ps = current_.data();
+    size_t bytes = 0;
+    const auto ones = thrust::make_transform_iterator(from_zero, compaction::AliveCount<Particle>{ps});
+    SB_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, ones, counter_.data(), n, stream_));
+    temp_.reserve(bytes);
+    SB_CUDA_CHECK(cub::DeviceReduce::Sum(temp_.data(), bytes, ones, counter_.data(), n, stream_));
+    const uint32_t alive = read(counter_.data());
+    if (alive < n) {
+      // As many dead lie before `alive` as live particles after it: pair them up.
+      const uint32_t tail = n - alive;
+      holes_.reserve(tail);
+      movers_.reserve(tail);
+      size_t a = 0, b = 0;
+      SB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, a, from_zero, holes_.data(), counter_.data(),
+                                          alive, DeadAt<Particle>{ps}, stream_));
+      SB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, b, from_zero + alive, movers_.data(),
+                                          counter_.data(), tail, AliveAt<Particle>{ps}, stream_));
+      temp_.reserve(std::max(a, b));
+      bytes = temp_.size();
+      SB_CUDA_CHECK(cub::DeviceSelect::If(temp_.data(), bytes, from_zero, holes_.data(),
+                                          counter_.data(), alive, DeadAt<Particle>{ps}, stream_));
+      const uint32_t k = read(counter_.data());
+      bytes = temp_.size();
+      SB_CUDA_CHECK(cub::DeviceSelect::If(temp_.data(), bytes, from_zero + alive, movers_.data(),
+                                          counter_.data(), tail, AliveAt<Particle>{ps}, stream_));
+      if (k > 0) {
+        compaction::fill_holes<<<(k + block_ - 1) / block_, block_, 0, stream_>>>(
+            ps, holes_.data(), movers_.data(), k);
+        SB_CUDA_CHECK(cudaGetLastError());
+      }
+    }
+    clear(alive);
+    return alive;
+  }
+
+  // Zeroes the current array from `alive` to what it may hold.
+  void clear(uint32_t alive) {
+    if (dirty_[0] > alive) {
+      SB_CUDA_CHECK(cudaMemsetAsync(current_.data() + alive, 0,
+                                    (dirty_[0] - alive) * sizeof(Particle), stream_));
+    }
+    dirty_[0] = alive;
+    SB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  uint32_t read(const unsigned int* device_word) {
+    SB_CUDA_CHECK(cudaMemcpyAsync(host_, device_word, sizeof(unsigned int), cudaMemcpyDeviceToHost,
+                                  stream_));
+    SB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return *host_;
+  }
+
+  std::string variant_;
+  DeviceBuffer<Particle>& current_;
+  DeviceBuffer<Particle> spare_;
+  uint32_t block_;
+  cudaStream_t stream_;
+  DeviceBuffer<unsigned int> counter_;
+  DeviceBuffer<uint32_t> holes_, movers_;
+  DeviceBuffer<unsigned char> temp_;
+  std::array<uint32_t, 2> dirty_;  // leading slots that may hold data: current, spare
+  unsigned int* host_ = nullptr;
+};
+
+}  // namespace sb

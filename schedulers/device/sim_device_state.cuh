@@ -1,0 +1,39 @@
+// The device counterpart of core/sim_state.hpp: a sim with tables or grid work defines
+//   class DeviceState {
+//     DeviceState(const HostState&, cudaStream_t);   // uploads what its Params point to
+//     Params params() const;                         // pointers into device memory
+//     void before_phase(Particle*, uint32_t n, PhaseWindow, cudaStream_t);  // grid kernels
+//   };
+// in a CUDA header its sim header includes under __CUDACC__; other sims get this default.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <type_traits>
+
+#include "core/sim_state.hpp"
+
+namespace sb {
+
+template <class Sim, class = void>
+struct DeviceStateOf {
+  class type {
+   public:
+    type(const HostState<Sim>& host, cudaStream_t) : params_(host.params()) {}
+    typename Sim::Params params() const { return params_; }
+    void before_phase(typename Sim::Particle*, uint32_t, PhaseWindow, cudaStream_t) {}
+
+   private:
+    typename Sim::Params params_;
+  };
+};
+
+template <class Sim>
+struct DeviceStateOf<Sim, std::void_t<typename Sim::DeviceState>> {
+  using type = typename Sim::DeviceState;
+};
+
+template <class Sim>
+using DeviceState = typename DeviceStateOf<Sim>::type;
+
+}  // namespace sb

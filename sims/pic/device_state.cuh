@@ -1,0 +1,92 @@
+// pic on the device: the tables uploaded once per run, and the grid work of each poisson step
+// (count, acceleration per cell, acceleration to particles) as three kernels with their own
+// block size, independent of the scheduler's.
+#pragma once
+
+#include <thrust/execution_policy.h>
+#include <thrust/transform_reduce.h>
+
+#include "core/cuda_check.hpp"
+#include "sims/pic/pic.hpp"
+
+namespace sb {
+namespace pic {
+
+inline constexpr uint32_t kGridBlock = 256;
+
+struct CellBoxOf {
+  __device__ CellBox operator()(const Particle& p) const {
+    return CellBox::of(cell_of(p.x), cell_of(p.y), cell_of(p.z));
+  }
+};
+
+struct MergeBoxes {
+  __device__ CellBox operator()(const CellBox& a, const CellBox& b) const { return a.merged(b); }
+};
+
+// Kernels are templates so that every CUDA unit that includes this header may instantiate them.
+template <class P>
+__global__ void count_cells(const P* ps, uint32_t n, LocalGrid g, uint32_t* counts) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&counts[g.index(cell_of(ps[i].x), cell_of(ps[i].y), cell_of(ps[i].z))], 1u);
+}
+
+template <class P>
+__global__ void accelerate_cells(LocalGrid g, const uint32_t* counts, double k, float* accel) {
+  const uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  int x, y, z;
+  if (i < g.cells() && g.interior(i, x, y, z)) cell_acceleration(g, counts, k, x, y, z, &accel[3 * i]);
+}
+
+template <class P>
+__global__ void accelerate_particles(P* ps, uint32_t n, LocalGrid g, const float* accel) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  P& p = ps[i];
+  const uint64_t c = g.index(cell_of(p.x), cell_of(p.y), cell_of(p.z));
+  p.ax = accel[3 * c];
+  p.ay = accel[3 * c + 1];
+  p.az = accel[3 * c + 2];
+}
+
+}  // namespace pic
+
+class PicSim::DeviceState {
+ public:
+  DeviceState(const HostState& host, cudaStream_t stream)
+      : floor_(host.level_floor().size()), chances_(host.chances().size()) {
+    floor_.copy_from_host(host.level_floor());
+    chances_.copy_from_host(host.chances());
+    (void)stream;
+  }
+
+  Params params() const { return {floor_.data(), chances_.data()}; }
+
+  void before_phase(Particle* ps, uint32_t n, PhaseWindow, cudaStream_t stream) {
+    if (n == 0) return;
+    const pic::CellBox box = thrust::transform_reduce(thrust::cuda::par.on(stream), ps, ps + n,
+                                                      pic::CellBoxOf{}, pic::CellBox{},
+                                                      pic::MergeBoxes{});
+    const pic::LocalGrid grid(box);
+    counts_.reserve(grid.cells());
+    accel_.reserve(3 * grid.cells());
+    SB_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, grid.cells() * sizeof(uint32_t), stream));
+    const uint32_t by_particle = (n + pic::kGridBlock - 1) / pic::kGridBlock;
+    const auto by_cell = static_cast<uint32_t>((grid.cells() + pic::kGridBlock - 1) / pic::kGridBlock);
+    pic::count_cells<Particle><<<by_particle, pic::kGridBlock, 0, stream>>>(ps, n, grid, counts_.data());
+    SB_CUDA_CHECK(cudaGetLastError());
+    pic::accelerate_cells<Particle><<<by_cell, pic::kGridBlock, 0, stream>>>(
+        grid, counts_.data(), pic::acceleration_constant(), accel_.data());
+    SB_CUDA_CHECK(cudaGetLastError());
+    pic::accelerate_particles<Particle><<<by_particle, pic::kGridBlock, 0, stream>>>(ps, n, grid, accel_.data());
+    SB_CUDA_CHECK(cudaGetLastError());
+  }
+
+ private:
+  DeviceBuffer<double> floor_;
+  DeviceBuffer<pic::Chances> chances_;
+  DeviceBuffer<uint32_t> counts_;
+  DeviceBuffer<float> accel_;
+};
+
+}  // namespace sb

@@ -1,0 +1,96 @@
+#include "sims/pic/pic.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.hpp"
+
+namespace sb {
+namespace pic {
+
+std::vector<double> level_floors() {
+  std::vector<double> floor(kLevels, 0.0);
+  for (uint32_t i = 1; i < kLevels; ++i) floor[i] = std::pow(10.0, 22.0 * i / kLevels - 6.0);
+  return floor;
+}
+
+std::vector<Chances> chance_thresholds(const CrossSections& cs) {
+  std::vector<Chances> out(kLevels);
+  for (uint32_t i = 0; i < kLevels; ++i) {
+    out[i] = {percent_threshold(cs.split[i]), percent_threshold(cs.split[i] + cs.remove[i])};
+  }
+  return out;
+}
+
+}  // namespace pic
+
+namespace {
+
+pic::CrossSections cross_sections_of(const RunConfig& c) {
+  if (c.collision_chance >= 0) {
+    if (!c.cross_section.empty()) {
+      throw UsageError("--collision-chance: give either --cross-section or --collision-chance");
+    }
+    return pic::constant_cross_sections(c.collision_chance);
+  }
+  return c.cross_section.empty() ? pic::synthetic_cross_sections()
+                                 : pic::read_cross_sections(c.cross_section);
+}
+
+}  // namespace
+
+PicSim::HostState::HostState(const RunConfig& c)
+    : level_floor_(pic::level_floors()), chances_(pic::chance_thresholds(cross_sections_of(c))) {}
+
+void PicSim::HostState::before_phase(std::vector<Particle>& ps, PhaseWindow) {
+  if (ps.empty()) return;
+  pic::CellBox box;
+  for (const Particle& p : ps) {
+    box = box.merged(pic::CellBox::of(pic::cell_of(p.x), pic::cell_of(p.y), pic::cell_of(p.z)));
+  }
+  const pic::LocalGrid grid(box);
+  std::vector<uint32_t> counts(grid.cells(), 0);
+  for (const Particle& p : ps) {
+    ++counts[grid.index(pic::cell_of(p.x), pic::cell_of(p.y), pic::cell_of(p.z))];
+  }
+  std::vector<float> accel(3 * grid.cells(), 0.0f);
+  const double k = pic::acceleration_constant();
+  for (uint64_t i = 0; i < grid.cells(); ++i) {
+    int x, y, z;
+    if (grid.interior(i, x, y, z)) pic::cell_acceleration(grid, counts.data(), k, x, y, z, &accel[3 * i]);
+  }
+  for (Particle& p : ps) {
+    const uint64_t i = grid.index(pic::cell_of(p.x), pic::cell_of(p.y), pic::cell_of(p.z));
+    p.ax = accel[3 * i];
+    p.ay = accel[3 * i + 1];
+    p.az = accel[3 * i + 2];
+  }
+}
+
+Image PicSim::picture(const std::vector<Particle>& ps) {
+  constexpr int kMargin = 4;
+  pic::CellBox box = pic::CellBox::of(pic::kCells / 2, pic::kCells / 2, 0);
+  for (const Particle& p : ps) box = box.merged(pic::CellBox::of(pic::cell_of(p.x), pic::cell_of(p.y), 0));
+  const int x0 = box.lo[0] - kMargin, y0 = box.lo[1] - kMargin;
+  const int wx = box.hi[0] - box.lo[0] + 1 + 2 * kMargin, wy = box.hi[1] - box.lo[1] + 1 + 2 * kMargin;
+  std::vector<uint32_t> counts(static_cast<size_t>(wx) * wy, 0);
+  uint32_t most = 0;
+  for (const Particle& p : ps) {
+    uint32_t& c = counts[static_cast<size_t>(pic::cell_of(p.y) - y0) * wx + (pic::cell_of(p.x) - x0)];
+    most = std::max(most, ++c);
+  }
+  const int scale = std::max(1, 512 / std::max(wx, wy));
+  Image img{wx * scale, wy * scale, {}};
+  img.rgb.resize(static_cast<size_t>(img.width) * img.height * 3);
+  const double top = std::log1p(static_cast<double>(most));
+  for (int py = 0; py < img.height; ++py) {
+    for (int px = 0; px < img.width; ++px) {
+      const uint32_t c = counts[static_cast<size_t>(wy - 1 - py / scale) * wx + px / scale];
+      heat_colour(top > 0 ? std::log1p(static_cast<double>(c)) / top : 0.0,
+                  &img.rgb[(static_cast<size_t>(py) * img.width + px) * 3]);
+    }
+  }
+  return img;
+}
+
+}  // namespace sb

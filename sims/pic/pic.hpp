@@ -1,0 +1,155 @@
+// pic (seed 003 §3.4, DESIGN.md §4): electrons in a 512^3 grid of 1 cm cells. Each poisson step
+// (a phase) counts the particles per cell, turns neighbouring counts into a float32
+// acceleration per cell (a mock field solve) and gives each particle its cell's; then M
+// mobility steps: leapfrog, death outside the grid, and a Monte Carlo collision whose split and
+// remove chances depend on the energy level. The dead are removed after the mobility steps.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/draws.hpp"
+#include "core/image.hpp"
+#include "core/particle.hpp"
+#include "core/run_config.hpp"
+#include "sims/pic/constants.hpp"
+#include "sims/pic/cross_sections.hpp"
+#include "sims/pic/grid.hpp"
+
+namespace sb {
+namespace pic {
+
+struct alignas(16) Particle {
+  double x, y, z;     // m
+  double vx, vy, vz;  // m/s
+  float ax, ay, az;   // m/s^2, the cell's at the start of the phase
+  ParticleTag tag;
+
+  template <class F>
+  SB_HD void visit(F&& f) const {
+    f("x", x);
+    f("y", y);
+    f("z", z);
+    f("vx", vx);
+    f("vy", vy);
+    f("vz", vz);
+    f("ax", ax);
+    f("ay", ay);
+    f("az", az);
+    tag.visit(f);
+  }
+};
+static_assert(sizeof(Particle) == 80, "no padding: digests and copies see every byte");
+
+// A level's collision as draw thresholds (percent_threshold): draw < split splits,
+// split <= draw < collide removes.
+struct Chances {
+  uint64_t split;
+  uint64_t collide;
+};
+
+struct Params {
+  const double* level_floor;  // kLevels: the smallest energy of each level (level 0: 0)
+  const Chances* chances;     // kLevels
+};
+
+// level = clamp(trunc((log10(E) + 6) * N / 22), 0, N - 1), defined by the host-computed table
+// of level floors, floor[L] = 10^(22 L / N - 6): the largest L with E >= floor[L]. A float
+// logarithm only guesses; comparisons with the table decide, identically on host and device.
+SB_HD inline uint32_t energy_level(double e, const double* floor) {
+  if (!(e >= floor[1])) return 0;
+  const float guess = (log10f(static_cast<float>(e)) + 6.0f) * (kLevels / 22.0f);
+  int level = guess < 1.0f ? 1 : guess > kLevels - 1.0f ? static_cast<int>(kLevels - 1) : static_cast<int>(guess);
+  while (e < floor[level]) --level;
+  while (level + 1 < static_cast<int>(kLevels) && e >= floor[level + 1]) ++level;
+  return static_cast<uint32_t>(level);
+}
+
+SB_HD inline bool outside_grid(double x) { return x < 0.0 || x >= kCells * kCellSize; }
+
+// The tables behind Params, on the host.
+std::vector<double> level_floors();
+std::vector<Chances> chance_thresholds(const CrossSections& cs);
+
+}  // namespace pic
+
+struct PicSim {
+  using Particle = pic::Particle;
+  using Params = pic::Params;
+
+  static constexpr const char* kName = "pic";
+  static constexpr const char* kDescription =
+      "mock PIC-MCC electrons: grid acceleration per poisson step, leapfrog, split/remove "
+      "collisions by energy level (seed 003 §3.4)";
+  static constexpr const char* kParameters[] = {"poisson_steps", "mobility_steps", "cross_section",
+                                                "collision_chance"};
+
+  // The tables and the grid work between phases, on the host.
+  class HostState {
+   public:
+    explicit HostState(const RunConfig& c);
+    Params params() const { return {level_floor_.data(), chances_.data()}; }
+    void before_phase(std::vector<Particle>& ps, PhaseWindow);
+
+    const std::vector<double>& level_floor() const { return level_floor_; }
+    const std::vector<pic::Chances>& chances() const { return chances_; }
+
+   private:
+    std::vector<double> level_floor_;
+    std::vector<pic::Chances> chances_;
+  };
+  class DeviceState;  // sims/pic/device_state.cuh
+
+  static PhasePlan phases(const RunConfig& c) { return {c.poisson_steps, c.mobility_steps}; }
+
+  // Uniform in [226 h, 288 h)^3, at rest.
+  static Particle initial(uint64_t index, const Params&, DrawKey key) {
+    const Philox4x32Output a = draw_block(key, index, DrawStream::kInit, 0);
+    const Philox4x32Output b = draw_block(key, index, DrawStream::kInit, 1);
+    const auto coordinate = [](uint32_t hi, uint32_t lo) {
+      const double u = static_cast<double>(((uint64_t{hi} << 32) | lo) >> 11) * 0x1p-53;
+      return pic::kCubeLow * pic::kCellSize + (pic::kCubeHigh - pic::kCubeLow) * pic::kCellSize * u;
+    };
+    Particle p{coordinate(a.w0, a.w1), coordinate(a.w2, a.w3), coordinate(b.w0, b.w1), 0, 0, 0, 0,
+               0, 0, ParticleTag::make(index, 0)};
+    return p;
+  }
+
+  SB_HD static Fate step(Particle& p, Particle& child, const Params& prm, StepDraw& draw) {
+    p.vx -= p.ax * pic::kHalfDt;
+    p.vy -= p.ay * pic::kHalfDt;
+    p.vz -= p.az * pic::kHalfDt;
+    p.x += p.vx * pic::kDt;
+    p.y += p.vy * pic::kDt;
+    p.z += p.vz * pic::kDt;
+    p.vx -= p.ax * pic::kHalfDt;
+    p.vy -= p.ay * pic::kHalfDt;
+    p.vz -= p.az * pic::kHalfDt;
+    if (pic::outside_grid(p.x) || pic::outside_grid(p.y) || pic::outside_grid(p.z)) {
+      return Fate::kDied;
+    }
+    const double energy = p.vx * p.vx + p.vy * p.vy + p.vz * p.vz;
+    const pic::Chances c = prm.chances[pic::energy_level(energy, prm.level_floor)];
+    const uint32_t r = draw.u32();
+    if (r < c.split) {
+      child = p;
+      p.vx = -p.vx;
+      p.vy = -p.vy;
+      p.vz = -p.vz;
+      return Fate::kSpawned;
+    }
+    return r < c.collide ? Fate::kDied : Fate::kAlive;
+  }
+
+  SB_HD static bool simulates_children(const Params&) { return true; }
+
+  // The particle density per cell summed along z, over the occupied cells and a margin, on a
+  // logarithmic colour scale (seed §4.1); each cell a square of pixels, high y at the top.
+  static Image picture(const std::vector<Particle>& ps);
+};
+
+}  // namespace sb
+
+#if defined(__CUDACC__)
+#include "sims/pic/device_state.cuh"
+#endif

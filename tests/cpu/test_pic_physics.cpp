@@ -1,0 +1,185 @@
+// pic's rules (seed 003 §3.4, DESIGN.md §4), stated independently of sims/pic.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "core/errors.hpp"
+#include "sims/pic/pic.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace sb {
+namespace {
+
+using P = PicSim::Particle;
+using testing_support::TempDir;
+
+RunConfig pic_config(double collision_chance = -1) {
+  RunConfig c;
+  c.sim = "pic";
+  c.poisson_steps = 1;
+  c.mobility_steps = 10;
+  c.collision_chance = collision_chance;
+  return c;
+}
+
+P at(double x, double y, double z, double vx = 0, double vy = 0, double vz = 0) {
+  return {x, y, z, vx, vy, vz, 0, 0, 0, ParticleTag::make(9, 0)};
+}
+
+Fate step(const PicSim::HostState& state, P& p, P& child) {
+  StepDraws draws(DrawKey::from_seed(1), p.tag.id(), 0);
+  return advance<PicSim>(p, child, state.params(), draws, {0, 10});
+}
+
+TEST(Pic, LeapfrogInDoubleWithTheCellAcceleration) {
+  const PicSim::HostState state(pic_config(0));
+  P p = at(2.5, 2.5, 2.5, 10, -20, 30), child{};
+  p.ax = 1e6f;
+  p.ay = -2e6f;
+  p.az = 0.5f;
+  ASSERT_EQ(step(state, p, child), Fate::kAlive);
+  double vx = 10 - 1e6 * 1e-12 / 2;
+  const double x = 2.5 + vx * 1e-12;
+  vx -= 1e6 * 1e-12 / 2;
+  EXPECT_EQ(p.vx, vx);
+  EXPECT_EQ(p.x, x);
+  EXPECT_EQ(p.vy, (-20 - -2e6 * 1e-12 / 2) - -2e6 * 1e-12 / 2);  // two half kicks
+  EXPECT_EQ(p.tag.step, 1u);
+}
+
+TEST(Pic, LeavingTheGridIsDeath) {
+  const PicSim::HostState state(pic_config(0));
+  P low = at(1e-13, 2.5, 2.5, -1.0), high = at(2.5, 2.5, 5.12 - 1e-13, 0, 0, 1.0), child{};
+  EXPECT_EQ(step(state, low, child), Fate::kDied);
+  EXPECT_EQ(low.tag.status, kDead);
+  EXPECT_EQ(step(state, high, child), Fate::kDied);
+  P inside = at(1e-11, 2.5, 2.5, -1.0);  // moves 1e-12 m: still inside
+  EXPECT_EQ(step(state, inside, child), Fate::kAlive);
+}
+
+TEST(Pic, EnergyLevelFollowsTheDefinitionAwayFromBoundaries) {
+  const std::vector<double> floor = pic::level_floors();
+  std::mt19937_64 rng(4);
+  std::uniform_real_distribution<double> decades(-7.0, 17.0);
+  for (int i = 0; i < 100000; ++i) {
+    const double e = std::pow(10.0, decades(rng));
+    const double exact = (std::log10(e) + 6) * pic::kLevels / 22;
+    if (std::abs(exact - std::round(exact)) < 1e-6) continue;  // a boundary: the table decides
+    const double clamped = std::min(std::max(std::trunc(exact), 0.0), pic::kLevels - 1.0);
+    ASSERT_EQ(pic::energy_level(e, floor.data()), static_cast<uint32_t>(clamped)) << e;
+  }
+  EXPECT_EQ(pic::energy_level(0.0, floor.data()), 0u);
+  EXPECT_EQ(pic::energy_level(1e-30, floor.data()), 0u);
+  EXPECT_EQ(pic::energy_level(1e30, floor.data()), pic::kLevels - 1);
+  for (uint32_t level : {1u, 2u, 4545u, 9999u}) {
+    EXPECT_EQ(pic::energy_level(floor[level], floor.data()), level);
+    EXPECT_EQ(pic::energy_level(std::nextafter(floor[level], 0.0), floor.data()), level - 1);
+  }
+}
+
+TEST(Pic, SplitReversesTheParentAndCopiesTheChild) {
+  const PicSim::HostState state(pic_config(200 - 1e-9));  // split = 100 %: always
+  P p = at(2.5, 2.5, 2.5, 1e3, 2e3, 3e3), child{};
+  ASSERT_EQ(step(state, p, child), Fate::kSpawned);
+  EXPECT_EQ(child.vx, 1e3);
+  EXPECT_EQ(p.vx, -1e3);
+  EXPECT_EQ(p.vz, -3e3);
+  EXPECT_EQ(child.x, p.x);
+  EXPECT_EQ(child.tag.id(), child_id(9, 0));
+  EXPECT_EQ(child.tag.step, 1u);
+}
+
+TEST(Pic, CollisionChancesSplitAndRemoveInHalves) {
+  const PicSim::HostState state(pic_config(60));  // 30 % split, 30 % remove
+  int spawned = 0, died = 0;
+  constexpr int kN = 100000;
+  for (int i = 0; i < kN; ++i) {
+    P p = at(2.5, 2.5, 2.5, 1e3, 0, 0), child{};
+    p.tag = ParticleTag::make(static_cast<uint64_t>(i), 0);
+    const Fate f = step(state, p, child);
+    spawned += f == Fate::kSpawned;
+    died += f == Fate::kDied;
+  }
+  EXPECT_NEAR(spawned, 0.3 * kN, 800);  // binomial sd 145
+  EXPECT_NEAR(died, 0.3 * kN, 800);
+}
+
+TEST(Pic, SyntheticTableIsTheSeedsFormula) {
+  const pic::CrossSections cs = pic::synthetic_cross_sections();
+  ASSERT_EQ(cs.split.size(), pic::kLevels);
+  EXPECT_EQ(cs.split[0], 0.0);
+  EXPECT_DOUBLE_EQ(cs.split[1000], (std::sin(std::pow(1000.0, 2.6) / 5e7) + 1.01) * std::pow(1000.0, 0.1));
+  EXPECT_EQ(cs.remove[1000], cs.split[1000]);
+  const std::vector<pic::Chances> t = pic::chance_thresholds(cs);
+  EXPECT_EQ(t[1000].split, percent_threshold(cs.split[1000]));
+  EXPECT_EQ(t[1000].collide, percent_threshold(2 * cs.split[1000]));
+}
+
+TEST(Pic, InitialParticlesFillTheCentralCubeAtRest) {
+  const PicSim::HostState state(pic_config());
+  for (uint64_t i = 0; i < 5000; ++i) {
+    const P p = PicSim::initial(i, state.params(), DrawKey::from_seed(3));
+    for (double v : {p.x, p.y, p.z}) {
+      ASSERT_GE(v, 226 * 1e-2);
+      ASSERT_LT(v, 288 * 1e-2);
+    }
+    EXPECT_EQ(p.vx, 0.0);
+    EXPECT_EQ(p.tag.id(), i);
+  }
+}
+
+TEST(Pic, GridAccelerationFromNeighbourCounts) {
+  PicSim::HostState state(pic_config(0));
+  // Two particles in cell (101, 100, 100), one in (99, 100, 100), one in (100, 100, 100).
+  std::vector<P> ps = {at(1.015, 1.005, 1.005), at(1.016, 1.005, 1.005), at(0.995, 1.005, 1.005),
+                       at(1.005, 1.005, 1.005)};
+  state.before_phase(ps, {0, 10});
+  const double k = pic::acceleration_constant();
+  EXPECT_NEAR(k, 2.53e6, 0.01e6);  // e^2 / (4 pi eps0 h^2 m_e)
+  EXPECT_EQ(ps[3].ax, static_cast<float>(k * (2.0 - 1.0)));  // x+1 holds two, x-1 one
+  EXPECT_EQ(ps[3].ay, 0.0f);
+  EXPECT_EQ(ps[0].ax, static_cast<float>(k * (0.0 - 1.0)));  // x+1 empty, x-1 holds one
+  EXPECT_EQ(ps[0].ax, ps[1].ax);                              // same cell, same acceleration
+  EXPECT_EQ(ps[2].ax, static_cast<float>(k * (1.0 - 0.0)));
+}
+
+std::string read_error(const std::string& path) {
+  try {
+    pic::read_cross_sections(path);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(CrossSectionFile, RoundTripsAndNamesTheBadLine) {
+  TempDir dir;
+  const pic::CrossSections synthetic = pic::synthetic_cross_sections();
+  const std::string good = dir.write("good.txt", pic::format_cross_sections(synthetic));
+  const pic::CrossSections back = pic::read_cross_sections(good);
+  EXPECT_EQ(back.split, synthetic.split);
+  EXPECT_EQ(back.remove, synthetic.remove);
+
+  std::string lines;
+  for (int i = 0; i < 9999; ++i) lines += "1 2\n";
+  EXPECT_NE(read_error(dir.write("short.txt", lines)).find("short.txt:10000: the file ends after 9999 lines"),
+            std::string::npos);
+  EXPECT_NE(read_error(dir.write("word.txt", "1 2\nfast 2\n")).find("word.txt:2: 'fast 2' is not two numbers"),
+            std::string::npos);
+  EXPECT_NE(read_error(dir.write("one.txt", "1\n")).find("one.txt:1: '1' is not two numbers"), std::string::npos);
+  EXPECT_NE(read_error(dir.write("neg.txt", "1 2\n3 -4\n")).find("neg.txt:2: -4 is not a percentage"),
+            std::string::npos);
+  EXPECT_NE(read_error(dir.write("big.txt", "101 2\n")).find("big.txt:1: 101 is not a percentage"),
+            std::string::npos);
+  EXPECT_NE(read_error(dir.path("missing.txt")).find("cannot read"), std::string::npos);
+}
+
+TEST(CrossSectionFile, ConstantChanceAndFileAreExclusive) {
+  RunConfig c = pic_config(30);
+  c.cross_section = "table.txt";
+  EXPECT_THROW(PicSim::HostState s(c), UsageError);
+}
+
+}  // namespace
+}  // namespace sb
