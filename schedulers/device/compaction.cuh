@@ -67,6 +67,14 @@ __global__ void warp(const Particle* in, uint32_t n, Particle* out, unsigned int
   if (alive) out[base + warp_base + __popc(ballot & ((1u << lane) - 1))] = in[i];
 }
 
+// Marks slots [from, to) empty. Only the status word matters: a slot's other fields are read
+// only once it is published (schedulers/device/slots.cuh).
+template <class Particle>
+__global__ void clear_status(Particle* ps, uint32_t from, uint32_t to) {
+  const uint32_t i = from + blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < to) ps[i].tag.status = kEmpty;
+}
+
 template <class Particle>
 __global__ void fill_holes(Particle* ps, const uint32_t* holes, const uint32_t* movers, uint32_t k) {
   const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -101,8 +109,8 @@ struct IsAlive {
 }  // namespace compaction
 
 // Removes the dead of a phase with the chosen variant. Afterwards the live particles fill
-// [0, count) of the current array, and its slots from count up read kEmpty, as the hand-offs of
-// the next phase need.
+// [0, count) of the current array, and its slots from count up have status kEmpty, as the
+// hand-offs of the next phase need.
 template <class Particle>
 class Compactor {
  public:
@@ -196,11 +204,12 @@ class Compactor {
     return alive;
   }
 
-  // Zeroes the current array from `alive` to what it may hold.
+  // Empties the current array from `alive` to what it may hold.
   void clear(uint32_t alive) {
     if (dirty_[0] > alive) {
-      SB_CUDA_CHECK(cudaMemsetAsync(current_.data() + alive, 0,
-                                    (dirty_[0] - alive) * sizeof(Particle), stream_));
+      compaction::clear_status<<<(dirty_[0] - alive + block_ - 1) / block_, block_, 0, stream_>>>(
+          current_.data(), alive, dirty_[0]);
+      SB_CUDA_CHECK(cudaGetLastError());
     }
     dirty_[0] = alive;
     SB_CUDA_CHECK(cudaStreamSynchronize(stream_));

@@ -134,7 +134,7 @@ class GpuCompaction : public testing::TestWithParam<std::string> {};
 // Every way of removing the dead leaves the particles cpu-serial leaves.
 TEST_P(GpuCompaction, SameParticlesAsCpuSerial) {
   SB_REQUIRE_CUDA_DEVICE();
-  const Config config{"pic_chance_60", pic(2000, 3, 150, 60)};
+  const Config config{"pic_chance_60_three_phases", pic(2000, 3, 150, 60)};
   const RunResult& ref = reference(config);
   for (const char* scheduler : {"dynamic-warp", "cpu-sync"}) {
     RunConfig c = config.run;
