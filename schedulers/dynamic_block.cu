@@ -20,17 +20,21 @@ __global__ void dynamic_block(DevicePhase<Sim> ph) {
     __syncthreads();
     const uint32_t i = chunk + threadIdx.x;
     bool ended = i >= ph.capacity;
+    bool ran = false;
     if (!ended) {
       typename Sim::Particle* slot = ph.particles + i;
       unsigned int finished = 0;
       ended = !await_slot(ph, slot, finished);
       if (!ended) {
         typename Sim::Particle p = *slot;
-        run_to_end_spawning(ph, p);
+        run_to_end_spawning<Visibility::kConcurrently>(ph, p);
         *slot = p;
-        count_done(ph, 1);
+        ran = true;
       }
     }
+    // The block counts its finished particles with one atomic, after all their spawns.
+    const int ran_here = __syncthreads_count(ran);
+    if (threadIdx.x == 0 && ran_here > 0) count_done(ph, static_cast<unsigned int>(ran_here));
     // Block-uniform exit: once any thread sees the end, every slot that will ever be published
     // in this chunk has been run. The barrier also keeps `chunk` until everyone has read it.
     if (__syncthreads_or(ended)) return;
