@@ -20,7 +20,6 @@ __global__ void dynamic_block(DevicePhase<Sim> ph) {
     __syncthreads();
     const uint32_t i = chunk + threadIdx.x;
     bool ended = i >= ph.capacity;
-    bool ran = false;
     if (!ended) {
       typename Sim::Particle* slot = ph.particles + i;
       unsigned int finished = 0;
@@ -29,12 +28,13 @@ __global__ void dynamic_block(DevicePhase<Sim> ph) {
         typename Sim::Particle p = *slot;
         run_to_end_spawning<Visibility::kConcurrently>(ph, p);
         *slot = p;
-        ran = true;
+        // The threads that finish together count themselves with one atomic. Not per block:
+        // a thread of the block may be waiting for a slot until these are counted.
+        const cooperative_groups::coalesced_group together = cooperative_groups::coalesced_threads();
+        together.sync();  // their spawns are ordered before the leader's release
+        if (together.thread_rank() == 0) count_done(ph, together.size());
       }
     }
-    // The block counts its finished particles with one atomic, after all their spawns.
-    const int ran_here = __syncthreads_count(ran);
-    if (threadIdx.x == 0 && ran_here > 0) count_done(ph, static_cast<unsigned int>(ran_here));
     // Block-uniform exit: once any thread sees the end, every slot that will ever be published
     // in this chunk has been run. The barrier also keeps `chunk` until everyone has read it.
     if (__syncthreads_or(ended)) return;

@@ -4,16 +4,17 @@
 // longest particle ends.
 //
 // Per iteration, warp-synchronously:
-//   1. idle lanes take children from the warp's pool in shared memory, newest first;
-//   2. lanes still idle take the next slots from a global counter, one atomic per warp, and
-//      load them once they are published;
-//   3. lanes holding a particle take kStepsPerIteration steps (fewer if it ends sooner); after
+//   1. idle lanes load the global slot they reserved, once its particle is published;
+//   2. lanes still idle take children from the warp's pool in shared memory, newest first;
+//   3. lanes still idle reserve the next slots from a global counter, one atomic per warp (a
+//      reservation never keeps a lane from pool children);
+//   4. lanes holding a particle take kStepsPerIteration steps (fewer if it ends sooner); after
 //      each step, children go to the pool; a full pool is written out to global memory, where
 //      any warp may take them, with one atomic for its slots;
-//   4. lanes whose particle ended put it in its slot: the slot it came from, or, for a pool
+//   5. lanes whose particle ended put it in its slot: the slot it came from, or, for a pool
 //      child that survived to the end of the phase, a new one; a pool child that died needs no
 //      slot at all, and the driver is told how many there were and how many steps they took;
-//   5. one reduction per warp keeps `live`, the number of particles created and not finished.
+//   6. one atomic per warp keeps `live`, the number of particles created and not finished.
 // The warp exits when none of its lanes holds a particle, its pool is empty and `live` is zero:
 // nothing exists that could still spawn.
 //
@@ -90,22 +91,38 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
   __syncwarp();
 
   DeviceAtomicU32 next(ph.counters->next), live(ph.counters->live);
-  uint32_t slot = kNoSlot;  // the global slot this lane waits for or runs; kNoSlot for pool children
-  bool running = false;     // a particle is loaded and taking steps
-  bool exhausted = false;   // the slot counter passed the capacity: no more global work
-  unsigned int unslotted = 0;          // pool children that died here
+  // A lane may hold a reservation of a global slot whose particle is not published yet, and run
+  // pool children meanwhile: were reservations to keep lanes from local work, a warp's pool would
+  // be drained by the few lanes that hold none.
+  uint32_t reserved = kNoSlot;  // a global slot this lane will load once it is published
+  uint32_t slot = kNoSlot;      // the global slot of the running particle; kNoSlot for a pool child
+  bool running = false;         // a particle is loaded and taking steps
+  bool exhausted = false;       // the slot counter passed the capacity: no more global work
+  unsigned int unslotted = 0;   // pool children that died here, and their steps
   unsigned long long unslotted_steps = 0;
   Particle p;
   StepDraws draws(ph.key, 0, 0);
   while (true) {
-    // 1. Pool children to idle lanes.
+    // 1. Reserved global slots, once published: work other warps cannot take goes first.
     bool started = false;
-    const unsigned int idle = __ballot_sync(kFullWarp, !running && slot == kNoSlot);
+    // A relaxed look first: the acquire that orders the particle's fields after its status also
+    // invalidates the SM's L1, so it is paid once per pickup, not once per poll.
+    if (!running && reserved != kNoSlot && looks_published(ph.particles + reserved) &&
+        is_published(ph.particles + reserved)) {
+      p = ph.particles[reserved];
+      slot = reserved;
+      reserved = kNoSlot;
+      started = has_work(p.tag, ph.window);  // else a finished particle put here by its warp
+    }
+
+    // 2. Pool children to lanes still without a particle.
+    const unsigned int idle = __ballot_sync(kFullWarp, !running && !started);
     const unsigned int from_pool = min(__popc(idle), pool.count);
     if (from_pool > 0) {
       const unsigned int rank = lanes_below(idle);
-      if ((idle & (1u << lane_id())) && rank < from_pool) {
+      if (!running && !started && rank < from_pool) {
         p = pool.children[pool.count - 1 - rank];
+        slot = kNoSlot;
         started = true;
       }
       __syncwarp();
@@ -113,9 +130,10 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
       __syncwarp();
     }
 
-    // 2. Global slots to lanes still idle; a stopped run takes none.
+    // 3. Reservations of global slots for lanes still idle and holding none; a stopped run
+    //    takes none.
     const unsigned int need =
-        __ballot_sync(kFullWarp, !running && !started && slot == kNoSlot && !exhausted);
+        __ballot_sync(kFullWarp, !running && !started && reserved == kNoSlot && !exhausted);
     if (need != 0) {
       const int leader = __ffs(need) - 1;
       uint32_t first = ph.capacity;
@@ -125,24 +143,16 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
       first = __shfl_sync(kFullWarp, first, leader);
       if (need & (1u << lane_id())) {
         const uint32_t mine = first + lanes_below(need);
-        slot = mine < ph.capacity ? mine : kNoSlot;
+        reserved = mine < ph.capacity ? mine : kNoSlot;
         exhausted = mine >= ph.capacity;
       }
-    }
-    // A relaxed look first: the acquire that orders the particle's fields after its status also
-    // invalidates the SM's L1, so it is paid once per pickup, not once per poll.
-    if (!running && slot != kNoSlot && looks_published(ph.particles + slot) &&
-        is_published(ph.particles + slot)) {
-      p = ph.particles[slot];
-      started = has_work(p.tag, ph.window);
-      if (!started) slot = kNoSlot;  // a finished particle put here by its warp: nothing to do
     }
     if (started) {
       draws = StepDraws(ph.key, p.tag.id(), draw_base(p.tag, ph.window));
       running = true;
     }
 
-    // 3. Steps.
+    // 4. Steps.
     unsigned int spawned = 0;  // this iteration's children, warp-wide
 #pragma unroll 1
     for (uint32_t k = 0; k < kStepsPerIteration; ++k) {
@@ -156,7 +166,7 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
       }
     }
 
-    // 4. Particles that ended.
+    // 5. Particles that ended.
     const bool finished = running && !has_work(p.tag, ph.window);
     const bool needs_slot = finished && slot == kNoSlot && is_alive(p.tag);
     const unsigned int newcomers = __ballot_sync(kFullWarp, needs_slot);
@@ -174,13 +184,12 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
         ++unslotted;
         unslotted_steps += p.tag.step - draw_base(p.tag, ph.window);
       }
-      slot = kNoSlot;
       running = false;
     }
     const int delta = static_cast<int>(spawned) - __popc(__ballot_sync(kFullWarp, finished));
     if (delta != 0 && lane_id() == 0) live.fetch_add(static_cast<unsigned int>(delta), cuda::memory_order_relaxed);
 
-    // 5. Nothing to run: wait for published work, or end.
+    // 6. Nothing to run: wait for published work, or end.
     if (__ballot_sync(kFullWarp, running) == 0 && pool.count == 0) {
       bool end = false;
       if (lane_id() == 0) end = live.load(cuda::memory_order_relaxed) == 0 || stop_requested(ph);

@@ -10,9 +10,10 @@ shift || true
 only=("$@")
 command -v compute-sanitizer >/dev/null || { echo "sanitize: compute-sanitizer not found" >&2; exit 2; }
 
-mvp=(run --sim mvp --init-n 3000 --steps 80 --split-chance 2 --capacity 20000 --block-size 64)
-toy=(run --sim toy --init-n 400 --layout column --steps 900 --capacity 20000 --block-size 64)
-pic=(run --sim pic --init-n 500 --poisson-steps 2 --mobility-steps 60 --collision-chance 40 --capacity 40000 --block-size 64)
+# Small runs: a watchdog of 60 s (under the sanitizers' slowdown) ends one that does not finish.
+mvp=(run --timeout 60 --sim mvp --init-n 3000 --steps 80 --split-chance 2 --capacity 20000 --block-size 64)
+toy=(run --timeout 60 --sim toy --init-n 400 --layout column --steps 900 --capacity 20000 --block-size 64)
+pic=(run --timeout 60 --sim pic --init-n 500 --poisson-steps 2 --mobility-steps 60 --collision-chance 40 --capacity 40000 --block-size 64)
 status=0
 printf '%-22s %-11s %-10s %s\n' scheduler sim tool errors
 [ ${#only[@]} -gt 0 ] || only=($("$exe" list | awk '$2 == "gpu" || $2 == "yardstick" {print $1}'))

@@ -27,7 +27,7 @@ RunConfig base(const char* sim, uint64_t init_n, uint32_t steps, uint32_t block 
   c.steps = steps;
   c.block_size = block;
   c.capacity = 4'000'000;  // small enough that huge-iterate's grid over it stays quick
-  c.timeout_s = 120;       // a hang fails the test instead of holding the machine
+  c.timeout_s = 30;        // a hang fails the test instead of holding the machine
   return c;
 }
 
