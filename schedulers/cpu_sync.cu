@@ -2,8 +2,8 @@
 // one particle to the end of the phase; the host then reads the count and launches over the
 // particles spawned meanwhile, until a generation spawns none.
 //
-// Ours adds one thing: each large generation after the first is sorted by start step with CUB's
-// radix sort, longest first. The threads of a warp then run equally long, and the longest particles
+// Ours adds one thing: each generation after the first is sorted by start step with CUB's radix
+// sort, longest first. The threads of a warp then run equally long, and the longest particles
 // start first, so the generation's last blocks are short ones. (The seed launched children in
 // the order they were spawned, where a warp's particles need very different numbers of steps.)
 #include <cub/device/device_radix_sort.cuh>
@@ -18,9 +18,6 @@
 namespace sb {
 namespace {
 
-// Generations smaller than this are launched as they are: sorting them costs more than it saves.
-constexpr uint32_t kSortFrom = 1u << 16;
-
 // Runs in[k] to the end of the phase and stores it in slot first + k.
 template <class Sim>
 __global__ void cpu_sync_generation(DevicePhase<Sim> ph, const typename Sim::Particle* in,
@@ -28,7 +25,7 @@ __global__ void cpu_sync_generation(DevicePhase<Sim> ph, const typename Sim::Par
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= count) return;
   typename Sim::Particle p = in[k];
-  if (has_work(p.tag, ph.window)) run_to_end_spawning<Visibility::kLaterLaunch>(ph, p);
+  if (has_work(p.tag, ph.window)) run_to_end_spawning(ph, p);
   ph.particles[first + k] = p;
 }
 
@@ -50,8 +47,7 @@ class CpuSync {
     uint32_t last = 0;
     for (bool first_generation = true; n != last; first_generation = false) {
       const uint32_t count = n - last;
-      const Particle* in = first_generation || count < kSortFrom ? ph.particles + last
-                                                                   : longest_first(ph, last, count);
+      const Particle* in = first_generation ? ph.particles : longest_first(ph, last, count);
       const uint32_t block = s_.config.block_size;
       SB_LAUNCH(cpu_sync_generation<Sim>, (count + block - 1) / block, block, 0, s_.stream, ph, in,
                 last, count);

@@ -26,13 +26,9 @@ __global__ void dynamic_block(DevicePhase<Sim> ph) {
       ended = !await_slot(ph, slot, finished);
       if (!ended) {
         typename Sim::Particle p = *slot;
-        run_to_end_spawning<Visibility::kConcurrently>(ph, p);
+        run_to_end_spawning(ph, p);
         *slot = p;
-        // The threads that finish together count themselves with one atomic. Not per block:
-        // a thread of the block may be waiting for a slot until these are counted.
-        const cooperative_groups::coalesced_group together = cooperative_groups::coalesced_threads();
-        together.sync();  // their spawns are ordered before the leader's release
-        if (together.thread_rank() == 0) count_done(ph, together.size());
+        count_done(ph, 1);
       }
     }
     // Block-uniform exit: once any thread sees the end, every slot that will ever be published

@@ -17,7 +17,7 @@ __global__ void dynamic_thread(DevicePhase<Sim> ph) {
     typename Sim::Particle* slot = ph.particles + i;
     if (!await_slot(ph, slot, finished)) return;
     typename Sim::Particle p = *slot;
-    run_to_end_spawning<Visibility::kConcurrently>(ph, p);
+    run_to_end_spawning(ph, p);
     *slot = p;
     ++finished;
   }

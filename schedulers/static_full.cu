@@ -20,7 +20,7 @@ __global__ void static_full(DevicePhase<Sim> ph, bool warp_sync) {
     if (!await_slot(ph, slot, finished)) return;
     const unsigned int working = __activemask();
     typename Sim::Particle p = *slot;
-    run_to_end_spawning<Visibility::kConcurrently>(ph, p);
+    run_to_end_spawning(ph, p);
     *slot = p;
     if (warp_sync) __syncwarp(working);
     ++finished;

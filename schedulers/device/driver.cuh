@@ -133,7 +133,7 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
       watchdog.sync(stream);
       r.parts_ms["grid"] += grid.elapsed_ms();
     }
-    const DeviceCounters start{n, 0, 0, 0, n, {0, 0}, 0, 0};
+    const DeviceCounters start{n, 0, 0, 0, n, {0, 0}, 0};
     SB_CUDA_CHECK(cudaMemcpyAsync(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
     mobility.start(stream);
     scheduler.run_phase(ph, n);
@@ -142,17 +142,15 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
     r.parts_ms["mobility"] += mobility.elapsed_ms();
 
     const DeviceCounters end = counters.to_host().front();
-    // Every particle of the phase holds a slot, or was spawned and died without one.
-    const uint64_t existed = uint64_t{end.n} + end.unslotted;
-    if (end.overflow != 0 || existed > c.capacity) throw CapacityError(c.capacity, existed);
+    if (end.overflow != 0) throw CapacityError(c.capacity, end.n);
     const PhaseTally tally = thrust::transform_reduce(on_stream, particles.data(),
                                                       particles.data() + end.n,
                                                       TallyParticle<Particle>{ph.window},
                                                       PhaseTally{0, 0}, AddTally{});
-    r.counts.spawned += existed - n;
-    r.counts.peak = std::max<uint64_t>(r.counts.peak, existed);
-    r.counts.removed += tally.removed + end.unslotted;
-    r.counts.particle_steps += tally.steps + end.unslotted_steps;
+    r.counts.spawned += end.n - n;
+    r.counts.peak = std::max<uint64_t>(r.counts.peak, end.n);
+    r.counts.removed += tally.removed;
+    r.counts.particle_steps += tally.steps;
     n = end.n;
     if (tally.removed > 0) {
       compaction.start(stream);

@@ -14,8 +14,7 @@
 
 namespace sb {
 
-// Device-side counters of one phase; the driver sets n and live and zeroes the rest before each
-// phase.
+// Device-side counters of one phase; the driver sets n and zeroes the rest before each phase.
 struct DeviceCounters {
   unsigned int n;           // slots claimed: particles live in [0, n); past capacity on overflow
   unsigned int overflow;    // set once a spawn found no free slot
@@ -23,10 +22,7 @@ struct DeviceCounters {
   unsigned int done;        // persistent schedulers: particles taken to the end of the phase
   unsigned int live;        // dynamic-warp: particles created and not yet finished
   unsigned int barrier[2];  // gpu-iterate-global and -organised: hand-made grid barriers
-  // Particles that were spawned and died without ever taking a slot (dynamic-warp runs children
-  // in shared memory): the driver adds them to the counts it derives from the slots.
-  unsigned int unslotted;
-  unsigned long long unslotted_steps;
+  unsigned int spare;
 };
 
 template <class Sim>

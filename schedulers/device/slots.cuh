@@ -28,13 +28,6 @@ __device__ inline bool is_published(Particle* slot) {
   return DeviceAtomicU32(slot->tag.status).load(cuda::memory_order_acquire) != kEmpty;
 }
 
-// A poll without ordering: true once the slot's status is no longer kEmpty. Read at the L2, so it
-// costs no L1 invalidation; confirm with is_published before reading the particle.
-template <class Particle>
-__device__ inline bool looks_published(Particle* slot) {
-  return DeviceAtomicU32(slot->tag.status).load(cuda::memory_order_relaxed) != kEmpty;
-}
-
 // Nonzero once the run must stop: a spawn overflowed or the watchdog fired. Read without
 // ordering: it only shortens waits.
 template <class Sim>

@@ -2,8 +2,6 @@
 // the phase.
 #pragma once
 
-#include <cooperative_groups.h>
-
 #include "core/particle.hpp"
 #include "schedulers/device/phase.cuh"
 #include "schedulers/device/slots.cuh"
@@ -18,37 +16,12 @@ __device__ inline bool step_once(const DevicePhase<Sim>& ph, typename Sim::Parti
   return advance<Sim>(p, child, ph.params, draws, ph.window) == Fate::kSpawned;
 }
 
-// How a child is made visible: kLaterLaunch where only later launches read it (plain stores),
-// kConcurrently where threads of the same launch may be waiting for it (slots.cuh: publish).
-enum class Visibility { kLaterLaunch, kConcurrently };
-
-// Runs p to the end of the phase (the seed's simulateMany). The threads of the warp that spawn
-// at the same step claim their slots with one atomic: with a collision every few dozen steps
-// (pic), single-slot claims on one counter would queue at the L2.
-template <Visibility kVisibility, class Sim>
+// Runs p to the end of the phase, each child claimed and published on its own (the seed's
+// simulateMany).
+template <class Sim>
 __device__ inline void run_to_end_spawning(const DevicePhase<Sim>& ph, typename Sim::Particle& p) {
-  namespace cg = cooperative_groups;
-  StepDraws draws(ph.key, p.tag.id(), draw_base(p.tag, ph.window));
-  typename Sim::Particle child;
-  while (has_work(p.tag, ph.window)) {
-    const bool spawned = advance<Sim>(p, child, ph.params, draws, ph.window) == Fate::kSpawned;
-    const cg::coalesced_group together = cg::coalesced_threads();
-    const unsigned int spawners = together.ballot(spawned);
-    if (spawners == 0) continue;
-    const unsigned int leader = __ffs(spawners) - 1;
-    uint32_t first = 0;
-    if (together.thread_rank() == leader) first = claim_slots(ph, __popc(spawners));
-    first = together.shfl(first, leader);
-    if (spawned && first < ph.capacity) {
-      typename Sim::Particle* slot =
-          ph.particles + first + __popc(spawners & ((1u << together.thread_rank()) - 1));
-      if constexpr (kVisibility == Visibility::kConcurrently) {
-        publish(slot, child);
-      } else {
-        *slot = child;
-      }
-    }
-  }
+  run_to_end<Sim>(p, ph.params, ph.key, ph.window,
+                  [&ph](const typename Sim::Particle& child) { spawn(ph, child); });
 }
 
 // All particles claimed so far have been taken to the end: nothing can spawn any more. `done`
