@@ -67,6 +67,22 @@ std::vector<std::string> split(const std::string& text) {
   return out;
 }
 
+// Our flags; Google Benchmark prints its own after them.
+void print_usage() {
+  fmt::print(
+      "bench_schedulers: the scheduler benchmark (docs/performance.md)\n"
+      "  --workload=NAME        one of:\n");
+  for (const Workload& w : workloads()) fmt::print("      {:<18} {}\n", w.name, w.description);
+  fmt::print(
+      "  --schedulers=A,B       schedulers to run (default: every GPU scheduler)\n"
+      "  --block-sizes=B1,B2    threads per block, multiples of 32 from 32 to 1024\n"
+      "                         (default 32,64,128,256,512,1024)\n"
+      "  --repetitions=R        timed runs per point (default 3)\n"
+      "  --init-n=N             override the workload's initial particles\n"
+      "  --steps=T              override the workload's steps (mvp; pic has its own phases)\n"
+      "  --timeout=S            watchdog seconds per run\n\n");
+}
+
 // Takes our flags out of argv (Google Benchmark reads the rest); UsageError on bad values.
 Options parse_options(int& argc, char** argv) {
   Options o;
@@ -111,6 +127,7 @@ Options parse_options(int& argc, char** argv) {
     } else if (flag == "--steps") {
       o.workload.config.steps = static_cast<uint32_t>(parse_whole(flag, value, 1, kMaxCount));
     } else {
+      if (flag == "--help" || flag == "-h") print_usage();
       argv[kept++] = argv[i];
     }
   }
