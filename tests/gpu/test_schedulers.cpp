@@ -20,6 +20,9 @@ struct Config {
   RunConfig run;
 };
 
+// GoogleTest names a parameter by this instead of dumping its bytes.
+void PrintTo(const Config& c, std::ostream* os) { *os << c.name; }
+
 RunConfig base(const char* sim, uint64_t init_n, uint32_t steps, uint32_t block = 128) {
   RunConfig c;
   c.sim = sim;
