@@ -1,15 +1,12 @@
 """Run time and collision counts against a constant collision chance (seed 003 §5.3.1, figures
 5.15-5.17): one line per scheduler. Reads the run records in DIR, writes DIR/collision_chance.png."""
 
-import argparse
-import pathlib
-
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from results import by_scheduler, device_label, load_runs  # noqa: E402
+from results import by_scheduler, device_label, load_runs, main, save  # noqa: E402
 
 
 def plot(directory):
@@ -34,18 +31,8 @@ def plot(directory):
         ax.set_xlabel("collision chance per step (%), split = remove = half")
         ax.grid(True, alpha=0.3)
         ax.legend()
-    fig.tight_layout()
-    out = pathlib.Path(directory) / "collision_chance.png"
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return out
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("directory", help="run results of jobs/pic-collision-chance.json")
-    print(f"wrote {plot(parser.parse_args().directory)}")
+    return save(fig, directory, "collision_chance.png")
 
 
 if __name__ == "__main__":
-    main()
+    main(plot, __doc__, "run results of jobs/pic-collision-chance.json")

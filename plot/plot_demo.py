@@ -1,15 +1,12 @@
 """The demo figure: run time and particle-steps per second against the initial number of
 particles, one line per scheduler. Reads the run records in DIR, writes DIR/demo.png."""
 
-import argparse
-import pathlib
-
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from results import by_scheduler, device_label, load_runs  # noqa: E402
+from results import by_scheduler, device_label, load_runs, main, save  # noqa: E402
 
 
 def plot(directory):
@@ -33,18 +30,8 @@ def plot(directory):
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
     fig.suptitle(title)
-    fig.tight_layout()
-    out = pathlib.Path(directory) / "demo.png"
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return out
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("directory", help="a directory of run results (schedbench sweep --out)")
-    print(f"wrote {plot(parser.parse_args().directory)}")
+    return save(fig, directory, "demo.png")
 
 
 if __name__ == "__main__":
-    main()
+    main(plot, __doc__, "a directory of run results (schedbench sweep --out)")

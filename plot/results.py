@@ -1,5 +1,6 @@
 """Reading schedbench result files (results/README.md) for the plot scripts."""
 
+import argparse
 import json
 import pathlib
 
@@ -29,3 +30,21 @@ def device_label(runs):
         if device and run["config"]["scheduler"] not in ("cpu-serial", "cpu-openmp"):
             return device["name"]
     return runs[0]["environment"]["host"]["cpu"] if runs else "unknown"
+
+
+def save(fig, directory, name):
+    """Writes `fig` as DIRECTORY/NAME (PNG), closes it and returns the path."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    out = pathlib.Path(directory) / name
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    return out
+
+
+def main(plot, description, directory_help):
+    """The command line every plot script shares: one directory of run results."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("directory", help=directory_help)
+    print(f"wrote {plot(parser.parse_args().directory)}")
