@@ -3,8 +3,13 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 PYTHON := .venv/bin/python
+# Where `make figures` and `make report` read committed job results: results/$(DEVICE)/<job>.json.
+DEVICE ?= nvidia-h100-80gb-hbm3
+# The jobs whose figures the report shows, in its order; plot/fig_<job, - and . as _>.py draws each.
+FIGURE_JOBS := toy-block-size toy-init-n toy-steps mvp pic-cross-section pic-block-size \
+	pic-poisson-steps pic-mobility-steps pic-init-n table-3.2-compaction warp-sync
 
-.PHONY: all deps build demo test clean format
+.PHONY: all deps build demo test clean format figures report
 
 all: build
 
@@ -17,8 +22,17 @@ build: deps
 
 # The default job: on a CUDA device its GPU schedulers, otherwise its CPU fallback.
 demo: build
-	$(BUILD)/bin/schedbench sweep jobs/demo.json --out results/demo
-	$(PYTHON) plot/plot_demo.py results/demo
+	$(BUILD)/bin/schedbench sweep jobs/demo.json --out results/demo/demo.json --overwrite
+	$(PYTHON) plot/plot_demo.py results/demo/demo.json --out results/demo
+
+# Figures and report from committed results only: no build, no GPU. A job without a results
+# file is reported and skipped.
+figures: deps
+	$(PYTHON) plot/make_figures.py results/$(DEVICE) --out report/figures $(FIGURE_JOBS)
+
+report: figures
+	$(PYTHON) report/make_report.py results/$(DEVICE) --figures report/figures --out report \
+		$(FIGURE_JOBS)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

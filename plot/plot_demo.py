@@ -1,37 +1,19 @@
-"""The demo figure: run time and particle-steps per second against the initial number of
-particles, one line per scheduler. Reads the run records in DIR, writes DIR/demo.png."""
+"""The demo figure (make demo): mvp run time and particle-steps per second against the initial
+particles, one line per scheduler, from the results of jobs/demo.json; writes DIR/demo.png and
+demo.pdf."""
 
-import matplotlib
+from results import Panel, figure, main, ok_points
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from results import by_scheduler, device_label, load_runs, main, save  # noqa: E402
+JOB = "demo"
 
 
-def plot(directory):
-    runs = load_runs(directory)
-    if not runs:
-        raise SystemExit(f"plot_demo: no run results in {directory}")
-    fig, (ax_time, ax_rate) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for scheduler, group in by_scheduler(runs).items():
-        group.sort(key=lambda r: r["config"]["init_n"])
-        n = [r["config"]["init_n"] for r in group]
-        ax_time.plot(n, [r["result"]["time_ms"] for r in group], "o-", label=scheduler)
-        ax_rate.plot(n, [r["result"]["particle_steps_per_s"] for r in group], "o-", label=scheduler)
-    config = runs[0]["config"]
-    title = (f"{config['sim']}: {config.get('steps')} steps, split chance "
-             f"{config.get('split_chance')} % — {device_label(runs)}")
-    for ax, label in ((ax_time, "time (ms)"), (ax_rate, "particle-steps per second")):
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("initial particles")
-        ax.set_ylabel(label)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend()
-    fig.suptitle(title)
-    return save(fig, directory, "demo.png")
+def figures(job):
+    """Time and rate against init_n, log-log."""
+    return [figure(job, "demo", "demo", "mvp run time and rate against the initial particles",
+                   "init_n", ok_points(job),
+                   (Panel(("time",), logy=True), Panel(("steps_per_s",), logy=True)),
+                   xscale="log")]
 
 
 if __name__ == "__main__":
-    main(plot, __doc__, "a directory of run results (schedbench sweep --out)")
+    main(figures, __doc__)

@@ -1,50 +1,513 @@
-"""Reading schedbench result files (results/README.md) for the plot scripts."""
+"""Reading a job's results (schema schedbench.job/1, results/README.md) and drawing them.
+
+Every fig_*.py script only says which figures its job feeds, as `Figure` records built from the
+results; this module holds what they share: loading and filtering points, finding sub-sweeps,
+grouping into series, the quantities a panel can show, rendering to PNG and PDF, and the
+command line. The report generator (report/make_report.py) reads the same records, so a
+figure's caption and the text about it come from one place."""
 
 import argparse
 import json
 import pathlib
+import re
+import sys
+import textwrap
+from dataclasses import dataclass, field
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+SCHEMA = "schedbench.job/1"
+
+# Config keys that do not change what is computed; they neither split sub-sweeps nor name series.
+BOOKKEEPING = frozenset({"timeout", "capacity"})
+
+# Config keys one tunes rather than a workload size: a scheduler is compared at its best value.
+TUNING = frozenset({"block_size", "blocks_per_sm", "compaction", "warp_sync"})
+
+# Not a scheduler but the yardstick (DESIGN.md §6): drawn as a dashed black line, never ranked.
+YARDSTICK = "bound"
+
+# Every scheduler keeps its colour in every figure: the first ten get tab20's strong colours,
+# the rest its pale ones.
+SCHEDULERS = ("dynamic-warp", "dynamic-block", "cpu-sync", "naive-buffered", "static-full",
+              "event-compact", "naive", "huge-iterate", "dynamic-thread", "bound",
+              "static-iterate", "static-iterate-coop", "gpu-iterate-global",
+              "gpu-iterate-organised", "gpu-iterate-grid-sync", "cpu-serial", "cpu-openmp")
+
+AXIS_LABELS = {
+    "block_size": "block size (threads per block)",
+    "blocks_per_sm": "blocks per SM",
+    "init_n": "initial particles",
+    "steps": "time steps",
+    "poisson_steps": "poisson steps",
+    "mobility_steps": "mobility steps per poisson step",
+    "collision_chance": "collision chance per step (%), split = remove = half",
+    "split_chance": "split chance per step (%)",
+    "compaction": "compaction variant",
+    "warp_sync": "warp sync",
+}
 
 
-def load_runs(directory):
-    """Every run record (schema schedbench.run/1) in `directory`, failed points left out."""
-    runs = []
-    for path in sorted(pathlib.Path(directory).glob("*.json")):
-        record = json.loads(path.read_text())
-        if record.get("schema") == "schedbench.run/1" and "result" in record:
-            runs.append(record)
-    return runs
+@dataclass(frozen=True)
+class Quantity:
+    """What a panel can show: its axis label, how to read it from a point, and whether every
+    scheduler gives the same value (counts do, by the determinism contract), so that one line
+    per quantity is drawn rather than one per scheduler."""
+    label: str
+    path: tuple
+    unit: str = ""
+    shared: bool = False
+    higher_is_better: bool = False
+
+    def text(self, y):
+        """A value with its unit, for generated sentences."""
+        return f"{fmt_measure(y)} {self.unit}".strip() if not self.shared else fmt(y)
 
 
-def by_scheduler(runs):
-    """{scheduler: [run, ...]} in the order the schedulers first appear."""
+QUANTITIES = {
+    "time": Quantity("median time (ms)", ("stats", "median_ms"), "ms"),
+    "ns_per_step": Quantity("time per particle-step (ns)", ("counters", "ns_per_particle_step"),
+                            "ns"),
+    "steps_per_s": Quantity("particle-steps per second", ("counters", "particle_steps_per_s"),
+                            "/s", higher_is_better=True),
+    "compaction": Quantity("compaction time (ms, median)", ("parts_ms", "compaction"), "ms"),
+    "final": Quantity("final particles", ("counts", "final"), shared=True),
+    "spawned": Quantity("spawned (split collisions)", ("counts", "spawned"), shared=True),
+    "removed": Quantity("removed (remove collisions)", ("counts", "removed"), shared=True),
+    "peak": Quantity("peak particles", ("counts", "peak"), shared=True),
+}
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One axes of a figure: quantities on y (several only for shared counts), and its scale."""
+    quantities: tuple
+    logy: bool = False
+
+
+@dataclass
+class Figure:
+    """One figure file: what it draws and the words that go with it. `regime` names the
+    workload regime when this figure is the primary view of a sub-sweep (the report's table of
+    best schedulers has one row per regime); views of the same data (a scheduler left out, a
+    zoomed range) leave it None."""
+    job: dict = field(repr=False)
+    name: str
+    title: str
+    caption: str
+    x: str
+    points: list
+    panels: tuple
+    xscale: str = "linear"  # linear, log, log2 (block sizes), category (bar chart)
+    markers: tuple = ()  # (x, label, colour): vertical lines
+    regime: str = None
+    table: bool = False  # also write NAME.md, the first quantity per series x value
+
+
+def figure(job, name, seed_ref, what, x, points, panels, **options):
+    """A Figure whose title and caption say which of the seed's figures it regenerates
+    (`seed_ref`, e.g. "Figure 5.1"), what it shows and the parameters it holds fixed."""
+    return Figure(job=job, name=name, title=f"{seed_ref}: {what}",
+                  caption=f"{seed_ref} of the seed, regenerated: {what}. "
+                          f"Fixed: {fixed_text(points, x)}.",
+                  x=x, points=points, panels=panels, **options)
+
+
+def in_range(points, x, low, high):
+    """The points whose x lies in [low, high]: the seed splits some sweeps into a low and a
+    high figure at a round value."""
+    return [p for p in points if low <= config(p)[x] <= high]
+
+
+def auto_scale(points, x):
+    """log where x spans more than two decades (e.g. collision chances 0.001-90 %), else linear."""
+    xs = [config(p)[x] for p in points]
+    return "log" if min(xs) > 0 and max(xs) / min(xs) > 100 else "linear"
+
+
+def view_without(points, prefix):
+    """The points without the schedulers named `prefix`..., or None where that leaves nothing
+    out or nothing in (a "without Naive" figure is drawn only where it differs)."""
+    kept = without(points, prefix)
+    return kept if 0 < len(kept) < len(points) else None
+
+
+# --- loading -----------------------------------------------------------------------------
+
+def load_job(path):
+    """The job results file at `path`; a file of another schema is refused with its name, so a
+    wrong argument fails with a clear message rather than a KeyError deep in a plot."""
+    doc = json.loads(pathlib.Path(path).read_text())
+    if doc.get("schema") != SCHEMA:
+        raise SystemExit(f"{path}: schema {doc.get('schema')!r}, expected {SCHEMA}")
+    return doc
+
+
+def ok_points(job):
+    """The points that finished; failed ones have no stats to draw."""
+    return [p for p in job["points"] if p.get("status") == "ok"]
+
+
+def failed_points(job):
+    """The points left out of every figure."""
+    return [p for p in job["points"] if p.get("status") != "ok"]
+
+
+def config(point):
+    """A point's parameters without nulls: a null value means the parameter does not apply."""
+    return {k: v for k, v in point["config"].items() if v is not None}
+
+
+def value(point, quantity):
+    """A quantity of a point, or None where the point does not record it."""
+    node = point
+    for key in QUANTITIES[quantity].path:
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
+class Missing:
+    """Marks a config key a point does not have (distinct from every real value)."""
+
+
+# --- sub-sweeps and series -------------------------------------------------------------------
+
+def varying_keys(points):
+    """Config keys with more than one value among the points, being absent counting as a value
+    (pic with a constant collision chance against pic with the cross-section table)."""
+    keys = {k for p in points for k in config(p)}
+    return {k for k in keys if len({json.dumps(config(p).get(k)) for p in points}) > 1}
+
+
+def sweeps_along(points, x, min_values=2):
+    """The sub-sweeps of `points` along config key `x`: groups that agree on every other
+    workload parameter and span at least `min_values` values of x. A job may hold several
+    sweeps (mvp: block size at one init_n, init_n at one block size, ...); this finds them from
+    which keys vary, so no script needs to know the job's values. A parameter a point lacks
+    (pic without collision_chance uses the cross-section table) is a value of its own. Tuning
+    parameters (TUNING) do not split groups, they name series (a scheduler run at two block
+    sizes along a collision-chance sweep is two lines); a series with fewer than `min_values`
+    values of x in a group is a stray of another sweep and is left out.
+    Returns [(context, points)], context being the fixed values {key: value or Missing}."""
+    keys = sorted(varying_keys(points) - {x, "scheduler"} - BOOKKEEPING - TUNING)
     groups = {}
-    for run in runs:
-        groups.setdefault(run["config"]["scheduler"], []).append(run)
+    for p in points:
+        if x in config(p):
+            groups.setdefault(tuple(config(p).get(k, Missing) for k in keys), []).append(p)
+    found = []
+    for context, members in groups.items():
+        members = [p for ps in group_series(members, x).values()
+                   if distinct(ps, x) >= min_values for p in ps]
+        if distinct(members, x) >= min_values:
+            found.append((dict(zip(keys, context)), members))
+    return found
+
+
+def context_text(context):
+    """A sub-sweep's fixed values as 'init_n 10,000, steps 30,000' (keys a point lacks left out)."""
+    return ", ".join(f"{k} {fmt(v)}" for k, v in context.items() if v is not Missing)
+
+
+def context_slug(context):
+    """A sub-sweep's fixed values for a file name: 'init_n-10000_steps-30000'."""
+    return "_".join(f"{k}-{v}" for k, v in context.items() if v is not Missing)
+
+
+def distinct(points, key):
+    """How many different values of `key` the points have."""
+    return len({json.dumps(config(p)[key]) for p in points})
+
+
+def group_series(points, x):
+    """{label: points in their order}: one series per scheduler, split further by any other
+    parameter that takes several values within that scheduler's points (dynamic-warp at two
+    block sizes is two lines; a scheduler run at one setting keeps its plain name)."""
+    by_scheduler = {}
+    for p in points:
+        by_scheduler.setdefault(config(p)["scheduler"], []).append(p)
+    groups = {}
+    for name, ps in by_scheduler.items():
+        extra = sorted(varying_keys(ps) - {x, "scheduler"} - BOOKKEEPING)
+        for p in ps:
+            c = config(p)
+            settings = ", ".join(f"{k} {fmt(c[k])}" for k in extra if k in c)
+            groups.setdefault(f"{name} ({settings})" if settings else name, []).append(p)
     return groups
 
 
-def device_label(runs):
-    """What the runs were measured on: the GPU's name, else the host's CPU."""
-    for run in runs:
-        device = run["environment"].get("device")
-        if device and run["config"]["scheduler"] not in ("cpu-serial", "cpu-openmp"):
-            return device["name"]
-    return runs[0]["environment"]["host"]["cpu"] if runs else "unknown"
+def series(figure):
+    """{label: points sorted by x}: the figure's lines, in the order the points appear."""
+    return {label: sorted(ps, key=lambda p: sort_key(config(p)[figure.x]))
+            for label, ps in group_series(figure.points, figure.x).items()}
 
 
-def save(fig, directory, name):
-    """Writes `fig` as DIRECTORY/NAME (PNG), closes it and returns the path."""
-    import matplotlib.pyplot as plt
+def shared_values(figure, quantity):
+    """[(x, value)] of a quantity every scheduler shares, from the first point at each x."""
+    first = {}
+    for p in figure.points:
+        first.setdefault(json.dumps(config(p)[figure.x]), p)
+    pairs = [(config(p)[figure.x], value(p, quantity)) for p in first.values()]
+    return sorted([(x, y) for x, y in pairs if y is not None], key=lambda xy: sort_key(xy[0]))
 
-    fig.tight_layout()
-    out = pathlib.Path(directory) / name
-    fig.savefig(out, dpi=120)
+
+def sort_key(v):
+    """Orders x values of any type: numbers by value, others (true/false, names) after them."""
+    return (0, v, "") if isinstance(v, (int, float)) and not isinstance(v, bool) else (1, 0, str(v))
+
+
+def without(points, prefix):
+    """The points of schedulers whose name does not start with `prefix` (the seed's "without
+    Naive" figures leave out naive and naive-buffered alike)."""
+    return [p for p in points if not config(p)["scheduler"].startswith(prefix)]
+
+
+def schedulers(points):
+    """The schedulers among the points, in order of appearance."""
+    return list(dict.fromkeys(config(p)["scheduler"] for p in points))
+
+
+# --- words -----------------------------------------------------------------------------------
+
+def fmt(v):
+    """A config value or a count as a reader wants it: large whole numbers with thousands
+    separators (block sizes stay 1024), others to 3 significant digits, booleans as in the job
+    files."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        if float(v).is_integer() and abs(v) >= 10_000:
+            return f"{int(v):,}"
+        if float(v).is_integer():
+            return str(int(v))
+        return f"{v:.3g}"
+    return str(v)
+
+
+SHOWN = ("sim", "layout", "init_n", "steps", "split_chance", "skip_spawned", "poisson_steps",
+         "mobility_steps", "collision_chance", "cross_section", "block_size", "blocks_per_sm",
+         "compaction", "warp_sync")
+
+
+def fmt_measure(y):
+    """A measured number or ratio: whole units with separators from 100 up, else 3 digits
+    (1,234 ms, 56.7 ms, 0.0151 ms; never 1.23e+03)."""
+    return f"{y:,.0f}" if abs(y) >= 100 else f"{y:.3g}"
+
+
+def fixed_text(points, x):
+    """The parameters a figure holds fixed, as 'sim toy, init_n 200,000, ...', then those that
+    are fixed per scheduler but differ between them ('static-iterate blocks_per_sm 1')."""
+    constant, per_scheduler = [], []
+    for k in SHOWN:
+        if k == x or not any(k in config(p) for p in points):
+            continue
+        if distinct([p for p in points if k in config(p)], k) == 1:
+            constant.append(f"{k} {fmt(common_value(points, k))}")
+        elif all(distinct([p for p in points if config(p)["scheduler"] == s and k in config(p)],
+                          k) <= 1 for s in schedulers(points)):
+            per_scheduler += [f"{s} {k} {fmt(common_value(ps, k))}" for s in schedulers(points)
+                              for ps in [[p for p in points if config(p)["scheduler"] == s]]
+                              if k in config(ps[0])]
+    text = ", ".join(constant)
+    return text + (f"; per scheduler: {', '.join(per_scheduler)}" if per_scheduler else "")
+
+
+def device_label(job):
+    """What the job ran on: the GPU's name, else the host's CPU."""
+    env = job.get("environment") or {}
+    device = env.get("device")
+    if device:
+        return device["name"]
+    return (env.get("host") or {}).get("cpu", "unknown CPU")
+
+
+def git_commit(job):
+    """The commit the binary that measured the job was built from."""
+    return ((job.get("environment") or {}).get("build") or {}).get("git_commit", "unknown")
+
+
+def footnote(job):
+    """The line under every figure: device, commit, and how many failed points were left out."""
+    failed = len(failed_points(job))
+    skipped = f"; {failed} failed point{'s' if failed != 1 else ''} left out" if failed else ""
+    return (f"{job['job']['name']}: {device_label(job)}, commit {git_commit(job)[:12]}, "
+            f"{len(ok_points(job))} points{skipped}")
+
+
+def sm_fill_markers(job, block_size):
+    """The seed's Figure 5.5 lines, from the device the job ran on: the initial particles that
+    put one block of `block_size` threads on every SM, and those that fill every SM to its
+    thread limit. None without a device (a CPU run has no SMs to fill)."""
+    device = (job.get("environment") or {}).get("device")
+    if not device:
+        return ()
+    sms, full = device["sm_count"], device["sm_count"] * device["max_threads_per_sm"]
+    markers = []
+    if block_size:
+        markers.append((sms * block_size,
+                        f"{sms} SMs × {block_size} = {sms * block_size:,}: a block on every SM",
+                        "tab:green"))
+    markers.append((full, f"{sms} SMs × {device['max_threads_per_sm']} = {full:,}: every SM full",
+                    "tab:red"))
+    return tuple(markers)
+
+
+def common_value(points, key):
+    """The value of `key` if all points that have it agree, else None."""
+    values = {json.dumps(config(p)[key]) for p in points if key in config(p)}
+    return json.loads(values.pop()) if len(values) == 1 else None
+
+
+# --- drawing ---------------------------------------------------------------------------------
+
+def colour(label):
+    """A scheduler's colour, the same in every figure."""
+    name = label.split(" (")[0]
+    index = SCHEDULERS.index(name) if name in SCHEDULERS else len(SCHEDULERS)
+    return plt.get_cmap("tab20")((2 * index) % 20 + (2 * index) // 20 % 2)
+
+
+def draw_lines(ax, figure, panel):
+    """Per-scheduler quantities as one line per series; shared counts as one line each."""
+    styles = ["-", "--", ":", "-."]
+    if QUANTITIES[panel.quantities[0]].shared:
+        for i, q in enumerate(panel.quantities):
+            xy = shared_values(figure, q)
+            ax.plot([x for x, _ in xy], [y for _, y in xy], "os^D"[i % 4] + styles[i % 4],
+                    label=QUANTITIES[q].label)
+        return
+    seen = {}
+    for label, ps in series(figure).items():
+        if label.startswith(YARDSTICK):
+            xy = [(config(p)[figure.x], value(p, panel.quantities[0])) for p in ps]
+            ax.plot([x for x, _ in xy], [y for _, y in xy], "k--", linewidth=1,
+                    label=f"{label}: yardstick, not a scheduler")
+            continue
+        xy = [(config(p)[figure.x], value(p, panel.quantities[0])) for p in ps]
+        xy = [(x, y) for x, y in xy if y is not None]
+        name = label.split(" (")[0]
+        k = seen[name] = seen.get(name, -1) + 1
+        ax.plot([x for x, _ in xy], [y for _, y in xy], "os^D"[k % 4] + styles[k % 4],
+                color=colour(label), label=label)
+
+
+def draw_bars(ax, figure, panel):
+    """Grouped bars: the x values as categories, one bar per series in each. Series here are
+    often one scheduler's variants (compaction kinds), so each gets its own colour."""
+    groups = series(figure)
+    xs = sorted({json.dumps(config(p)[figure.x]) for p in figure.points},
+                key=lambda s: sort_key(json.loads(s)))
+    width = 0.8 / max(len(groups), 1)
+    for i, (label, ps) in enumerate(groups.items()):
+        at = {json.dumps(config(p)[figure.x]): p for p in ps}
+        pos = [j + (i - (len(groups) - 1) / 2) * width for j, x in enumerate(xs) if x in at]
+        ys = [value(at[x], panel.quantities[0]) or 0 for x in xs if x in at]
+        ax.bar(pos, ys, width, color=plt.get_cmap("tab10")(i % 10), label=label)
+    ax.set_xticks(range(len(xs)), [fmt(json.loads(x)) for x in xs])
+
+
+def draw_panel(ax, figure, panel):
+    """One axes: the data, marker lines, scales, labels, grid and legend."""
+    (draw_bars if figure.xscale == "category" else draw_lines)(ax, figure, panel)
+    for x, label, col in figure.markers:
+        ax.axvline(x, color=col, linewidth=1, linestyle="--", label=label)
+    if figure.xscale in ("log", "log2"):
+        ax.set_xscale("log", base=2 if figure.xscale == "log2" else 10)
+    if figure.xscale == "log2":
+        ticks = sorted({config(p)[figure.x] for p in figure.points})
+        ax.set_xticks(ticks, [str(t) for t in ticks])
+        ax.minorticks_off()
+    if panel.logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(AXIS_LABELS.get(figure.x, figure.x))
+    shared = QUANTITIES[panel.quantities[0]].shared
+    ax.set_ylabel("particles" if shared and len(panel.quantities) > 1
+                  else QUANTITIES[panel.quantities[0]].label)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+
+
+def render(figure, out_dir):
+    """Draws `figure` into OUT_DIR/NAME.png and .pdf (and NAME.md for a table) and returns the
+    paths written."""
+    n = len(figure.panels)
+    fig, axes = plt.subplots(1, n, figsize=(6 * n, 4.6), squeeze=False)
+    for ax, panel in zip(axes[0], figure.panels):
+        draw_panel(ax, figure, panel)
+    fig.suptitle(textwrap.fill(figure.title, 70 * n), fontsize=11)
+    fig.text(0.01, 0.005, footnote(figure.job), fontsize=7, color="0.35")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    out = pathlib.Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / f"{figure.name}.png", out / f"{figure.name}.pdf"]
+    fig.savefig(paths[0], dpi=120)
+    fig.savefig(paths[1])
     plt.close(fig)
-    return out
+    if figure.table:
+        paths.append(out / f"{figure.name}.md")
+        paths[-1].write_text(markdown_table(figure) + "\n")
+    return paths
 
 
-def main(plot, description, directory_help):
-    """The command line every plot script shares: one directory of run results."""
+def markdown_table(figure):
+    """The figure's first quantity as a Markdown table: a row per series, a column per x."""
+    quantity = figure.panels[0].quantities[0]
+    xs = sorted({json.dumps(config(p)[figure.x]) for p in figure.points},
+                key=lambda s: sort_key(json.loads(s)))
+    head = [f"{figure.x} {fmt(json.loads(x))}" for x in xs]
+    lines = [f"| {QUANTITIES[quantity].label} | " + " | ".join(head) + " |",
+             "|---|" + "---:|" * len(xs)]
+    for label, ps in series(figure).items():
+        at = {json.dumps(config(p)[figure.x]): value(p, quantity) for p in ps}
+        cells = ["-" if at.get(x) is None else f"{at[x]:.3g}" for x in xs]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+# --- command line ----------------------------------------------------------------------------
+
+def module_name(job_name):
+    """The family script of a job: fig_ and the job's name with _ for - and . (so the Makefile's
+    list of jobs is the one list of families)."""
+    return "fig_" + re.sub(r"[-.]", "_", job_name)
+
+
+def plot_job(figures, path, out_dir):
+    """Renders every figure `figures(job)` makes from the results at `path`; prints each path
+    written and what was left out. Returns the Figure records."""
+    job = load_job(path)
+    if not ok_points(job):
+        raise SystemExit(f"{path}: no finished points to plot")
+    for p in failed_points(job):
+        print(f"skipped failed point {p.get('label', '?')}: {p.get('failure', '?')}")
+    made = build(figures, job)
+    for f in made:
+        for written in render(f, out_dir):
+            print(written)
+    return made
+
+
+def build(figures, job):
+    """The Figure records `figures(job)` makes, with names made unique (a job holding more
+    sub-sweeps than its script expects gets _2, _3 ... rather than files overwriting each other)."""
+    made, seen = figures(job), {}
+    for f in made:
+        seen[f.name] = seen.get(f.name, 0) + 1
+        if seen[f.name] > 1:
+            f.name = f"{f.name}_{seen[f.name]}"
+    return made
+
+
+def main(figures, description):
+    """The command line every figure script shares: RESULTS_JSON --out DIR."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("directory", help=directory_help)
-    print(f"wrote {plot(parser.parse_args().directory)}")
+    parser.add_argument("results", help="a job results file (schema schedbench.job/1)")
+    parser.add_argument("--out", required=True, help="folder for the figures")
+    args = parser.parse_args()
+    if not plot_job(figures, args.results, args.out):
+        sys.exit(f"{args.results}: none of this script's figures has data in it")

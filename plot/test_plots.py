@@ -1,26 +1,171 @@
-"""The plot scripts render from a small fixture of result files."""
+"""The figure scripts, make_figures and the report generator, run on the fixtures in
+plot/fixtures/jobs (synthetic job results, one per figure family; make_fixtures.py writes them).
+Every fixture's last point is a failed one."""
 
+import contextlib
+import importlib
+import io
+import json
 import pathlib
+import re
 import shutil
+import sys
 import tempfile
 import unittest
 
-import plot_demo
+import results
+from make_figures import make_figures
 
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
+JOBS = FIXTURES / "jobs"
+sys.path.insert(0, str(ROOT / "report"))
+import make_report  # noqa: E402
 
 
-class DemoPlot(unittest.TestCase):
-    def test_writes_a_png(self):
+def makefile_jobs():
+    """The jobs `make figures` draws (FIGURE_JOBS in the Makefile)."""
+    text = (ROOT / "Makefile").read_text()
+    block = re.search(r"^FIGURE_JOBS :=((?:.*\\\n)*.*)$", text, re.M).group(1)
+    return block.replace("\\\n", " ").split()
+
+
+def quietly(fn, *args):
+    """fn(*args) and what it printed."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        value = fn(*args)
+    return value, out.getvalue()
+
+
+class EveryFamily(unittest.TestCase):
+    def test_each_makefile_job_has_a_script_and_a_fixture(self):
+        scripts = {p.stem for p in pathlib.Path(__file__).parent.glob("fig_*.py")}
+        jobs = makefile_jobs()
+        self.assertEqual(scripts, {results.module_name(j) for j in jobs})
+        for job in jobs:
+            self.assertTrue((JOBS / f"{job}.json").exists(), job)
+            self.assertEqual(importlib.import_module(results.module_name(job)).JOB, job)
+
+    def test_each_script_renders_png_and_pdf_without_the_failed_point(self):
+        for job in makefile_jobs() + ["demo"]:
+            module = "plot_demo" if job == "demo" else results.module_name(job)
+            with self.subTest(job=job), tempfile.TemporaryDirectory() as tmp:
+                figures, printed = quietly(results.plot_job,
+                                           importlib.import_module(module).figures,
+                                           JOBS / f"{job}.json", tmp)
+                self.assertTrue(figures)
+                failed = results.load_job(JOBS / f"{job}.json")["points"][-1]
+                self.assertEqual(failed["status"], "failed")
+                self.assertIn(f"skipped failed point {failed['label']}", printed)
+                for f in figures:
+                    self.assertNotIn(failed, f.points)
+                    png, pdf = (pathlib.Path(tmp, f"{f.name}.{ext}") for ext in ("png", "pdf"))
+                    self.assertTrue(png.read_bytes().startswith(b"\x89PNG"), png)
+                    self.assertTrue(pdf.read_bytes().startswith(b"%PDF"), pdf)
+                    self.assertIn(str(png), printed)
+
+
+class Families(unittest.TestCase):
+    """The sub-sweeps each family finds in its fixture."""
+
+    def names(self, job):
+        module = importlib.import_module(results.module_name(job))
+        job_results = results.load_job(JOBS / f"{job}.json")
+        return [f.name for f in results.build(module.figures, job_results)]
+
+    def test_mvp_sub_sweeps_are_told_apart(self):
+        self.assertEqual(self.names("mvp"), [
+            "fig5.9_mvp_block_size", "fig5.10_mvp_block_size_no_naive", "fig5.11_mvp_init_n",
+            "fig5.12_mvp_init_n_skip_spawned", "fig5.13_mvp_steps",
+            "fig5.14_mvp_steps_skip_spawned"])
+
+    def test_cross_section_long_short_and_low(self):
+        self.assertEqual([n.split("_")[0] for n in self.names("pic-cross-section")],
+                         ["fig5.15", "fig5.16", "fig5.17", "fig9.3", "fig9.4", "fig9.5"])
+
+    def test_toy_block_size_splits_filled_and_one_block_per_sm(self):
+        job = results.load_job(JOBS / "toy-block-size.json")
+        figures = {f.name: f for f in results.build(
+            importlib.import_module("fig_toy_block_size").figures, job)}
+        one = figures["fig5.3_toy_block_size_one_block_per_sm"]
+        self.assertEqual({p["config"]["blocks_per_sm"] for p in one.points}, {1})
+        no_huge = figures["fig5.2_toy_block_size_no_huge"].points
+        self.assertNotIn("huge-iterate", results.schedulers(no_huge))
+
+    def test_sm_fill_markers_come_from_the_device(self):
+        job = results.load_job(JOBS / "toy-init-n.json")
+        device = job["environment"]["device"]
+        xs = [x for x, _, _ in results.sm_fill_markers(job, 512)]
+        self.assertEqual(xs, [device["sm_count"] * 512,
+                              device["sm_count"] * device["max_threads_per_sm"]])
+        self.assertEqual(results.sm_fill_markers(results.load_job(JOBS / "demo.json"), 512), ())
+
+    def test_compaction_table_has_a_row_per_variant(self):
+        job = results.load_job(JOBS / "table-3.2-compaction.json")
+        quiet, busy = results.build(importlib.import_module("fig_table_3_2_compaction").figures,
+                                    job)
+        self.assertEqual(quiet.name, "table3.2_compaction_mobility_steps-1")
+        self.assertEqual({p["config"].get("collision_chance") for p in busy.points}, {20})
+        table = results.markdown_table(quiet)
+        for variant in ("simple", "block", "warp"):
+            self.assertIn(f"| cpu-sync (compaction {variant}) |", table)
+        self.assertIn("block_size 1024", table)
+
+    def test_refuses_another_schema(self):
         with tempfile.TemporaryDirectory() as tmp:
-            for f in (FIXTURES / "demo").glob("*.json"):
-                shutil.copy(f, tmp)
-            out = plot_demo.plot(tmp)
-            self.assertTrue(out.read_bytes().startswith(b"\x89PNG"))
+            path = pathlib.Path(tmp, "old.json")
+            path.write_text(json.dumps({"schema": "schedbench.run/1"}))
+            with self.assertRaises(SystemExit):
+                results.load_job(path)
 
-    def test_refuses_an_empty_directory(self):
-        with tempfile.TemporaryDirectory() as tmp, self.assertRaises(SystemExit):
-            plot_demo.plot(tmp)
+
+class Report(unittest.TestCase):
+    """make figures then make report, over the fixtures less warp-sync's results file."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = pathlib.Path(tempfile.mkdtemp())
+        cls.results = cls.tmp / "results"
+        shutil.copytree(JOBS, cls.results)
+        (cls.results / "warp-sync.json").unlink()
+        cls.jobs = makefile_jobs()
+        cls.made, cls.printed = quietly(make_figures, cls.results, cls.tmp / "report/figures",
+                                        cls.jobs)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_a_missing_results_file_is_skipped_with_a_message(self):
+        self.assertNotIn("warp-sync", self.made)
+        self.assertIn("warp-sync.json is missing", self.printed)
+        self.assertEqual(set(self.made), set(self.jobs) - {"warp-sync"})
+
+    def test_writes_markdown_and_html_referencing_every_figure(self):
+        (md, html), printed = quietly(make_report.write_report, self.results,
+                                      self.tmp / "report/figures", self.tmp / "report", self.jobs)
+        self.assertIn("warp-sync.json is missing", printed)
+        text, page = md.read_text(), html.read_text()
+        for figures in self.made.values():
+            for f in figures:
+                self.assertIn(f"](figures/{f.name}.png)", text)
+                self.assertIn(f'src="figures/{f.name}.png"', page)
+                self.assertIn(f.caption, text)
+        self.assertIn("Fixture GPU", text)
+        self.assertIn("f1x7ure0000000000000000000000000000000000", text)
+        self.assertIn("580.00.00", text)
+        self.assertIn("`warp-sync`", text.split("## Not measured yet")[1])
+        self.assertIn("<table>", page)
+
+    def test_best_table_names_the_fastest_from_the_data(self):
+        text = make_report.report_markdown(self.results, self.tmp / "report/figures",
+                                           self.tmp / "report", ["toy-steps"])
+        row = next(line for line in text.splitlines() if line.startswith("| toy, time steps |"))
+        # Fixture toy-steps at 20,000 steps: cpu-sync (0.5 ns/step) beats huge-iterate; the
+        # dynamic-block point there is the failed one.
+        self.assertRegex(row, r"\| steps 20,000 \| cpu-sync \| [\d.,]+ ms \| huge-iterate \|")
+        self.assertIn("The lead changes 1 time(s) along steps", text)
 
 
 class SchedulerTable(unittest.TestCase):
@@ -36,16 +181,6 @@ class SchedulerTable(unittest.TestCase):
         self.assertLess(by_name["dynamic-warp"]["eff_best"], 1.0)
         table = scheduler_table.markdown(workload, bound, rows, context)
         self.assertIn("| cpu-sync |", table)
-
-
-class CollisionChancePlot(unittest.TestCase):
-    def test_writes_a_png(self):
-        import plot_collision_chance
-        with tempfile.TemporaryDirectory() as tmp:
-            for f in (FIXTURES / "collision_chance").glob("*.json"):
-                shutil.copy(f, tmp)
-            out = plot_collision_chance.plot(tmp)
-            self.assertTrue(out.read_bytes().startswith(b"\x89PNG"))
 
 
 if __name__ == "__main__":

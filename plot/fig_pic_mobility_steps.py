@@ -1,0 +1,19 @@
+"""Seed Figures 5.21-5.24 (§5.3.4): pic run time and collisions against the mobility steps per
+poisson step, in a low (up to 100) and a high (from 100) range. Reads the results of
+jobs/pic-mobility-steps.json."""
+
+from results import main
+from split_sweep import low_high_figures
+
+JOB = "pic-mobility-steps"
+SPLIT = 100  # mobility steps: where the seed splits its low and high figures
+
+
+def figures(job):
+    """Low and high range, time and collisions each."""
+    return low_high_figures(job, "mobility_steps", SPLIT, ("5.21", "5.22", "5.23", "5.24"),
+                            "mobility steps")
+
+
+if __name__ == "__main__":
+    main(figures, __doc__)
