@@ -25,6 +25,9 @@ struct RunConfig {
   std::string layout = "center";  // toy: "center" or "column"
   double split_chance = 0.02;     // mvp: percent per step
   bool skip_spawned = false;      // mvp: spawned particles are stored but not simulated
+  // toy: phases of this many steps, so that each phase end is a frame (--frames); 0: one phase.
+  // Not a parameter of the table: it changes when pictures are taken, never the result.
+  uint32_t frame_every = 0;
 
   // pic
   uint32_t poisson_steps = 0;

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Installs what schedbench needs and is missing; safe to run again (it skips what is present).
 #   C++:    Debian packages (CMake, compilers, nlohmann/json, fmt, CLI11, Google Benchmark,
-#           GoogleTest, stb for PNG output). The CUDA toolkit (nvcc) must already be on the
-#           machine.
+#           GoogleTest, stb for PNG and giflib for GIF output). The CUDA toolkit (nvcc) must
+#           already be on the machine.
 #   Python: matplotlib for plot/, from plot/requirements.txt, in the virtual environment .venv/.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 packages=(cmake make g++ nlohmann-json3-dev libfmt-dev libcli11-dev libbenchmark-dev
-          libgtest-dev libstb-dev python3-venv)
+          libgtest-dev libstb-dev libgif-dev python3-venv)
 
 say() { printf 'install-deps: %s\n' "$*"; }
 

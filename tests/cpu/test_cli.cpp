@@ -1,6 +1,7 @@
 // The schedbench command as a user meets it: bad input gets one line naming the value and what
 // is accepted, exit code 2, and nothing written.
 #include <fcntl.h>
+#include <gif_lib.h>
 #include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -54,6 +55,14 @@ Outcome schedbench(const std::vector<std::string>& args) {
 std::vector<std::string> run_args(std::vector<std::string> extra) {
   std::vector<std::string> args = {"run", "--sim", "mvp", "--scheduler", "cpu-serial",
                                    "--init-n", "100", "--steps", "10"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+std::vector<std::string> toy_frames_args(std::vector<std::string> extra) {
+  std::vector<std::string> args = {
+      "run", "--sim",   "toy", "--scheduler", "cpu-serial",         "--init-n",
+      "100", "--steps", "100", "--frames",    "/nonexistent/frames"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -114,6 +123,25 @@ const BadInput kBadInputs[] = {
     {"unknown_option", run_args({"--speed", "11"}), "--speed"},
     {"json_in_missing_directory", run_args({"--json", "/nonexistent/dir/r.json"}),
      "--json: '/nonexistent/dir/r.json' is not in a writable directory"},
+    {"frames_for_mvp", run_args({"--frames", "/nonexistent/frames"}),
+     "--frames: sim mvp draws no frames; accepted: toy"},
+    {"frame_every_zero", toy_frames_args({"--frame-every", "0"}),
+     "--frame-every: '0' is not a whole number from 1 to 100"},
+    {"frame_every_negative", toy_frames_args({"--frame-every=-10"}),
+     "--frame-every: '-10' is not a whole number from 1 to 100"},
+    {"frame_every_not_a_number", toy_frames_args({"--frame-every", "often"}),
+     "--frame-every: 'often' is not a whole number from 1 to 100"},
+    {"frame_every_not_a_divisor", toy_frames_args({"--frame-every", "7"}),
+     "--frame-every: 7 does not divide --steps 100; accepted: a divisor of 100"},
+    {"too_many_frames", toy_frames_args({"--steps", "1000", "--frame-every", "1"}),
+     "--frame-every: 1 makes 1000 frames of --steps 1000; accepted: at most 500 frames, every 2 "
+     "steps or more"},
+    {"frame_every_without_frames",
+     {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5",
+      "--frame-every", "5"},
+     "--frame-every: needs --frames DIR"},
+    {"frames_with_density_png", toy_frames_args({"--density-png", "/nonexistent/density"}),
+     "--frames: cannot be combined with --density-png"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Cli, CliBadInput, testing::ValuesIn(kBadInputs),
@@ -152,6 +180,71 @@ TEST(Cli, RunFailureIsExitThree) {
                                 "--steps", "2000", "--capacity", "150"});
   EXPECT_EQ(o.exit_code, 3);
   EXPECT_NE(o.err.find("capacity exceeded"), std::string::npos) << o.err;
+}
+
+// The images in a GIF file, read back with giflib.
+int gif_images(const std::string& path) {
+  int error = 0;
+  GifFileType* gif = DGifOpenFileName(path.c_str(), &error);
+  if (gif == nullptr) return -1;
+  const int images = DGifSlurp(gif) == GIF_OK ? gif->ImageCount : -1;
+  DGifCloseFile(gif, &error);
+  return images;
+}
+
+size_t pngs_in(const std::string& dir) {
+  size_t n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("frame_", 0) == 0 && entry.path().extension() == ".png") ++n;
+  }
+  return n;
+}
+
+TEST(Cli, FramesAreAPngPerFrameAndALoopingGif) {
+  TempDir dir;
+  const std::string frames = dir.path("frames");
+  const Outcome o =
+      schedbench({"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "200", "--layout",
+                  "column", "--steps", "300", "--frames", frames, "--frame-every", "30"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(pngs_in(frames), 10u);
+  EXPECT_EQ(slurp(frames + "/frame_009.png").substr(1, 3), "PNG");
+  const std::string gif = slurp(frames + "/toy.gif");
+  EXPECT_EQ(gif.substr(0, 6), "GIF89a");
+  EXPECT_NE(gif.find("NETSCAPE2.0"), std::string::npos);
+  EXPECT_EQ(gif_images(frames + "/toy.gif"), 10);
+}
+
+TEST(Cli, FramesWithoutFrameEveryAreAtMostAHundred) {
+  TempDir dir;
+  const std::string frames = dir.path("frames");
+  const Outcome o = schedbench({"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n",
+                                "20", "--steps", "250", "--frames", frames});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(pngs_in(frames), 50u);  // every 5 steps: 250 has no divisor from 51 to 100
+  EXPECT_EQ(gif_images(frames + "/toy.gif"), 50);
+}
+
+// The digest line of `run` output.
+std::string digest_line(const std::string& out) {
+  const size_t at = out.find("digest");
+  return at == std::string::npos ? "" : out.substr(at, out.find('\n', at) - at);
+}
+
+TEST(Cli, FramesKeepTheDigest) {
+  TempDir dir;
+  const std::vector<std::string> args = {"run",        "--sim",    "toy", "--scheduler",
+                                         "cpu-openmp", "--init-n", "300", "--layout",
+                                         "column",     "--steps",  "600"};
+  const Outcome whole = schedbench(args);
+  std::vector<std::string> framed_args = args;
+  framed_args.insert(framed_args.end(), {"--frames", dir.path("frames"), "--frame-every", "60"});
+  const Outcome framed = schedbench(framed_args);
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  ASSERT_EQ(framed.exit_code, 0) << framed.err;
+  EXPECT_FALSE(digest_line(whole.out).empty()) << whole.out;
+  EXPECT_EQ(digest_line(framed.out), digest_line(whole.out));
 }
 
 TEST(Cli, HelpExitsZero) {
