@@ -9,7 +9,7 @@ DEVICE ?= nvidia-h100-80gb-hbm3
 FIGURE_JOBS := toy-block-size toy-init-n toy-steps mvp pic-cross-section pic-block-size \
 	pic-poisson-steps pic-mobility-steps pic-init-n table-3.2-compaction warp-sync
 
-.PHONY: all deps build demo test clean format figures report
+.PHONY: all deps build demo test clean format figures report results
 
 all: build
 
@@ -24,6 +24,11 @@ build: deps
 demo: build
 	$(BUILD)/bin/schedbench sweep jobs/demo.json --out results/demo/demo.json --overwrite
 	$(PYTHON) plot/plot_demo.py results/demo/demo.json --out results/demo
+
+# Every figure job on this machine's GPU into results/<device>/ (about 27 minutes on an H100).
+# Interrupted, it resumes where it stopped.
+results: build
+	scripts/run-jobs.sh --schedbench $(BUILD)/bin/schedbench $(FIGURE_JOBS:%=jobs/%.json)
 
 # Figures and report from committed results only: no build, no GPU. A job without a results
 # file is reported and skipped.

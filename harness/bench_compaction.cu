@@ -13,6 +13,7 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/hash.hpp"
+#include "harness/gbench_support.hpp"
 #include "harness/text_table.hpp"
 #include "harness/values.hpp"
 #include "schedulers/device/compaction.cuh"
@@ -104,6 +105,7 @@ int bench_main(int argc, char** argv) {
     fmt::print("bench_compaction: no CUDA device; nothing to measure\n");
     return 0;
   }
+  add_benchmark_context();
   const std::vector<uint32_t> blocks = {128, 1024};
   const std::vector<double> dead = {0.0, 0.5};
   for (const std::string& v : compaction_variants()) {

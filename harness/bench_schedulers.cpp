@@ -16,7 +16,7 @@
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
-#include "harness/environment.hpp"
+#include "harness/gbench_support.hpp"
 #include "harness/text_table.hpp"
 #include "harness/values.hpp"
 #include "schedulers/registry.hpp"
@@ -145,15 +145,7 @@ void run_point(benchmark::State& state, RunConfig c) {
       break;
     }
     state.SetIterationTime(r.time_ms * 1e-3);
-    const auto steps = static_cast<double>(r.counts.particle_steps);
-    state.counters["final"] = static_cast<double>(r.counts.final);
-    state.counters["spawned"] = static_cast<double>(r.counts.spawned);
-    state.counters["removed"] = static_cast<double>(r.counts.removed);
-    state.counters["particle_steps"] = steps;
-    state.counters["particle_steps_per_s"] = steps / (r.time_ms * 1e-3);
-    state.counters["ns_per_particle_step"] = r.time_ms * 1e6 / steps;
-    for (const auto& [part, ms] : r.parts_ms) state.counters[part + "_ms"] = ms;
-    state.counters["device_bytes"] = static_cast<double>(r.device_bytes);
+    set_run_counters(state, r);
   }
 }
 
@@ -220,23 +212,6 @@ void print_summary(const Options& o, const MedianCollector& c) {
   for (const auto& [name, message] : c.errors) fmt::print("error: {}: {}\n", name, message);
 }
 
-void add_context() {
-  const nlohmann::json env = environment_json();
-  benchmark::AddCustomContext("git_commit", env["build"]["git_commit"].get<std::string>());
-  benchmark::AddCustomContext("cuda_toolkit", env["build"]["cuda_toolkit"].get<std::string>());
-  const nlohmann::json& d = env["device"];
-  if (d.is_null()) return;
-  benchmark::AddCustomContext("gpu", d["name"].get<std::string>());
-  benchmark::AddCustomContext("sm_count", std::to_string(d["sm_count"].get<int>()));
-  benchmark::AddCustomContext("sm_clock_peak_mhz", std::to_string(d["sm_clock_peak_mhz"].get<int>()));
-  benchmark::AddCustomContext("cuda_driver_api", std::to_string(d["cuda_driver_api"].get<int>()));
-  if (!d["nvidia_smi"].is_null()) {
-    for (const auto& [key, value] : d["nvidia_smi"].items()) {
-      benchmark::AddCustomContext(key, value.is_string() ? value.get<std::string>() : value.dump());
-    }
-  }
-}
-
 int bench_main(int argc, char** argv) {
   Options o;
   try {
@@ -251,7 +226,7 @@ int bench_main(int argc, char** argv) {
     fmt::print("bench_schedulers: no CUDA device; nothing to measure\n");
     return 0;
   }
-  add_context();
+  add_benchmark_context();
   for (const std::string& s : o.schedulers) {
     for (uint32_t b : o.block_sizes) {
       RunConfig c = o.workload.config;

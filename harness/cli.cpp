@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -12,15 +13,17 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "harness/atomic_file.hpp"
+#include "harness/batch_cli.hpp"
+#include "harness/gif.hpp"
 #include "harness/job.hpp"
 #include "harness/parameters.hpp"
 #include "harness/png.hpp"
 #include "harness/values.hpp"
 #include "sims/pic/cross_sections.hpp"
 #include "harness/run_report.hpp"
-#include "harness/sweep.hpp"
 #include "harness/text_table.hpp"
 #include "schedulers/registry.hpp"
+#include "sims/toy/toy.hpp"
 
 namespace sb {
 namespace {
@@ -71,7 +74,67 @@ struct RunArgs {
   std::string json_path;
   std::string density_dir;
   std::string density_phases;  // comma-separated phase indices; empty: every phase
+  std::string frames_dir;
+  std::string frame_every;  // checked once the steps are known; empty: the default
 };
+
+constexpr uint32_t kMaxFrames = 500;      // beyond this an animation is too long to watch
+constexpr uint32_t kDefaultFrames = 100;  // at most, without --frame-every
+constexpr int kFrameDelayCs = 5;          // 20 frames a second
+
+// Steps per frame: --frame-every, or the fewest that split the steps evenly into at most
+// kDefaultFrames frames.
+uint32_t steps_per_frame(const RunArgs& a) {
+  const uint32_t steps = a.config.steps;
+  if (a.frame_every.empty()) {
+    uint32_t frames = std::min(kDefaultFrames, steps);
+    while (steps % frames != 0) {
+      --frames;
+    }
+    return steps / frames;
+  }
+  const auto every = static_cast<uint32_t>(parse_whole("--frame-every", a.frame_every, 1, steps));
+  if (steps / every > kMaxFrames) {
+    throw UsageError(fmt::format(
+        "--frame-every: {} makes {} frames of --steps {}; accepted: at most {} frames, every {} "
+        "steps or more",
+        every, steps / every, steps, kMaxFrames, (steps + kMaxFrames - 1) / kMaxFrames));
+  }
+  return every;
+}
+
+// Checks the frame options and splits the run into a phase per frame; throws UsageError.
+void plan_frames(RunArgs& a) {
+  if (a.frames_dir.empty()) {
+    if (!a.frame_every.empty()) throw UsageError("--frame-every: needs --frames DIR");
+    return;
+  }
+  if (a.config.sim != ToySim::kName) {
+    throw UsageError(
+        fmt::format("--frames: sim {} draws no frames; accepted: {}", a.config.sim, ToySim::kName));
+  }
+  if (!a.density_dir.empty()) throw UsageError("--frames: cannot be combined with --density-png");
+  a.config.frame_every = steps_per_frame(a);
+  find_sim(a.config.sim).check(a.config);  // toy rejects steps per frame that do not divide --steps
+}
+
+// Each phase end as DIR/frame_NNN.png and a frame of `animation`.
+RunOptions frame_options(const RunArgs& a, GifAnimation& animation) {
+  std::error_code error;
+  std::filesystem::create_directories(a.frames_dir, error);
+  if (error || access(a.frames_dir.c_str(), W_OK) != 0) {
+    throw UsageError(fmt::format("--frames: '{}' is not a writable directory", a.frames_dir));
+  }
+  RunOptions options;
+  const uint32_t frames = find_sim(a.config.sim).phase_count(a.config);
+  for (uint32_t k = 0; k < frames; ++k) options.snapshot_phases.push_back(k);
+  options.on_snapshot = [&a, &animation](uint32_t phase, const ParticleSet& ps) {
+    const Image picture = *ps.picture();
+    write_png(fmt::format("{}/frame_{:03}.png", a.frames_dir, phase), picture);
+    animation.add(picture);
+  };
+  return options;
+}
 
 // The phases --density-phases names (every phase if none), checked against the run.
 std::vector<uint32_t> snapshot_phases(const RunArgs& a) {
@@ -109,6 +172,11 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
                  "pic: write the particle density per cell as DIR/density_phase_K.png");
   cmd.add_option("--density-phases", a.density_phases,
                  "phases (poisson steps, from 0) to draw, comma-separated (default: all)");
+  cmd.add_option("--frames", a.frames_dir,
+                 "toy: draw the particles every --frame-every steps as DIR/frame_NNN.png and "
+                 "DIR/toy.gif");
+  cmd.add_option("--frame-every", a.frame_every,
+                 "steps per frame, a divisor of --steps (default: at most 100 frames)");
 }
 
 int run_command(RunArgs& a) {
@@ -119,8 +187,10 @@ int run_command(RunArgs& a) {
     given.push_back(p.key);
   }
   check_config(a.config, given);
+  plan_frames(a);
   if (!a.json_path.empty()) check_output_file(a.json_path);
   RunOptions options;
+  GifAnimation animation(kFrameDelayCs);
   if (!a.density_dir.empty()) {
     options.snapshot_phases = snapshot_phases(a);
     std::filesystem::create_directories(a.density_dir);
@@ -132,6 +202,7 @@ int run_command(RunArgs& a) {
   } else if (!a.density_phases.empty()) {
     throw UsageError("--density-phases: needs --density-png DIR");
   }
+  if (!a.frames_dir.empty()) options = frame_options(a, animation);
   const SchedulerEntry& entry = find_scheduler(a.config.scheduler);
   for (const Parameter& p : parameters()) {
     if ((p.scope == ParameterScope::kScheduler || p.scope == ParameterScope::kGpuDriver) &&
@@ -145,6 +216,12 @@ int run_command(RunArgs& a) {
 
   const RunResult r = run(a.config, options);
   fmt::print("{}", run_summary(a.config, r));
+  if (!a.frames_dir.empty()) {
+    const std::string gif = a.frames_dir + "/toy.gif";
+    animation.write(gif);
+    fmt::print("  wrote           {} frames {}/frame_*.png, {}\n", animation.frames(), a.frames_dir,
+               gif);
+  }
   if (!a.json_path.empty()) {
     write_file_atomically(a.json_path, run_json(a.config, r).dump(2) + "\n");
     fmt::print("  wrote           {}\n", a.json_path);
@@ -162,16 +239,6 @@ int cross_section_command(const std::string& out, double chance) {
   return 0;
 }
 
-int sweep_command(const std::string& job_path, std::string out_dir) {
-  const Job job = load_job(job_path, cuda_device_present());
-  if (out_dir.empty()) {
-    out_dir = "results/" + (job.name.empty() ? std::filesystem::path(job_path).stem().string() : job.name);
-  }
-  const int failed = run_sweep(job, out_dir);
-  fmt::print("{} points, {} failed; results in {}/\n", job.points.size(), failed, out_dir);
-  return failed == 0 ? 0 : 3;
-}
-
 }  // namespace
 
 int cli_main(int argc, char** argv) {
@@ -184,10 +251,8 @@ int cli_main(int argc, char** argv) {
   RunArgs run_args;
   add_run_options(*run, run_args);
 
-  CLI::App* sweep = app.add_subcommand("sweep", "run every point of a job file (jobs/README.md)");
-  std::string job_path, out_dir;
-  sweep->add_option("job", job_path, "job file")->required();
-  sweep->add_option("--out", out_dir, "directory for the results (default results/<job name>)");
+  BatchArgs batch;
+  add_batch_commands(app, batch);
 
   CLI::App* tables = app.add_subcommand(
       "cross-section", "write a pic cross-section file: the seed's synthetic table, or a constant");
@@ -211,7 +276,9 @@ int cli_main(int argc, char** argv) {
       const double chance = chance_text.empty() ? -1 : parse_real("--collision-chance", chance_text, 0, 100);
       return cross_section_command(table_path, chance);
     }
-    return sweep_command(job_path, out_dir);
+    int code = 0;
+    if (run_batch_command(batch, code)) return code;
+    return 1;
   } catch (const UsageError& e) {
     fmt::print(stderr, "schedbench: error: {}\n", e.what());
     return 2;

@@ -4,11 +4,14 @@
 #include <fmt/ranges.h>
 
 #include <cmath>
-#include <fstream>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "harness/json_file.hpp"
 #include "harness/parameters.hpp"
 #include "schedulers/registry.hpp"
 
@@ -17,8 +20,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const std::vector<std::string> kJobKeys = {"name",       "description",         "sims",
-                                           "schedulers", "fallback_schedulers", "axes"};
+const std::vector<std::string> kJobKeys = {
+    "name", "description", "figures",     "estimated_s", "sims",
+    "schedulers", "fallback_schedulers", "repetitions", "warmup", "axes"};
 
 [[noreturn]] void bad(const std::string& path, const std::string& key, const std::string& why) {
   throw UsageError(fmt::format("{}: {}: {}", path, key, why));
@@ -46,9 +50,8 @@ std::string value_text(const Json& v) {
 
 // "key": 5 | [v, ...] | {"linear": [a, b], "step": s} | {"log": [a, b], "points": k}.
 // Log ranges between whole numbers give whole numbers.
-std::vector<std::string> axis_values(const std::string& path, const std::string& key,
+std::vector<std::string> axis_values(const std::string& path, const std::string& where,
                                      const Json& v) {
-  const std::string where = "axes." + key;
   if (v.is_primitive()) return {value_text(v)};
   if (v.is_array()) {
     if (v.empty()) bad(path, where, "is an empty list");
@@ -97,26 +100,86 @@ std::vector<std::string> axis_values(const std::string& path, const std::string&
       "{\"log\": [first, last], \"points\": k}");
 }
 
-std::string label_of(const RunConfig& c, const std::vector<std::pair<std::string, std::string>>& axes) {
-  std::string label = c.sim + "__" + c.scheduler;
-  for (const auto& [key, text] : axes) label += "__" + key + "-" + text;
-  for (char& ch : label) {
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_' && ch != '.') ch = '_';
+// Labels name a point by sim, scheduler and the parameters that vary across the whole job, so
+// that a label is unique within the job and equal labels mean equal configurations.
+void label_points(std::vector<JobPoint>& points) {
+  std::map<std::string, std::set<std::string>> seen;
+  for (const JobPoint& p : points) {
+    const nlohmann::json config = config_json(p.config);
+    for (const auto& [key, value] : config.items()) seen[key].insert(value.dump());
   }
-  return label;
+  for (JobPoint& p : points) {
+    std::string label = p.config.sim + "__" + p.config.scheduler;
+    const nlohmann::json config = config_json(p.config);
+    for (const auto& [key, value] : config.items()) {
+      if (key == "sim" || key == "scheduler" || seen[key].size() < 2) continue;
+      label += "__" + key + "-" + (value.is_string() ? value.get<std::string>() : value.dump());
+    }
+    for (char& ch : label) {
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_' && ch != '.') ch = '_';
+    }
+    p.label = label;
+  }
+}
+
+// The text at `key`, or "" where the job leaves it out.
+std::string text_key(const std::string& path, const Json& doc, const std::string& key) {
+  if (!doc.contains(key)) return {};
+  if (!doc.at(key).is_string()) bad(path, key, "must be text");
+  return doc.at(key).get<std::string>();
+}
+
+// A whole number at `key` in [lo, hi], or `fallback` where the job leaves it out.
+int whole_key(const std::string& path, const Json& doc, const std::string& key, int lo, int hi,
+              int fallback) {
+  if (!doc.contains(key)) return fallback;
+  const Json& v = doc.at(key);
+  if (!v.is_number_integer() || v.get<long>() < lo || v.get<long>() > hi) {
+    bad(path, key, fmt::format("{} is not a whole number from {} to {}", v.dump(), lo, hi));
+  }
+  return v.get<int>();
+}
+
+// The points of one sub-sweep (an object of axes) for one sim and scheduler.
+void expand_axes(const std::string& path, const std::string& where, const Json& axes,
+                 const RunConfig& base, std::vector<JobPoint>& out) {
+  if (!axes.is_object()) bad(path, where, "must be an object of parameter: values");
+  std::vector<std::pair<const Parameter*, std::vector<std::string>>> live;
+  for (const auto& [key, value] : axes.items()) {
+    const Parameter* p = find_parameter(key);
+    if (p == nullptr) {
+      std::vector<std::string> keys;
+      for (const Parameter& q : parameters()) keys.push_back(q.key);
+      bad(path, where + "." + key, fmt::format("unknown parameter; accepted: {}", fmt::join(keys, ", ")));
+    }
+    std::vector<std::string> values = axis_values(path, where + "." + key, value);
+    // An axis multiplies only the points it applies to.
+    if (applies(*p, base)) live.emplace_back(p, std::move(values));
+  }
+  std::vector<size_t> at(live.size(), 0);
+  while (true) {
+    JobPoint point{base, {}, {}};
+    for (size_t i = 0; i < live.size(); ++i) {
+      const Parameter& p = *live[i].first;
+      p.set(point.config, path + ": " + where + "." + p.key, live[i].second[at[i]]);
+      point.given.push_back(p.key);
+    }
+    try {
+      check_config(point.config, point.given);
+    } catch (const UsageError& e) {
+      bad(path, where, e.what());
+    }
+    out.push_back(std::move(point));
+    size_t i = 0;
+    while (i < live.size() && ++at[i] == live[i].second.size()) at[i++] = 0;
+    if (i == live.size()) break;
+  }
 }
 
 }  // namespace
 
 Job load_job(const std::string& path, bool have_gpu) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("{}: cannot read the job file", path));
-  Json doc;
-  try {
-    doc = Json::parse(in);
-  } catch (const Json::parse_error& e) {
-    throw UsageError(fmt::format("{}: not valid JSON ({})", path, e.what()));
-  }
+  const Json doc = read_json_file(path, "job file");
   if (!doc.is_object()) bad(path, "(top level)", "must be an object");
   for (const auto& [key, value] : doc.items()) {
     if (std::find(kJobKeys.begin(), kJobKeys.end(), key) == kJobKeys.end()) {
@@ -128,8 +191,18 @@ Job load_job(const std::string& path, bool have_gpu) {
   }
   Job job;
   job.path = path;
-  job.name = doc.value("name", std::string());
-  job.description = doc.value("description", std::string());
+  job.spec = doc;
+  job.name = text_key(path, doc, "name");
+  if (job.name.empty()) job.name = std::filesystem::path(path).stem().string();
+  job.description = text_key(path, doc, "description");
+  if (doc.contains("figures")) job.figures = string_list(path, doc, "figures");
+  if (doc.contains("estimated_s")) {
+    const Json& e = doc.at("estimated_s");
+    if (!e.is_number() || e.get<double>() <= 0) bad(path, "estimated_s", "must be seconds above 0");
+    job.estimated_s = e.get<double>();
+  }
+  job.repetitions = whole_key(path, doc, "repetitions", 1, 1000, job.repetitions);
+  job.warmup = whole_key(path, doc, "warmup", 0, 100, job.warmup);
 
   const std::vector<std::string> sims = string_list(path, doc, "sims");
   std::vector<std::string> schedulers = string_list(path, doc, "schedulers");
@@ -146,19 +219,16 @@ Job load_job(const std::string& path, bool have_gpu) {
     }
   }
 
+  // "axes" is one sub-sweep, or a list of them whose points are joined.
   const Json& axes = doc.at("axes");
-  if (!axes.is_object()) bad(path, "axes", "must be an object of parameter: values");
-  std::vector<std::pair<const Parameter*, std::vector<std::string>>> expanded;
-  for (const auto& [key, value] : axes.items()) {
-    const Parameter* p = find_parameter(key);
-    if (p == nullptr) {
-      std::vector<std::string> keys;
-      for (const Parameter& q : parameters()) keys.push_back(q.key);
-      bad(path, "axes." + key, fmt::format("unknown parameter; accepted: {}", fmt::join(keys, ", ")));
-    }
-    expanded.emplace_back(p, axis_values(path, key, value));
+  std::vector<std::pair<std::string, const Json*>> sweeps;
+  if (axes.is_array()) {
+    if (axes.empty()) bad(path, "axes", "is an empty list of sub-sweeps");
+    for (size_t i = 0; i < axes.size(); ++i) sweeps.emplace_back(fmt::format("axes[{}]", i), &axes[i]);
+  } else {
+    sweeps.emplace_back("axes", &axes);
   }
-
+  std::vector<JobPoint> points;
   for (const std::string& sim : sims) {
     for (const std::string& scheduler : schedulers) {
       const SchedulerEntry* entry = nullptr;
@@ -177,34 +247,13 @@ Job load_job(const std::string& path, bool have_gpu) {
       RunConfig base;
       base.sim = sim;
       base.scheduler = scheduler;
-      // The axes that apply to this sim and scheduler; the others do not multiply its points.
-      std::vector<std::pair<const Parameter*, std::vector<std::string>>> live;
-      for (const auto& axis : expanded) {
-        if (applies(*axis.first, base)) live.push_back(axis);
-      }
-      std::vector<size_t> at(live.size(), 0);
-      while (true) {
-        JobPoint point{base, {}, {}};
-        std::vector<std::pair<std::string, std::string>> named;
-        for (size_t i = 0; i < live.size(); ++i) {
-          const Parameter& p = *live[i].first;
-          const std::string& text = live[i].second[at[i]];
-          p.set(point.config, path + ": axes." + p.key, text);
-          point.given.push_back(p.key);
-          if (live[i].second.size() > 1) named.emplace_back(p.key, text);
-        }
-        try {
-          check_config(point.config, point.given);
-        } catch (const UsageError& e) {
-          bad(path, "axes", e.what());
-        }
-        point.label = label_of(point.config, named);
-        job.points.push_back(std::move(point));
-        size_t i = 0;
-        while (i < live.size() && ++at[i] == live[i].second.size()) at[i++] = 0;
-        if (i == live.size()) break;
-      }
+      for (const auto& [where, sweep] : sweeps) expand_axes(path, where, *sweep, base, points);
     }
+  }
+  label_points(points);
+  std::set<std::string> labels;
+  for (JobPoint& p : points) {
+    if (labels.insert(p.label).second) job.points.push_back(std::move(p));
   }
   if (job.points.empty()) bad(path, "schedulers", "no point can run here");
   return job;

@@ -3,6 +3,7 @@
 // format.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,12 @@ struct Job {
   std::string path;
   std::string name;
   std::string description;
-  std::vector<JobPoint> points;
+  nlohmann::ordered_json spec;      // the file as read, recorded with the results
+  std::vector<std::string> figures;  // the seed figures it feeds
+  double estimated_s = 0;            // the author's estimate of its time on one H100; 0: none
+  int repetitions = 3;               // timed runs per point
+  int warmup = 1;                    // untimed runs before them
+  std::vector<JobPoint> points;      // in job order, each configuration once
   std::vector<std::string> skipped;  // why schedulers were left out (e.g. no CUDA device)
 };
 

@@ -89,10 +89,12 @@ const std::vector<Parameter> kParameters = {
      },
      [](const RunConfig& c) { return json(c.mobility_steps); }},
     {"cross_section", "--cross-section",
-     "pic: file of split and remove percent per energy level (default: the seed's synthetic "
-     "table)",
+     "pic: file of split and remove percent per energy level, or 'synthetic' (default): the "
+     "seed's synthetic table",
      ParameterScope::kSim, false, false,
-     [](RunConfig& c, const std::string&, const std::string& t) { c.cross_section = t; },
+     [](RunConfig& c, const std::string&, const std::string& t) {
+       c.cross_section = t == "synthetic" ? "" : t;
+     },
      [](const RunConfig& c) { return c.cross_section.empty() ? json("synthetic") : json(c.cross_section); }},
     {"collision_chance", "--collision-chance",
      "pic: constant collision chance, percent, split = remove = half of it (instead of a table)",
@@ -171,6 +173,26 @@ json config_json(const RunConfig& c) {
     if (applies(p, c)) j[p.key] = p.get(c);
   }
   return j;
+}
+
+RunConfig config_from_json(const json& j, const std::string& where) {
+  if (!j.is_object() || !j.contains("sim") || !j.contains("scheduler")) {
+    throw UsageError(fmt::format("{}: a configuration needs \"sim\" and \"scheduler\"", where));
+  }
+  RunConfig c;
+  c.sim = j["sim"].get<std::string>();
+  c.scheduler = j["scheduler"].get<std::string>();
+  std::vector<std::string> given;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "sim" || key == "scheduler" || value.is_null()) continue;
+    const Parameter* p = find_parameter(key);
+    if (p == nullptr) throw UsageError(fmt::format("{}: {}: not a parameter", where, key));
+    const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    p->set(c, where + ": " + key, text);
+    given.push_back(key);
+  }
+  check_config(c, given);
+  return c;
 }
 
 void check_config(const RunConfig& c, const std::vector<std::string>& given) {

@@ -40,6 +40,9 @@ bool applies(const Parameter& p, const RunConfig& c);
 // The configuration as JSON: sim, scheduler and every parameter that applies.
 nlohmann::json config_json(const RunConfig& c);
 
+// The configuration `config_json` wrote, read back and checked; UsageError names `where`.
+RunConfig config_from_json(const nlohmann::json& j, const std::string& where);
+
 // Checks that `c` can run: the sim and scheduler exist, every required parameter applies and was
 // given (`given` holds the keys set by the user), no given sim parameter is foreign to the sim,
 // and the sim accepts the values. Throws UsageError.

@@ -1,32 +1,192 @@
 #include "harness/sweep.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
-#include <cstdio>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <memory>
 #include <set>
+#include <thread>
 
 #include "core/errors.hpp"
-#include "harness/atomic_file.hpp"
+#include "harness/child_process.hpp"
 #include "harness/environment.hpp"
+#include "harness/job_results.hpp"
 #include "harness/parameters.hpp"
-#include "harness/run_report.hpp"
+#include "harness/progress.hpp"
 #include "harness/text_table.hpp"
 #include "schedulers/registry.hpp"
 
 namespace sb {
+namespace {
 
-int run_sweep(const Job& job, const std::string& out_dir) {
-  std::filesystem::create_directories(out_dir);
-  for (const std::string& why : job.skipped) fmt::print("{}: {}\n", job.path, why);
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
 
-  // Columns for the parameters that take more than one value across the job.
-  std::vector<nlohmann::json> configs;
+volatile std::sig_atomic_t g_stop = 0;
+void on_stop_signal(int) { g_stop = 1; }
+
+// Ctrl-C or a batch system's SIGTERM ends the sweep between two polls: the running points are
+// killed and left unrecorded, everything finished is already in the results file.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+// A scratch directory for requests, results and logs of the running points.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string pattern = (fs::temp_directory_path() / "schedbench-sweep-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot make a scratch directory");
+    path_ = pattern;
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+struct Running {
+  size_t index = 0;  // into job.points
+  std::string gpu;
+  std::string request, result, log;
+  Clock::time_point started;
+  double timeout_s = 0;
+  std::unique_ptr<ChildProcess> child;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The last non-empty lines of a point's output: what a failure record quotes.
+std::string tail(const std::string& text, size_t lines) {
+  std::vector<std::string> kept;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    if (end > start) kept.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  if (kept.size() > lines) kept.erase(kept.begin(), kept.end() - static_cast<long>(lines));
+  std::string out;
+  for (const std::string& l : kept) out += (out.empty() ? "" : "\n") + l;
+  return out;
+}
+
+bool is_cpu(const RunConfig& c) { return find_scheduler(c.scheduler).kind == SchedulerKind::kCpu; }
+
+// Long enough for every run of the point to reach its own watchdog, and a minute to start.
+double point_timeout(const Job& job, const JobPoint& p, const SweepOptions& o) {
+  if (o.point_timeout_s > 0) return o.point_timeout_s;
+  return static_cast<double>(job.warmup + job.repetitions) * p.config.timeout_s + 60;
+}
+
+Running start(const Job& job, size_t index, const std::string& gpu, const SweepOptions& o,
+              const ScratchDir& scratch) {
+  const JobPoint& p = job.points[index];
+  Running r;
+  r.index = index;
+  r.gpu = gpu;
+  r.request = scratch.file(p.label + ".request.json");
+  r.result = scratch.file(p.label + ".result.json");
+  r.log = scratch.file(p.label + ".log");
+  std::ofstream(r.request) << Json{{"label", p.label},
+                                   {"config", config_json(p.config)},
+                                   {"repetitions", job.repetitions},
+                                   {"warmup", job.warmup}}
+                                  .dump(2);
+  std::vector<std::string> argv = o.runner;
+  argv.push_back(r.request);
+  argv.push_back(r.result);
+  std::vector<std::string> env;
+  if (!gpu.empty()) env.push_back("CUDA_VISIBLE_DEVICES=" + gpu);
+  r.timeout_s = point_timeout(job, p, o);
+  r.started = Clock::now();
+  r.child = std::make_unique<ChildProcess>(argv, env, r.log);
+  return r;
+}
+
+// The record of a point that ended (`status` empty: killed at its deadline).
+Json record(const Job& job, const Running& r, const std::optional<ExitStatus>& status) {
+  const JobPoint& p = job.points[r.index];
+  Json rec = {{"label", p.label},
+              {"index", r.index},
+              {"config", config_json(p.config)},
+              {"status", "failed"},
+              {"gpu", is_cpu(p.config) ? Json(nullptr) : Json(r.gpu.empty() ? "default" : r.gpu)},
+              {"finished_utc", environment_json()["time_utc"]},
+              {"wall_s", std::chrono::duration<double>(Clock::now() - r.started).count()}};
+  const std::string log = tail(read_text(r.log), 5);
+  Json result;
+  if (fs::exists(r.result)) {
+    try {
+      result = Json::parse(read_text(r.result));
+    } catch (const Json::parse_error&) {
+      result = nullptr;
+    }
+  }
+  if (!status) {
+    rec["failure"] = "timeout";
+    rec["error"] = fmt::format("no result after {:.0f} s; the point was killed", r.timeout_s);
+  } else if (status->signalled) {
+    rec["failure"] = "crash";
+    rec["error"] = status->describe();
+  } else if (status->code == 0 && result.is_object() && result.contains("stats")) {
+    rec["status"] = "ok";
+    for (auto& [key, value] : result.items()) rec[key] = value;
+    return rec;
+  } else if (result.is_object() && result.contains("failure")) {
+    rec["failure"] = result["failure"];
+    rec["error"] = result["error"];
+  } else {
+    rec["failure"] = status->code == 0 ? "no-result" : "run-error";
+    rec["error"] = fmt::format("{}{}", status->describe(), status->code == 0 ? " without a result" : "");
+  }
+  rec["log_tail"] = log;
+  return rec;
+}
+
+std::string outcome(const Json& rec) {
+  if (rec["status"] == "ok") {
+    return fmt::format("ok  {:.3f} ms (median of {})", rec["stats"]["median_ms"].get<double>(),
+                       rec["repetitions_ms"].size());
+  }
+  return fmt::format("FAILED ({}): {}", rec["failure"].get<std::string>(), rec["error"].get<std::string>());
+}
+
+// One row per point of this shard: the parameters that vary, the counts and the median.
+std::string summary(const Job& job, const JobResults& results, const std::vector<size_t>& mine) {
   std::map<std::string, std::set<std::string>> values;
-  for (const JobPoint& p : job.points) {
-    configs.push_back(config_json(p.config));
-    for (const auto& [key, value] : configs.back().items()) values[key].insert(value.dump());
+  for (size_t k : mine) {
+    const nlohmann::json config = config_json(job.points[k].config);
+    for (const auto& [key, value] : config.items()) values[key].insert(value.dump());
   }
   std::vector<std::string> varying;
   for (const auto& [key, seen] : values) {
@@ -34,41 +194,102 @@ int run_sweep(const Job& job, const std::string& out_dir) {
   }
   std::vector<std::string> header = {"sim", "scheduler"};
   header.insert(header.end(), varying.begin(), varying.end());
-  for (const char* h : {"final", "time ms", "particle-steps/s", "status"}) header.emplace_back(h);
+  for (const char* h : {"final", "median ms", "particle-steps/s", "status"}) header.emplace_back(h);
   TextTable table(header);
-
-  int failed = 0;
-  const size_t n = job.points.size();
-  for (size_t i = 0; i < n; ++i) {
-    const JobPoint& point = job.points[i];
-    fmt::print("[{}/{}] {}\n", i + 1, n, point.label);
-    std::fflush(stdout);
-    nlohmann::json record;
-    std::vector<std::string> row = {point.config.sim, point.config.scheduler};
-    const nlohmann::json& cfg = configs[i];
+  for (size_t k : mine) {
+    const JobPoint& p = job.points[k];
+    const Json cfg = config_json(p.config);
+    std::vector<std::string> row = {p.config.sim, p.config.scheduler};
     for (const std::string& key : varying) row.push_back(cfg.contains(key) ? cfg[key].dump() : "");
-    try {
-      const RunResult r = run(point.config);
-      record = run_json(point.config, r);
-      const nlohmann::json& res = record["result"];
-      row.push_back(std::to_string(r.counts.final));
-      row.push_back(fmt::format("{:.3f}", r.time_ms));
-      row.push_back(fmt::format("{:.3g}", res["particle_steps_per_s"].get<double>()));
+    const Json* rec = results.find(p.label);
+    if (rec == nullptr) {
+      row.insert(row.end(), {"", "", "", "not run"});
+    } else if ((*rec)["status"] == "ok") {
+      row.push_back(std::to_string((*rec)["counts"]["final"].get<uint64_t>()));
+      row.push_back(fmt::format("{:.3f}", (*rec)["stats"]["median_ms"].get<double>()));
+      row.push_back(fmt::format("{:.3g}", (*rec)["counters"]["particle_steps_per_s"].get<double>()));
       row.emplace_back("ok");
-    } catch (const RunError& e) {
-      ++failed;
-      record = {{"schema", kRunSchema},
-                {"config", cfg},
-                {"error", e.what()},
-                {"environment", environment_json()}};
-      row.insert(row.end(), {"", "", "", "failed"});
-      fmt::print(stderr, "  failed: {}\n", e.what());
+    } else {
+      row.insert(row.end(), {"", "", "", "failed: " + (*rec)["failure"].get<std::string>()});
     }
-    record["job"] = {{"name", job.name}, {"file", job.path}, {"point", point.label}};
-    write_file_atomically(out_dir + "/" + point.label + ".json", record.dump(2) + "\n");
     table.add_row(row);
   }
-  fmt::print("\n{}", table.str());
+  return table.str();
+}
+
+}  // namespace
+
+int run_sweep(const Job& job, const SweepOptions& o) {
+  const Json environment = environment_json();
+  std::string path = o.out_path.empty() ? default_results_path(job, environment) : o.out_path;
+  if (o.shard_count > 1) path = shard_path(path, o.shard_index, o.shard_count);
+  const bool exists = fs::exists(path);
+  if (exists && !o.resume && !o.overwrite) {
+    throw UsageError(fmt::format("{}: exists; accepted: --resume to run only its unfinished points, "
+                                 "--overwrite to start afresh",
+                                 path));
+  }
+  JobResults results = exists && o.resume ? JobResults::read(path, job)
+                                          : JobResults(job, o.shard_index, o.shard_count, environment);
+
+  // This shard's points, and those the file already holds.
+  std::vector<size_t> mine, todo;
+  for (size_t k = 0; k < job.points.size(); ++k) {
+    if (static_cast<int>(k % static_cast<size_t>(o.shard_count)) != o.shard_index - 1) continue;
+    mine.push_back(k);
+    const Json* rec = results.find(job.points[k].label);
+    const bool finished = rec != nullptr && nlohmann::json((*rec)["config"]) == config_json(job.points[k].config) &&
+                          ((*rec)["status"] == "ok" || !o.retry_failed);
+    if (!finished) todo.push_back(k);
+  }
+  for (const std::string& why : job.skipped) fmt::print("{}: {}\n", job.path, why);
+  results.write(path);
+  fmt::print("{}: {} points{} -> {}\n", job.path, mine.size(),
+             o.shard_count > 1 ? fmt::format(" (shard {} of {})", o.shard_index, o.shard_count) : "", path);
+
+  const std::vector<std::string> slots = o.gpus.empty() ? std::vector<std::string>{""} : o.gpus;
+  std::vector<std::optional<Running>> running(slots.size());
+  const ScratchDir scratch;
+  const StopSignals stop_signals;
+  Progress progress(mine.size(), mine.size() - todo.size(), slots.size(),
+                    job.estimated_s * static_cast<double>(mine.size()) / static_cast<double>(job.points.size()),
+                    isatty(STDOUT_FILENO) != 0);
+  size_t next = 0, busy = 0;
+  int failed = 0;
+  while (!g_stop && (next < todo.size() || busy > 0)) {
+    for (size_t s = 0; s < slots.size() && next < todo.size(); ++s) {
+      if (running[s]) continue;
+      running[s] = start(job, todo[next++], slots[s], o, scratch);
+      ++busy;
+      progress.started(job.points[running[s]->index].label);
+    }
+    for (auto& slot : running) {
+      if (!slot) continue;
+      std::optional<ExitStatus> status = slot->child->poll();
+      const bool late = !status && std::chrono::duration<double>(Clock::now() - slot->started).count() >
+                                       slot->timeout_s;
+      if (!status && !late) continue;
+      if (late) slot->child->kill();
+      const Json rec = record(job, *slot, status);
+      failed += rec["status"] == "ok" ? 0 : 1;
+      results.put(rec);
+      results.write(path);
+      progress.finished(rec["label"].get<std::string>(), outcome(rec));
+      slot.reset();
+      --busy;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  progress.clear();
+  if (g_stop) {
+    for (auto& slot : running) {
+      if (slot) slot->child->kill();
+    }
+    fmt::print("\ninterrupted: the finished points are in {}; `--resume` runs the others\n", path);
+    return -1;
+  }
+  fmt::print("\n{}", summary(job, results, mine));
+  fmt::print("{} points, {} failed this time; results in {}\n", mine.size(), failed, path);
   return failed;
 }
 

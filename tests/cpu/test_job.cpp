@@ -1,6 +1,8 @@
 // Job files are data: expansion into points, and one-line errors naming the file and the key.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "core/errors.hpp"
 #include "harness/job.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -55,6 +57,43 @@ TEST(Job, FallbackSchedulersRunWithoutADevice) {
   EXPECT_EQ(load_job(path, true).points.at(0).config.scheduler, "cpu-serial");
 }
 
+TEST(Job, SubSweepsAreJoinedAndASharedPointRunsOnce) {
+  TempDir dir;
+  const std::string path = dir.write("j.json", R"({
+    "sims": ["mvp"], "schedulers": ["cpu-serial"], "repetitions": 5, "warmup": 0, "estimated_s": 12,
+    "figures": ["5.11"],
+    "axes": [{"init_n": [10, 20], "steps": 5}, {"init_n": 10, "steps": [5, 7]}]})");
+  const Job job = load_job(path, false);
+  EXPECT_EQ(job.name, "j");  // from the file name
+  EXPECT_EQ(job.repetitions, 5);
+  EXPECT_EQ(job.warmup, 0);
+  EXPECT_EQ(job.estimated_s, 12.0);
+  EXPECT_EQ(job.figures, std::vector<std::string>{"5.11"});
+  // (10, 5) is in both sub-sweeps.
+  ASSERT_EQ(job.points.size(), 3u);
+  EXPECT_EQ(job.points[0].label, "mvp__cpu-serial__init_n-10__steps-5");
+  EXPECT_EQ(job.points[1].label, "mvp__cpu-serial__init_n-20__steps-5");
+  EXPECT_EQ(job.points[2].label, "mvp__cpu-serial__init_n-10__steps-7");
+}
+
+TEST(Job, EveryJobInTheRepositoryLoads) {
+  size_t jobs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(SCHEDBENCH_SOURCE_DIR) + "/jobs")) {
+    if (e.path().extension() != ".json") continue;
+    ++jobs;
+    for (const bool gpu : {false, true}) {
+      try {
+        const Job job = load_job(e.path().string(), gpu);
+        EXPECT_EQ(job.name, e.path().stem().string());
+        EXPECT_FALSE(job.points.empty());
+      } catch (const std::exception& err) {
+        ADD_FAILURE() << err.what();
+      }
+    }
+  }
+  EXPECT_GE(jobs, 12u);
+}
+
 TEST(Job, BadFilesNameTheFileAndTheKey) {
   TempDir dir;
   const auto error_for = [&](const std::string& text) {
@@ -86,6 +125,24 @@ TEST(Job, BadFilesNameTheFileAndTheKey) {
                 .find("--steps: required"),
             std::string::npos);
   EXPECT_NE(error_for("{not json").find("bad.json: not valid JSON"), std::string::npos);
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "repetitions": 0, )" + ok_axes + "}")
+                .find("bad.json: repetitions: 0 is not a whole number from 1 to 1000"),
+            std::string::npos);
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "warmup": "one", )" + ok_axes + "}")
+                .find("bad.json: warmup: \"one\" is not a whole number"),
+            std::string::npos);
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "estimated_s": -1, )" + ok_axes + "}")
+                .find("bad.json: estimated_s: must be seconds above 0"),
+            std::string::npos);
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "name": 7, )" + ok_axes + "}")
+                .find("bad.json: name: must be text"),
+            std::string::npos);
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": []})")
+                .find("bad.json: axes: is an empty list of sub-sweeps"),
+            std::string::npos);
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": [{"init_n": 10, "steps": 5}, {"init_n": 10, "steps": []}]})")
+                .find("bad.json: axes[1].steps: is an empty list"),
+            std::string::npos);
 }
 
 }  // namespace

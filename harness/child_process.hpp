@@ -1,0 +1,41 @@
+// A child process the sweep watches: started in its own process group (so that a kill reaches
+// whatever it started, and a Ctrl-C at the terminal reaches only the sweep, which decides),
+// polled without blocking, killed on a deadline.
+#pragma once
+
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sb {
+
+struct ExitStatus {
+  bool signalled = false;  // ended by a signal: `code` is the signal number
+  int code = 0;            // else the exit code
+
+  std::string describe() const;  // "exit code 3", "killed by signal SIGSEGV (11)"
+};
+
+class ChildProcess {
+ public:
+  // Starts `argv` with the environment plus `set_env` ("NAME=value", replacing NAME), standard
+  // output and error to `log_path`. Throws std::runtime_error if it cannot start.
+  ChildProcess(const std::vector<std::string>& argv, const std::vector<std::string>& set_env,
+               const std::string& log_path);
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  ~ChildProcess();  // kills it if it still runs
+
+  // Its status once it has ended; nothing while it runs.
+  std::optional<ExitStatus> poll();
+  // Kills its process group and waits for it.
+  void kill();
+
+ private:
+  pid_t pid_ = -1;
+  bool ended_ = false;
+};
+
+}  // namespace sb

@@ -1,0 +1,17 @@
+// Google Benchmark glue shared by the programs that use it as their runner: the context every
+// result carries (DESIGN.md §6) and the counters of one run.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include "core/run_result.hpp"
+
+namespace sb {
+
+// The GPU, its clocks, the driver and CUDA versions and the git commit, as custom context.
+void add_benchmark_context();
+
+// Counts, rates, device memory and the time's parts of `r` as the state's counters.
+void set_run_counters(benchmark::State& state, const RunResult& r);
+
+}  // namespace sb

@@ -1,0 +1,181 @@
+#include "harness/job_results.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <regex>
+
+#include "core/errors.hpp"
+#include "harness/atomic_file.hpp"
+#include "harness/json_file.hpp"
+
+namespace sb {
+namespace {
+
+using Json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+void check_results(const Json& doc, const std::string& path, const std::string& job_name) {
+  if (!doc.is_object() || doc.value("schema", "") != kJobSchema || !doc["points"].is_array()) {
+    throw UsageError(fmt::format("{}: not a {} results file", path, kJobSchema));
+  }
+  const std::string name = doc["job"].value("name", "");
+  if (!job_name.empty() && name != job_name) {
+    throw UsageError(fmt::format("{}: holds job '{}', not '{}'", path, name, job_name));
+  }
+}
+
+// Whether `bound` measured the configuration of `point`: every key of the bound's
+// configuration but the scheduler has the point's value.
+bool same_workload(const Json& bound, const Json& point) {
+  for (const auto& [key, value] : bound["config"].items()) {
+    if (key != "scheduler" && (!point["config"].contains(key) || point["config"][key] != value)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool is_ok(const Json& p) { return p.value("status", "") == "ok"; }
+
+}  // namespace
+
+JobResults::JobResults(const Job& job, int shard_index, int shard_count, Json environment)
+    : doc_({{"schema", kJobSchema},
+            {"job",
+             {{"name", job.name}, {"file", job.path}, {"description", job.description}, {"spec", job.spec}}},
+            {"shard", {{"index", shard_index}, {"count", shard_count}}},
+            {"environment", std::move(environment)},
+            {"points", Json::array()}}) {}
+
+JobResults JobResults::read(const std::string& path, const Job& job) {
+  Json doc = read_json_file(path, "results file");
+  check_results(doc, path, job.name);
+  return JobResults(std::move(doc));
+}
+
+const Json* JobResults::find(const std::string& label) const {
+  for (const Json& p : doc_["points"]) {
+    if (p["label"] == label) return &p;
+  }
+  return nullptr;
+}
+
+void JobResults::put(Json point) {
+  Json& points = doc_["points"];
+  for (auto it = points.begin(); it != points.end(); ++it) {
+    if ((*it)["label"] == point["label"]) {
+      points.erase(it);
+      break;
+    }
+  }
+  const auto later = std::find_if(points.begin(), points.end(), [&](const Json& p) {
+    return p["index"].get<size_t>() > point["index"].get<size_t>();
+  });
+  points.insert(later, std::move(point));
+}
+
+void JobResults::write(const std::string& path) {
+  for (Json& p : doc_["points"]) {
+    if (!is_ok(p) || p["config"]["scheduler"] == "bound") continue;
+    p["counters"].erase("efficiency");
+    for (const Json& b : doc_["points"]) {
+      if (is_ok(b) && b["config"]["scheduler"] == "bound" && same_workload(b, p)) {
+        p["counters"]["efficiency"] =
+            b["stats"]["median_ms"].get<double>() / p["stats"]["median_ms"].get<double>();
+      }
+    }
+  }
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent);
+  write_file_atomically(path, doc_.dump(2) + "\n");
+}
+
+std::string device_slug(const nlohmann::json& environment) {
+  const nlohmann::json& d = environment["device"];
+  std::string name = d.is_null() ? "cpu-" + environment["host"]["cpu"].get<std::string>()
+                                 : d["name"].get<std::string>();
+  std::string slug;
+  for (const char ch : name) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) {
+      slug += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    } else if (!slug.empty() && slug.back() != '-') {
+      slug += '-';
+    }
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  return slug;
+}
+
+std::string default_results_path(const Job& job, const nlohmann::json& environment) {
+  return fmt::format("results/{}/{}.json", device_slug(environment), job.name);
+}
+
+std::string shard_path(const std::string& path, int index, int count) {
+  const fs::path p(path);
+  return (p.parent_path() / fmt::format("{}.shard-{}-of-{}.json", p.stem().string(), index, count))
+      .string();
+}
+
+size_t merge_shards(const std::string& path) {
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  const std::regex pattern(std::regex_replace(target.stem().string(), std::regex(R"([.^$|()\[\]{}*+?\\])"),
+                                              R"(\$&)") +
+                           R"(\.shard-(\d+)-of-(\d+)\.json)");
+  std::map<int, std::string> shards;
+  int count = 0;
+  if (fs::is_directory(dir)) {
+    for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+      std::smatch m;
+      const std::string name = e.path().filename().string();
+      if (!std::regex_match(name, m, pattern)) continue;
+      const int n = std::stoi(m[2]);
+      if (count != 0 && n != count) {
+        throw UsageError(fmt::format("{}: shards of {} and of {} sweeps lie side by side; remove the "
+                                     "stale ones",
+                                     dir.string(), count, n));
+      }
+      count = n;
+      shards[std::stoi(m[1])] = e.path().string();
+    }
+  }
+  if (count == 0) {
+    throw UsageError(fmt::format("{}: no shard files ({}.shard-I-of-N.json) in {}", path,
+                                 target.stem().string(), dir.string()));
+  }
+  std::vector<int> missing;
+  for (int i = 1; i <= count; ++i) {
+    if (shards.count(i) == 0) missing.push_back(i);
+  }
+  if (!missing.empty()) {
+    throw UsageError(fmt::format("{}: shards {} of {} are missing", path, fmt::join(missing, ", "), count));
+  }
+  Json merged;
+  std::vector<std::string> sources;
+  for (const auto& [index, file] : shards) {
+    Json shard = read_json_file(file, "results file");
+    check_results(shard, file, "");
+    if (merged.is_null()) {
+      merged = shard;
+      merged["points"] = Json::array();
+    } else if (shard["job"]["spec"] != merged["job"]["spec"]) {
+      throw UsageError(fmt::format("{}: its job differs from {}'s", file, sources.front()));
+    }
+    for (Json& p : shard["points"]) merged["points"].push_back(std::move(p));
+    sources.push_back(file);
+  }
+  merged["shard"] = {{"index", 1}, {"count", 1}, {"merged_from", sources}};
+  std::stable_sort(merged["points"].begin(), merged["points"].end(), [](const Json& x, const Json& y) {
+    return x["index"].get<size_t>() < y["index"].get<size_t>();
+  });
+  JobResults results(std::move(merged));
+  results.write(path);
+  return results.doc()["points"].size();
+}
+
+}  // namespace sb

@@ -1,0 +1,52 @@
+// The results file of a job (results/README.md, schema schedbench.job/1): made from the job or
+// read back to resume it, and rewritten whole and atomically after every point, so that it
+// always holds every point that has finished.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "harness/job.hpp"
+
+namespace sb {
+
+inline constexpr const char* kJobSchema = "schedbench.job/1";
+
+class JobResults {
+ public:
+  JobResults(const Job& job, int shard_index, int shard_count, nlohmann::ordered_json environment);
+
+  // The file at `path`, which must be a results file of `job`'s name; UsageError if not.
+  static JobResults read(const std::string& path, const Job& job);
+
+  // The record of the point labelled `label`, or nullptr.
+  const nlohmann::ordered_json* find(const std::string& label) const;
+  // Adds `point`, replacing a record with the same label; points stay in job order ("index").
+  void put(nlohmann::ordered_json point);
+  // Sets each point's efficiency against `bound` and writes the file atomically.
+  void write(const std::string& path);
+
+  const nlohmann::ordered_json& doc() const { return doc_; }
+
+ private:
+  friend size_t merge_shards(const std::string& path);
+  explicit JobResults(nlohmann::ordered_json doc) : doc_(std::move(doc)) {}
+  nlohmann::ordered_json doc_;
+};
+
+// A file-name form of the device the environment names: "nvidia-h100-80gb-hbm3", or
+// "cpu-<model>" where there is no CUDA device.
+std::string device_slug(const nlohmann::json& environment);
+
+// Where `schedbench sweep` writes by default: results/<device>/<job name>.json.
+std::string default_results_path(const Job& job, const nlohmann::json& environment);
+
+// The file shard `index` of `count` writes for `path`: X.json -> X.shard-I-of-N.json.
+std::string shard_path(const std::string& path, int index, int count);
+
+// Joins the shard files of `path` (every one of 1..N must be there, all of the same job) into
+// `path`; returns the number of points. UsageError naming what is missing or inconsistent.
+size_t merge_shards(const std::string& path);
+
+}  // namespace sb

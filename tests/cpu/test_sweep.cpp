@@ -1,0 +1,219 @@
+// `schedbench sweep` as a batch job: one results file per job with every repetition, points
+// isolated in their own processes (a crash or a hang fails that point only), an interrupted
+// sweep that keeps what finished and resumes, shards that merge into the whole, and the Slurm
+// script that runs them. CPU engines only, so that CI runs it all.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "tests/support/process.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace sb {
+namespace {
+
+using nlohmann::json;
+using testing_support::Outcome;
+using testing_support::TempDir;
+namespace fs = std::filesystem;
+
+const std::string kFakeRunner = std::string(SCHEDBENCH_SOURCE_DIR) + "/tests/support/fake_runner.sh";
+
+// A job of mvp points on cpu-serial, one per seed.
+std::string seed_job(const TempDir& dir, const std::string& seeds, int repetitions = 2) {
+  return dir.write("job.json", R"({"name": "seeds", "sims": ["mvp"], "schedulers": ["cpu-serial"],
+    "repetitions": )" + std::to_string(repetitions) + R"(, "warmup": 1,
+    "axes": {"init_n": 200, "steps": 50, "split_chance": 2, "seed": )" + seeds + "}}");
+}
+
+Outcome schedbench(const TempDir& dir, std::vector<std::string> args,
+                   const std::vector<std::string>& env = {}) {
+  args.insert(args.begin(), SCHEDBENCH_EXE);
+  return testing_support::run_program(args, dir.path(""), env);
+}
+
+std::string with_fake_runner() { return kFakeRunner + " " + SCHEDBENCH_POINT_EXE; }
+
+json read_json(const std::string& path) { return json::parse(testing_support::slurp(path)); }
+
+const json& point(const json& results, int seed) {
+  for (const json& p : results["points"]) {
+    if (p["config"]["seed"] == seed) return p;
+  }
+  throw std::runtime_error("no point with seed " + std::to_string(seed));
+}
+
+TEST(Sweep, WritesOneResultsFileWithEveryRepetitionAndTheRunsDigest) {
+  TempDir dir;
+  const std::string out = dir.path("seeds.json");
+  const Outcome o = schedbench(dir, {"sweep", seed_job(dir, "[1, 2]", 3), "--out", out});
+  ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
+  const json r = read_json(out);
+  EXPECT_EQ(r["schema"], "schedbench.job/1");
+  EXPECT_EQ(r["job"]["name"], "seeds");
+  EXPECT_EQ(r["job"]["spec"]["repetitions"], 3);
+  EXPECT_TRUE(r["environment"]["build"].contains("git_commit"));
+  ASSERT_EQ(r["points"].size(), 2u);
+  const json& p = point(r, 2);
+  EXPECT_EQ(p["status"], "ok");
+  EXPECT_EQ(p["label"], "mvp__cpu-serial__seed-2");
+  EXPECT_EQ(p["warmup"], 1);
+  ASSERT_EQ(p["repetitions_ms"].size(), 3u);
+  const double median = p["stats"]["median_ms"], lo = p["stats"]["min_ms"], hi = p["stats"]["max_ms"];
+  EXPECT_LE(lo, median);
+  EXPECT_LE(median, hi);
+  EXPECT_GE(p["stats"]["cv"].get<double>(), 0.0);
+  EXPECT_GT(p["counters"]["particle_steps_per_s"].get<double>(), 0.0);
+  EXPECT_TRUE(p["gpu"].is_null());
+  // The sweep measures what `schedbench run` computes.
+  const std::string single = dir.path("single.json");
+  ASSERT_EQ(schedbench(dir, {"run", "--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "200", "--steps",
+                             "50", "--split-chance", "2", "--seed", "2", "--json", single})
+                .exit_code,
+            0);
+  const json run = read_json(single);
+  EXPECT_EQ(p["digest"], run["result"]["digest"]);
+  EXPECT_EQ(p["counts"], run["result"]["counts"]);
+}
+
+TEST(Sweep, ACrashAndAHangFailTheirPointsOnlyAndSayWhy) {
+  TempDir dir;
+  const std::string out = dir.path("seeds.json");
+  const Outcome o = schedbench(dir, {"sweep", seed_job(dir, "[12, 13, 14, 15]"), "--out", out, "--runner",
+                                     with_fake_runner(), "--point-timeout", "3"});
+  EXPECT_EQ(o.exit_code, 3) << o.out << o.err;
+  const json r = read_json(out);
+  ASSERT_EQ(r["points"].size(), 4u);
+  EXPECT_EQ(point(r, 12)["status"], "ok");
+  EXPECT_EQ(point(r, 13)["status"], "failed");
+  EXPECT_EQ(point(r, 13)["failure"], "crash");
+  EXPECT_NE(point(r, 13)["error"].get<std::string>().find("SIGSEGV"), std::string::npos);
+  EXPECT_EQ(point(r, 14)["failure"], "timeout");
+  EXPECT_NE(point(r, 14)["error"].get<std::string>().find("no result after 3 s"), std::string::npos);
+  EXPECT_EQ(point(r, 15)["status"], "ok");
+  EXPECT_NE(o.out.find("FAILED (crash)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("failed: timeout"), std::string::npos) << o.out;
+}
+
+TEST(Sweep, AnInterruptedSweepKeepsWhatFinishedAndResumes) {
+  TempDir dir;
+  const std::string job = seed_job(dir, "[1, 2, 14, 3]"), out = dir.path("seeds.json");
+  // Seed 14 hangs: the sweep is interrupted while it runs.
+  const pid_t pid = testing_support::start_program(
+      {SCHEDBENCH_EXE, "sweep", job, "--out", out, "--runner", with_fake_runner()}, dir.path("o1"), dir.path("e1"));
+  ASSERT_GT(pid, 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline &&
+         (!fs::exists(out) || read_json(out)["points"].size() < 2)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the hanging point has started
+  kill(pid, SIGINT);
+  EXPECT_EQ(testing_support::wait_exit_code(pid), 130);
+  const json kept = read_json(out);
+  ASSERT_EQ(kept["points"].size(), 2u);
+  EXPECT_EQ(point(kept, 1)["status"], "ok");
+  EXPECT_EQ(point(kept, 2)["status"], "ok");
+  EXPECT_NE(testing_support::slurp(dir.path("o1")).find("--resume"), std::string::npos);
+
+  // Without --resume or --overwrite the file is not touched.
+  const Outcome refused = schedbench(dir, {"sweep", job, "--out", out});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("exists; accepted: --resume"), std::string::npos) << refused.err;
+
+  const Outcome resumed = schedbench(dir, {"sweep", job, "--out", out, "--resume"});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  EXPECT_NE(resumed.out.find("2 of 4 points already finished"), std::string::npos) << resumed.out;
+  const json all = read_json(out);
+  ASSERT_EQ(all["points"].size(), 4u);
+  EXPECT_EQ(point(all, 1)["finished_utc"], point(kept, 1)["finished_utc"]);
+  EXPECT_EQ(point(all, 1)["repetitions_ms"], point(kept, 1)["repetitions_ms"]);
+  EXPECT_EQ(point(all, 14)["status"], "ok");
+  std::vector<int> seeds;
+  for (const json& p : all["points"]) seeds.push_back(p["config"]["seed"]);
+  EXPECT_EQ(seeds, (std::vector<int>{1, 2, 14, 3}));  // job order
+}
+
+TEST(Sweep, ShardsMergeIntoTheWholeSweep) {
+  TempDir dir;
+  const std::string job = seed_job(dir, "[1, 2, 3, 4, 5]", 1), out = dir.path("seeds.json");
+  ASSERT_EQ(schedbench(dir, {"sweep", job, "--out", out, "--shard", "1/2"}).exit_code, 0);
+  const Outcome early = schedbench(dir, {"merge", out});
+  EXPECT_EQ(early.exit_code, 2);
+  EXPECT_NE(early.err.find("shards 2 of 2 are missing"), std::string::npos) << early.err;
+  ASSERT_EQ(schedbench(dir, {"sweep", job, "--out", out, "--shard", "2/2"}).exit_code, 0);
+  EXPECT_EQ(read_json(dir.path("seeds.shard-1-of-2.json"))["points"].size(), 3u);
+  EXPECT_EQ(read_json(dir.path("seeds.shard-2-of-2.json"))["points"].size(), 2u);
+  ASSERT_EQ(schedbench(dir, {"merge", out}).exit_code, 0);
+
+  const std::string whole = dir.path("whole.json");
+  ASSERT_EQ(schedbench(dir, {"sweep", job, "--out", whole}).exit_code, 0);
+  const json merged = read_json(out), unsharded = read_json(whole);
+  ASSERT_EQ(merged["points"].size(), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(merged["points"][i]["label"], unsharded["points"][i]["label"]);
+    EXPECT_EQ(merged["points"][i]["digest"], unsharded["points"][i]["digest"]);
+  }
+}
+
+TEST(Sweep, TheSlurmScriptRunsTheShardsAndThenTheMerge) {
+  TempDir dir;
+  const std::string job = seed_job(dir, "[1, 2, 3]", 1), out = dir.path("cluster/seeds.json"),
+                    script = dir.path("seeds.slurm.sh");
+  const Outcome o = schedbench(dir, {"submit", job, "--slurm", "--shards", "3", "--out", out, "--script", script});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::string text = testing_support::slurp(script);
+  EXPECT_NE(text.find("--array=1-3"), std::string::npos) << text;
+  EXPECT_NE(text.find("--dependency=afterany:"), std::string::npos) << text;
+  // The fake sbatch runs each batch script at once, as the cluster would later.
+  const std::string path = std::string(SCHEDBENCH_SOURCE_DIR) + "/tests/support/slurm:" + getenv("PATH");
+  const Outcome submitted = testing_support::run_program({"bash", script}, dir.path(""), {"PATH=" + path});
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out << submitted.err;
+  EXPECT_NE(submitted.out.find("submitted: shards as job array 4242"), std::string::npos) << submitted.out;
+  const json merged = read_json(out);
+  ASSERT_EQ(merged["points"].size(), 3u);
+  EXPECT_EQ(merged["shard"]["merged_from"].size(), 3u);
+}
+
+struct BadSweep {
+  const char* name;
+  std::vector<std::string> args;  // after "sweep JOB"
+  const char* message;
+};
+
+void PrintTo(const BadSweep& b, std::ostream* os) { *os << b.name; }
+
+class SweepBadInput : public testing::TestWithParam<BadSweep> {};
+
+TEST_P(SweepBadInput, OneLineExitTwoNothingWritten) {
+  TempDir dir;
+  const std::string out = dir.path("r.json");
+  std::vector<std::string> args = {"sweep", seed_job(dir, "[1, 2]"), "--out", out};
+  args.insert(args.end(), GetParam().args.begin(), GetParam().args.end());
+  const Outcome o = schedbench(dir, args);
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  EXPECT_NE(o.err.find(GetParam().message), std::string::npos) << o.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+const BadSweep kBadSweeps[] = {
+    {"shard_index_above_count", {"--shard", "3/2"}, "--shard: '3/2' is not I/N; accepted"},
+    {"shard_not_a_fraction", {"--shard", "half"}, "--shard: 'half' is not I/N"},
+    {"gpus_not_numbers", {"--gpus", "a,b"}, "--gpus: 'a,b' is not a list of device numbers"},
+    {"gpus_twice", {"--gpus", "0,0"}, "--gpus: device 0 is named twice"},
+    {"resume_and_overwrite", {"--resume", "--overwrite"}, "--resume and --overwrite: choose one"},
+    {"retry_without_resume", {"--retry-failed"}, "--retry-failed: needs --resume"},
+    {"point_timeout_zero", {"--point-timeout", "0"}, "--point-timeout: '0' is not a number from 1"},
+    {"runner_missing", {"--runner", "/nonexistent/runner"}, "--runner: '/nonexistent/runner' is not an executable file"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Sweep, SweepBadInput, testing::ValuesIn(kBadSweeps),
+                         [](const testing::TestParamInfo<BadSweep>& i) { return i.param.name; });
+
+}  // namespace
+}  // namespace sb
