@@ -429,14 +429,18 @@ def draw_panel(ax, figure, panel):
     ax.set_ylabel("particles" if shared and len(panel.quantities) > 1
                   else QUANTITIES[panel.quantities[0]].label)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7)
+    # A long legend goes beside the axes, where it hides no curve.
+    if len(ax.get_legend_handles_labels()[1]) > 4:
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0)
+    else:
+        ax.legend(fontsize=7)
 
 
 def render(figure, out_dir):
     """Draws `figure` into OUT_DIR/NAME.png and .pdf (and NAME.md for a table) and returns the
     paths written."""
     n = len(figure.panels)
-    fig, axes = plt.subplots(1, n, figsize=(6 * n, 4.6), squeeze=False)
+    fig, axes = plt.subplots(1, n, figsize=(8 * n, 4.6), squeeze=False)
     for ax, panel in zip(axes[0], figure.panels):
         draw_panel(ax, figure, panel)
     fig.suptitle(textwrap.fill(figure.title, 70 * n), fontsize=11)
@@ -445,8 +449,8 @@ def render(figure, out_dir):
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{figure.name}.png", out / f"{figure.name}.pdf"]
-    fig.savefig(paths[0], dpi=120)
-    fig.savefig(paths[1])
+    fig.savefig(paths[0], dpi=120, bbox_inches="tight")
+    fig.savefig(paths[1], bbox_inches="tight", metadata={"CreationDate": None})  # reproducible
     plt.close(fig)
     if figure.table:
         paths.append(out / f"{figure.name}.md")

@@ -168,6 +168,27 @@ class Report(unittest.TestCase):
         self.assertIn("The lead changes 1 time(s) along steps", text)
 
 
+class Agreement(unittest.TestCase):
+    """The report says whether the schedulers agree on counts and digest; bound is no sim."""
+
+    def sentence(self, points):
+        figure = results.build(importlib.import_module("fig_toy_steps").figures,
+                               results.load_job(JOBS / "toy-steps.json"))[-1]
+        figure.points = points
+        return make_report.describe_shared(figure, "final")
+
+    def point(self, scheduler, final, digest):
+        return {"config": {"scheduler": scheduler, "steps": 100}, "status": "ok",
+                "counts": {"final": final}, "digest": digest}
+
+    def test_bound_is_left_out_and_a_different_digest_is_reported(self):
+        agreeing = [self.point("cpu-sync", 10, "0x1"), self.point("dynamic-warp", 10, "0x1"),
+                    self.point("bound", 3, "0x9")]
+        self.assertIn("every scheduler reports the same", self.sentence(agreeing))
+        differing = agreeing + [self.point("naive", 10, "0x2")]
+        self.assertIn("DISAGREE at 1 steps value", self.sentence(differing))
+
+
 class SchedulerTable(unittest.TestCase):
     def test_summarises_medians_and_efficiency(self):
         import scheduler_table

@@ -144,7 +144,8 @@ def at_best(tab, quantity, xname):
                     for y, x in [ranking([(y, x) for x, y in xy], quantity)[0]]], quantity)
     listed = ", ".join(f"{label} {q.text(y)}" for y, label in best[:4])
     return (f"Each at its best {xname}: {listed}; the best is "
-            f"{ratio(best[0][0], best[-1][0], quantity):.2f}× ahead of the last.")
+            f"{ratio(best[0][0], best[-1][0], quantity):.2f}× ahead of the slowest, "
+            f"{best[-1][1]} ({q.text(best[-1][0])}).")
 
 
 def yardstick(figure, quantity, x, best, label):
@@ -173,10 +174,12 @@ def describe_shared(figure, quantity):
     if not xy:
         return ""
     (x0, y0), (x1, y1) = xy[0], xy[-1]
-    disagree = [x for x in {json.dumps(config(p)[figure.x]) for p in figure.points}
-                if len({value(p, quantity) for p in figure.points
+    # bound is a yardstick, not a simulation: its counts are not the run's.
+    sims = [p for p in figure.points if config(p)["scheduler"] != "bound"]
+    disagree = [x for x in {json.dumps(config(p)[figure.x]) for p in sims}
+                if len({(value(p, quantity), p.get("digest")) for p in sims
                         if json.dumps(config(p)[figure.x]) == x}) > 1]
-    agree = ("every scheduler reports the same" if not disagree else
+    agree = ("every scheduler reports the same, and the same digest" if not disagree else
              f"the schedulers DISAGREE at {len(disagree)} {figure.x} value(s), "
              "which the determinism contract forbids")
     return (f"{QUANTITIES[quantity].label.capitalize()} goes from {fmt(y0)} at {figure.x} "
