@@ -31,7 +31,8 @@ namespace {
 constexpr const char* kAbout =
     "schedbench: schedulers for GPU particle simulations whose population changes as they run.\n"
     "Exit codes: 0 done, 1 internal or CUDA error, 2 bad input (nothing run or written),\n"
-    "3 a run failed (capacity exceeded, watchdog).";
+    "3 a run failed (capacity exceeded, watchdog; in a sweep: some point failed),\n"
+    "130 a sweep was interrupted (its finished points are kept).";
 
 const char* kind_name(SchedulerKind k) {
   switch (k) {
@@ -169,7 +170,8 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
   }
   cmd.add_option("--json", a.json_path, "write the result as JSON to FILE (atomically)");
   cmd.add_option("--density-png", a.density_dir,
-                 "pic: write the particle density per cell as DIR/density_phase_K.png");
+                 "write the sim's picture at the end of each phase as DIR/density_phase_K.png (pic: "
+                 "particles per cell; toy: the particles)");
   cmd.add_option("--density-phases", a.density_phases,
                  "phases (poisson steps, from 0) to draw, comma-separated (default: all)");
   cmd.add_option("--frames", a.frames_dir,

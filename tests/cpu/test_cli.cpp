@@ -1,55 +1,27 @@
 // The schedbench command as a user meets it: bad input gets one line naming the value and what
 // is accepted, exit code 2, and nothing written.
-#include <fcntl.h>
 #include <gif_lib.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "tests/support/process.hpp"
 #include "tests/support/temp_dir.hpp"
-
-extern char** environ;
 
 namespace sb {
 namespace {
 
 using testing_support::TempDir;
 
-struct Outcome {
-  int exit_code;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing_support::Outcome;
+using testing_support::slurp;
 
 Outcome schedbench(const std::vector<std::string>& args) {
   TempDir dir;
-  const std::string out = dir.path("out"), err = dir.path("err");
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> all = {SCHEDBENCH_EXE};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  EXPECT_EQ(posix_spawn(&pid, SCHEDBENCH_EXE, &fa, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&fa);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  std::vector<std::string> argv = {SCHEDBENCH_EXE};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return testing_support::run_program(argv, dir.path(""));
 }
 
 std::vector<std::string> run_args(std::vector<std::string> extra) {

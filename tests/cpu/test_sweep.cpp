@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "harness/job_results.hpp"
 #include "tests/support/process.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -177,6 +178,42 @@ TEST(Sweep, TheSlurmScriptRunsTheShardsAndThenTheMerge) {
   const json merged = read_json(out);
   ASSERT_EQ(merged["points"].size(), 3u);
   EXPECT_EQ(merged["shard"]["merged_from"].size(), 3u);
+}
+
+TEST(JobResultsFile, EfficiencyIsTheFastestFittingBoundOverTheMedian) {
+  TempDir dir;
+  Job job;
+  job.name = "e";
+  JobResults results(job, 1, 1, nlohmann::ordered_json{{"device", nullptr}});
+  const auto put = [&](size_t index, json config, double median_ms) {
+    results.put({{"label", "p" + std::to_string(index)},
+                 {"index", index},
+                 {"config", config},
+                 {"status", "ok"},
+                 {"stats", {{"median_ms", median_ms}}},
+                 {"counters", json::object()}});
+  };
+  const json bound = {{"sim", "mvp"}, {"scheduler", "bound"}, {"init_n", 10}, {"block_size", 128}};
+  json bound_one_per_sm = bound, bound_filled = bound;
+  bound_filled["blocks_per_sm"] = "fill";
+  bound_one_per_sm["blocks_per_sm"] = 1;
+  put(0, bound_filled, 50);
+  put(1, bound_one_per_sm, 80);
+  // cpu-sync has no blocks_per_sm: both bound points fit; the fastest is the yardstick.
+  put(2, {{"sim", "mvp"}, {"scheduler", "cpu-sync"}, {"init_n", 10}, {"block_size", 128}}, 100);
+  put(3, {{"sim", "mvp"}, {"scheduler", "cpu-sync"}, {"init_n", 10}, {"block_size", 256}}, 100);
+  put(4, {{"sim", "mvp"}, {"scheduler", "cpu-sync"}, {"init_n", 20}, {"block_size", 128}}, 100);
+  json one_per_sm = bound_one_per_sm;
+  one_per_sm["scheduler"] = "static-full";
+  put(5, one_per_sm, 160);
+  results.write(dir.path("e.json"));
+  const json written = read_json(dir.path("e.json"));
+  ASSERT_EQ(written["points"].size(), 6u);
+  EXPECT_DOUBLE_EQ(written["points"][2]["counters"]["efficiency"].get<double>(), 0.5);
+  EXPECT_FALSE(written["points"][3]["counters"].contains("efficiency"));  // no bound at 256
+  EXPECT_FALSE(written["points"][4]["counters"].contains("efficiency"));  // another workload
+  EXPECT_DOUBLE_EQ(written["points"][5]["counters"]["efficiency"].get<double>(), 0.5);  // 80/160
+  EXPECT_FALSE(written["points"][0]["counters"].contains("efficiency"));
 }
 
 struct BadSweep {
