@@ -266,6 +266,12 @@ def without(points, prefix):
     return [p for p in points if not config(p)["scheduler"].startswith(prefix)]
 
 
+def only(points, scheduler):
+    """The points of one scheduler: the seed's "Dynamic Only" appendix figures show its
+    Dynamic (dynamic-warp) alone."""
+    return [p for p in points if config(p)["scheduler"] == scheduler]
+
+
 def schedulers(points):
     """The schedulers among the points, in order of appearance."""
     return list(dict.fromkeys(config(p)["scheduler"] for p in points))

@@ -84,6 +84,12 @@ class Families(unittest.TestCase):
         self.assertEqual([n.split("_")[0] for n in self.names("pic-cross-section")],
                          ["fig5.15", "fig5.16", "fig5.17", "fig9.3", "fig9.4", "fig9.5"])
 
+    def test_appendix_dynamic_only_and_zoomed_views(self):
+        self.assertEqual([n.split("_")[0] for n in self.names("pic-mobility-steps")],
+                         ["fig5.21", "fig5.22", "fig9.7", "fig5.23", "fig5.24", "fig9.8"])
+        self.assertIn("fig9.6_pic_poisson_steps_dynamic", self.names("pic-poisson-steps"))
+        self.assertIn("fig9.2_toy_steps_zoomed", self.names("toy-steps"))
+
     def test_toy_block_size_splits_filled_and_one_block_per_sm(self):
         job = results.load_job(JOBS / "toy-block-size.json")
         figures = {f.name: f for f in results.build(
