@@ -130,7 +130,10 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
       running = false;
     }
     const int delta = static_cast<int>(spawned) - __popc(__ballot_sync(kFullWarp, finished));
-    if (delta != 0 && lane == 0) live.fetch_add(static_cast<unsigned int>(delta), cuda::memory_order_acq_rel);
+    // Relaxed: `live` only decides when warps may exit, and an exiting warp reads nothing;
+    // children are published by their own release and acquire. A release here would make every
+    // iteration wait for the warp's stores, an acquire would empty L1.
+    if (delta != 0 && lane == 0) live.fetch_add(static_cast<unsigned int>(delta), cuda::memory_order_relaxed);
 
     const unsigned int busy = __ballot_sync(kFullWarp, running);
     if (busy != kFullWarp) {
