@@ -22,12 +22,12 @@ class CudaError : public std::runtime_error {
   throw CudaError(fmt::format("{} failed: {} ({}:{})", expr, cudaGetErrorString(e), file, line));
 }
 
-#define SB_CUDA_CHECK(expr)                                                            \
-  do {                                                                                 \
-    const cudaError_t sb_cuda_status_ = (expr);                                        \
-    if (sb_cuda_status_ != cudaSuccess) {                                              \
-      ::sb::throw_cuda_error(sb_cuda_status_, #expr, __FILE__, __LINE__);              \
-    }                                                                                  \
+#define SB_CUDA_CHECK(expr)                                               \
+  do {                                                                    \
+    const cudaError_t sb_cuda_status_ = (expr);                           \
+    if (sb_cuda_status_ != cudaSuccess) {                                 \
+      ::sb::throw_cuda_error(sb_cuda_status_, #expr, __FILE__, __LINE__); \
+    }                                                                     \
   } while (0)
 
 // Device memory held by DeviceBuffers in this process, and its high-water mark since the last
@@ -57,10 +57,10 @@ class DeviceBuffer {
       cudaGetLastError();
       size_t free_bytes = 0, total = 0;
       cudaMemGetInfo(&free_bytes, &total);
-      throw CudaError(fmt::format("cannot allocate {:.3g} GB on the device ({} elements of {} B; "
-                                  "{:.3g} GB free): {}",
-                                  count * sizeof(T) / 1e9, count, sizeof(T), free_bytes / 1e9,
-                                  cudaGetErrorString(e)));
+      throw CudaError(fmt::format(
+          "cannot allocate {:.3g} GB on the device ({} elements of {} B; "
+          "{:.3g} GB free): {}",
+          count * sizeof(T) / 1e9, count, sizeof(T), free_bytes / 1e9, cudaGetErrorString(e)));
     }
     DeviceMemoryUse::add(count * sizeof(T));
   }
@@ -100,7 +100,8 @@ class DeviceBuffer {
   void copy_from_host(const std::vector<T>& host) {
     if (host.size() > count_) throw std::logic_error("DeviceBuffer::copy_from_host: too many");
     if (!host.empty()) {
-      SB_CUDA_CHECK(cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+      SB_CUDA_CHECK(
+          cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
     }
   }
 

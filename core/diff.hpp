@@ -18,14 +18,16 @@ using FieldList = std::vector<std::pair<std::string, std::string>>;
 template <class Particle>
 FieldList fields_of(const Particle& p) {
   FieldList out;
-  p.visit([&out](const char* name, auto value) { out.emplace_back(name, fmt::format("{}", value)); });
+  p.visit(
+      [&out](const char* name, auto value) { out.emplace_back(name, fmt::format("{}", value)); });
   return out;
 }
 
 template <class Particle>
 std::string describe(const Particle& p) {
   std::string s = fmt::format("id {:#018x}", p.tag.id());
-  for (const auto& [name, value] : fields_of(p)) s += fmt::format(" {}={}", name, value);
+  for (const auto& [name, value] : fields_of(p))
+    s += fmt::format(" {}={}", name, value);
   return s;
 }
 

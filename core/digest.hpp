@@ -11,7 +11,9 @@
 
 namespace sb {
 
-SB_HD inline uint64_t field_bits(uint32_t v) { return v; }
+SB_HD inline uint64_t field_bits(uint32_t v) {
+  return v;
+}
 
 SB_HD inline uint64_t field_bits(float v) {
   uint32_t u;
@@ -35,7 +37,8 @@ SB_HD uint64_t particle_hash(const Particle& p) {
 template <class Range>
 uint64_t digest_of(const Range& particles) {
   uint64_t sum = 0;
-  for (const auto& p : particles) sum += particle_hash(p);
+  for (const auto& p : particles)
+    sum += particle_hash(p);
   return sum;
 }
 

@@ -15,7 +15,9 @@ SB_HD inline uint64_t mix64(uint64_t z) {
   return z ^ (z >> 31);
 }
 
-SB_HD inline uint64_t splitmix64(uint64_t x) { return mix64(x + 0x9E3779B97F4A7C15ull); }
+SB_HD inline uint64_t splitmix64(uint64_t x) {
+  return mix64(x + 0x9E3779B97F4A7C15ull);
+}
 
 // A parent spawns at most one child per step, so (parent id, step) names the birth uniquely;
 // for a fixed parent the map from step to child id is a bijection.

@@ -67,7 +67,9 @@ struct PhasePlan {
   PhaseWindow window(uint32_t phase) const { return {phase * steps, (phase + 1) * steps}; }
 };
 
-SB_HD inline bool is_alive(const ParticleTag& t) { return t.status == kAlive; }
+SB_HD inline bool is_alive(const ParticleTag& t) {
+  return t.status == kAlive;
+}
 
 // Ready to take a step of the phase (alive and not yet at its end).
 SB_HD inline bool has_work(const ParticleTag& t, PhaseWindow w) {
@@ -91,8 +93,8 @@ SB_HD Fate advance(typename Sim::Particle& p, typename Sim::Particle& child,
   if (fate == Fate::kDied) {
     p.tag.status = kDead;
   } else if (fate == Fate::kSpawned) {
-    child.tag = ParticleTag::make(child_id(p.tag.id(), t),
-                                  Sim::simulates_children(prm) ? t + 1 : w.end);
+    child.tag =
+        ParticleTag::make(child_id(p.tag.id(), t), Sim::simulates_children(prm) ? t + 1 : w.end);
   }
   return fate;
 }

@@ -37,9 +37,9 @@ struct RunConfig {
 
   // GPU schedulers
   uint32_t block_size = 128;
-  uint32_t blocks_per_sm = 0;  // 0 = fill: the occupancy maximum
-  bool warp_sync = false;      // static-full: __syncwarp after each particle
-  double timeout_s = 600;      // watchdog: a GPU run still going after this fails
+  uint32_t blocks_per_sm = 0;          // 0 = fill: the occupancy maximum
+  bool warp_sync = false;              // static-full: __syncwarp after each particle
+  double timeout_s = 600;              // watchdog: a GPU run still going after this fails
   std::string compaction = "inplace";  // GPU removal of the dead: simple, block, warp, cub, inplace
 };
 

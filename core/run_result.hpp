@@ -37,10 +37,10 @@ class ParticleSet {
 
 struct RunResult {
   Counts counts;
-  double time_ms = 0;                       // the timed region: all phases
-  std::map<std::string, double> parts_ms;   // its split by kind of work, where measured
+  double time_ms = 0;                      // the timed region: all phases
+  std::map<std::string, double> parts_ms;  // its split by kind of work, where measured
   uint64_t digest = 0;
-  uint64_t device_bytes = 0;  // most device memory the run held (GPU schedulers)
+  uint64_t device_bytes = 0;                     // most device memory the run held (GPU schedulers)
   std::shared_ptr<const ParticleSet> particles;  // null unless RunOptions::keep_particles
 };
 

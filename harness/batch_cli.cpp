@@ -25,14 +25,16 @@ namespace fs = std::filesystem;
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> out;
   std::stringstream in(text);
-  for (std::string item; std::getline(in, item, sep);) out.push_back(item);
+  for (std::string item; std::getline(in, item, sep);)
+    out.push_back(item);
   return out;
 }
 
 void parse_shard(const std::string& text, SweepOptions& o) {
   const std::vector<std::string> parts = split(text, '/');
   const auto bad = [&] {
-    return UsageError(fmt::format("--shard: '{}' is not I/N; accepted: whole numbers with 1 <= I <= N", text));
+    return UsageError(
+        fmt::format("--shard: '{}' is not I/N; accepted: whole numbers with 1 <= I <= N", text));
   };
   if (parts.size() != 2) throw bad();
   try {
@@ -50,7 +52,8 @@ std::vector<std::string> parse_gpus(const std::string& text) {
     try {
       out.push_back(std::to_string(parse_whole("--gpus", g, 0, 1023)));
     } catch (const UsageError&) {
-      throw UsageError(fmt::format("--gpus: '{}' is not a list of device numbers; accepted e.g. 0,1,2", text));
+      throw UsageError(
+          fmt::format("--gpus: '{}' is not a list of device numbers; accepted e.g. 0,1,2", text));
     }
     if (std::count(out.begin(), out.end(), out.back()) > 1) {
       throw UsageError(fmt::format("--gpus: device {} is named twice in '{}'", out.back(), text));
@@ -65,20 +68,24 @@ std::vector<std::string> default_runner() {
   const fs::path exe = fs::read_symlink("/proc/self/exe");
   const fs::path runner = exe.parent_path() / "schedbench-point";
   if (!fs::exists(runner)) {
-    throw UsageError(fmt::format("{}: not found; it runs each point of a sweep (make build makes it), "
-                                 "or name another with --runner",
-                                 runner.string()));
+    throw UsageError(
+        fmt::format("{}: not found; it runs each point of a sweep (make build makes it), "
+                    "or name another with --runner",
+                    runner.string()));
   }
   return {runner.string()};
 }
 
 int list_points(const Job& job) {
-  for (const std::string& why : job.skipped) fmt::print("{}: {}\n", job.path, why);
-  for (const JobPoint& p : job.points) fmt::print("{}\n", p.label);
+  for (const std::string& why : job.skipped)
+    fmt::print("{}: {}\n", job.path, why);
+  for (const JobPoint& p : job.points)
+    fmt::print("{}\n", p.label);
   fmt::print("{}: {} points, {} repetitions after {} warm-up each{}\n", job.path, job.points.size(),
              job.repetitions, job.warmup,
-             job.estimated_s > 0 ? fmt::format("; estimated {} on one H100", format_duration(job.estimated_s))
-                                 : "");
+             job.estimated_s > 0
+                 ? fmt::format("; estimated {} on one H100", format_duration(job.estimated_s))
+                 : "");
   return 0;
 }
 
@@ -89,7 +96,8 @@ int sweep_command(BatchArgs& a) {
   o.out_path = a.out_path;
   if (!a.shard.empty()) parse_shard(a.shard, o);
   if (!a.gpus.empty()) o.gpus = parse_gpus(a.gpus);
-  if (!a.point_timeout.empty()) o.point_timeout_s = parse_real("--point-timeout", a.point_timeout, 1, 1e6);
+  if (!a.point_timeout.empty())
+    o.point_timeout_s = parse_real("--point-timeout", a.point_timeout, 1, 1e6);
   if (o.resume && o.overwrite) throw UsageError("--resume and --overwrite: choose one");
   if (o.retry_failed && !o.resume) throw UsageError("--retry-failed: needs --resume");
   o.runner = a.runner.empty() ? default_runner() : split(a.runner, ' ');
@@ -118,52 +126,65 @@ int submit_command(BatchArgs& a) {
   r.shards = static_cast<int>(parse_whole("--shards", a.shards, 1, 10000));
   r.gpus_per_shard = static_cast<int>(parse_whole("--gpus-per-shard", a.gpus_per_shard, 1, 64));
   if (!std::regex_match(r.time_limit, std::regex(R"((\d+-)?\d+(:\d\d){0,2})"))) {
-    throw UsageError(fmt::format("--time: '{}' is not a Slurm time; accepted e.g. 90, 01:30:00, 1-00:00:00",
-                                 r.time_limit));
+    throw UsageError(fmt::format(
+        "--time: '{}' is not a Slurm time; accepted e.g. 90, 01:30:00, 1-00:00:00", r.time_limit));
   }
   const std::string script = a.script_path.empty() ? job.name + ".slurm.sh" : a.script_path;
   write_file_atomically(script, slurm_script(r));
   chmod(script.c_str(), 0755);
-  fmt::print("wrote {}: `bash {}` submits {} shards of {} ({} points) and their merge into {}\n", script,
-             script, r.shards, a.job_path, job.points.size(), r.results_path);
+  fmt::print("wrote {}: `bash {}` submits {} shards of {} ({} points) and their merge into {}\n",
+             script, script, r.shards, a.job_path, job.points.size(), r.results_path);
   return 0;
 }
 
 }  // namespace
 
 void add_batch_commands(CLI::App& app, BatchArgs& a) {
-  a.sweep = app.add_subcommand("sweep", "run every point of a job file, each in its own process (jobs/README.md)");
+  a.sweep = app.add_subcommand(
+      "sweep", "run every point of a job file, each in its own process (jobs/README.md)");
   a.sweep->add_option("job", a.job_path, "job file")->required();
   a.sweep->add_option("--out", a.out_path,
                       "results file (default results/<device>/<job name>.json; results/README.md)");
-  a.sweep->add_flag("--resume", a.sweep_options.resume, "keep the results file's finished points, run the others");
-  a.sweep->add_flag("--retry-failed", a.sweep_options.retry_failed, "with --resume: run its failed points again");
-  a.sweep->add_flag("--overwrite", a.sweep_options.overwrite, "start afresh although the results file exists");
-  a.sweep->add_option("--shard", a.shard,
-                      "I/N: run every N-th point from the I-th (1 <= I <= N), into <out>.shard-I-of-N.json");
-  a.sweep->add_option("--gpus", a.gpus, "CUDA devices to run points on at once, e.g. 0,1 (default: one at a time)");
+  a.sweep->add_flag("--resume", a.sweep_options.resume,
+                    "keep the results file's finished points, run the others");
+  a.sweep->add_flag("--retry-failed", a.sweep_options.retry_failed,
+                    "with --resume: run its failed points again");
+  a.sweep->add_flag("--overwrite", a.sweep_options.overwrite,
+                    "start afresh although the results file exists");
+  a.sweep->add_option(
+      "--shard", a.shard,
+      "I/N: run every N-th point from the I-th (1 <= I <= N), into <out>.shard-I-of-N.json");
+  a.sweep->add_option("--gpus", a.gpus,
+                      "CUDA devices to run points on at once, e.g. 0,1 (default: one at a time)");
   a.sweep->add_option("--point-timeout", a.point_timeout,
                       "seconds before a point is killed and recorded as failed (default: its runs' "
                       "watchdog times (warm-up + repetitions) + 60)");
-  a.sweep->add_option("--runner", a.runner,
-                      "command that runs one point, given REQUEST RESULT (default: schedbench-point)");
+  a.sweep->add_option(
+      "--runner", a.runner,
+      "command that runs one point, given REQUEST RESULT (default: schedbench-point)");
   a.sweep->add_flag("--list", a.list, "print the points and the estimate; run nothing");
 
-  a.merge = app.add_subcommand("merge", "join the shard files of a sweep (X.shard-I-of-N.json) into X.json");
+  a.merge = app.add_subcommand("merge",
+                               "join the shard files of a sweep (X.shard-I-of-N.json) into X.json");
   a.merge->add_option("results", a.out_path, "the merged results file to write")->required();
 
-  a.submit = app.add_subcommand("submit", "write a script that runs a sweep on a cluster as shards, then merges");
+  a.submit = app.add_subcommand(
+      "submit", "write a script that runs a sweep on a cluster as shards, then merges");
   a.submit->add_option("job", a.job_path, "job file")->required();
-  a.submit->add_flag("--slurm", a.slurm, "for Slurm: a job array of shards and a merge job after them");
+  a.submit->add_flag("--slurm", a.slurm,
+                     "for Slurm: a job array of shards and a merge job after them");
   a.shards = "1";
   a.gpus_per_shard = "1";
   a.slurm_request.time_limit = "01:00:00";
   a.submit->add_option("--shards", a.shards, "number of shards (default 1)");
-  a.submit->add_option("--gpus-per-shard", a.gpus_per_shard, "GPUs each shard runs points on (default 1)");
-  a.submit->add_option("--time", a.slurm_request.time_limit, "time limit per shard (default 01:00:00)");
+  a.submit->add_option("--gpus-per-shard", a.gpus_per_shard,
+                       "GPUs each shard runs points on (default 1)");
+  a.submit->add_option("--time", a.slurm_request.time_limit,
+                       "time limit per shard (default 01:00:00)");
   a.submit->add_option("--partition", a.slurm_request.partition, "Slurm partition");
   a.submit->add_option("--account", a.slurm_request.account, "Slurm account");
-  a.submit->add_option("--out", a.out_path, "merged results file (default results/slurm/<job name>.json)");
+  a.submit->add_option("--out", a.out_path,
+                       "merged results file (default results/slurm/<job name>.json)");
   a.submit->add_option("--script", a.script_path, "script to write (default <job name>.slurm.sh)");
 }
 

@@ -121,7 +121,8 @@ int bench_main(int argc, char** argv) {
   MeanCollector collector;
   benchmark::RunSpecifiedBenchmarks(&collector);
 
-  TextTable t({"variant", "128, none dead", "1024, none dead", "128, half dead", "1024, half dead"});
+  TextTable t(
+      {"variant", "128, none dead", "1024, none dead", "128, half dead", "1024, half dead"});
   for (const std::string& v : compaction_variants()) {
     std::vector<std::string> row = {v};
     for (double d : dead) {
@@ -132,9 +133,10 @@ int bench_main(int argc, char** argv) {
     }
     t.add_row(row);
   }
-  fmt::print("\nms for {} passes over {} pic particles (seed Table 3.2, V100, none dead: simple 71 / "
-             "108, block 66 / 111, warp 64 / 118 at block sizes 128 / 1024)\n{}",
-             kPasses, n, t.str());
+  fmt::print(
+      "\nms for {} passes over {} pic particles (seed Table 3.2, V100, none dead: simple 71 / "
+      "108, block 66 / 111, warp 64 / 118 at block sizes 128 / 1024)\n{}",
+      kPasses, n, t.str());
   benchmark::Shutdown();
   return 0;
 }
@@ -142,4 +144,6 @@ int bench_main(int argc, char** argv) {
 }  // namespace
 }  // namespace sb
 
-int main(int argc, char** argv) { return sb::bench_main(argc, argv); }
+int main(int argc, char** argv) {
+  return sb::bench_main(argc, argv);
+}

@@ -63,7 +63,8 @@ struct Options {
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> out;
   std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+  for (std::string item; std::getline(in, item, ',');)
+    out.push_back(item);
   return out;
 }
 
@@ -72,7 +73,8 @@ void print_usage() {
   fmt::print(
       "bench_schedulers: the scheduler benchmark (docs/performance.md)\n"
       "  --workload=NAME        one of:\n");
-  for (const Workload& w : workloads()) fmt::print("      {:<18} {}\n", w.name, w.description);
+  for (const Workload& w : workloads())
+    fmt::print("      {:<18} {}\n", w.name, w.description);
   fmt::print(
       "  --schedulers=A,B       schedulers to run (default: every GPU scheduler)\n"
       "  --block-sizes=B1,B2    threads per block, multiples of 32 from 32 to 1024\n"
@@ -94,10 +96,12 @@ Options parse_options(int& argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto eq = arg.find('=');
-    const std::string flag = arg.substr(0, eq), value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+    const std::string flag = arg.substr(0, eq),
+                      value = eq == std::string::npos ? "" : arg.substr(eq + 1);
     if (flag == "--workload") {
       std::vector<std::string> names;
-      for (const Workload& w : workloads()) names.push_back(w.name);
+      for (const Workload& w : workloads())
+        names.push_back(w.name);
       parse_choice(flag, value, names);
       for (const Workload& w : workloads()) {
         if (w.name == value) o.workload = w;
@@ -115,7 +119,8 @@ Options parse_options(int& argc, char** argv) {
       o.block_sizes.clear();
       for (const std::string& b : split(value)) {
         const auto size = static_cast<uint32_t>(parse_whole(flag, b, 32, 1024));
-        if (size % 32 != 0) throw UsageError(fmt::format("{}: '{}' is not a multiple of 32", flag, b));
+        if (size % 32 != 0)
+          throw UsageError(fmt::format("{}: '{}' is not a multiple of 32", flag, b));
         o.block_sizes.push_back(size);
       }
     } else if (flag == "--repetitions") {
@@ -207,9 +212,10 @@ void print_summary(const Options& o, const MedianCollector& c) {
                fmt::format("{:.1f}", c.particle_steps / (at(best) * 1e-3) / 1e9), eff(at(best)),
                eff(at(128))});
   }
-  fmt::print("\n{}: {}\nmedians of {} repetitions; efficiency = best bound time / time\n{}",
-             w, o.workload.description, o.repetitions, t.str());
-  for (const auto& [name, message] : c.errors) fmt::print("error: {}: {}\n", name, message);
+  fmt::print("\n{}: {}\nmedians of {} repetitions; efficiency = best bound time / time\n{}", w,
+             o.workload.description, o.repetitions, t.str());
+  for (const auto& [name, message] : c.errors)
+    fmt::print("error: {}: {}\n", name, message);
 }
 
 int bench_main(int argc, char** argv) {
@@ -250,4 +256,6 @@ int bench_main(int argc, char** argv) {
 }  // namespace
 }  // namespace sb
 
-int main(int argc, char** argv) { return sb::bench_main(argc, argv); }
+int main(int argc, char** argv) {
+  return sb::bench_main(argc, argv);
+}

@@ -38,7 +38,8 @@ std::vector<std::string> environment_with(const std::vector<std::string>& set_en
 
 std::vector<char*> pointers(std::vector<std::string>& strings) {
   std::vector<char*> out;
-  for (std::string& s : strings) out.push_back(s.data());
+  for (std::string& s : strings)
+    out.push_back(s.data());
   out.push_back(nullptr);
   return out;
 }
@@ -62,10 +63,12 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
   posix_spawnattr_init(&attr);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attr, 0);
-  const int rc = posix_spawnp(&pid_, args[0].c_str(), &files, &attr, arg_ptrs.data(), env_ptrs.data());
+  const int rc =
+      posix_spawnp(&pid_, args[0].c_str(), &files, &attr, arg_ptrs.data(), env_ptrs.data());
   posix_spawn_file_actions_destroy(&files);
   posix_spawnattr_destroy(&attr);
-  if (rc != 0) throw std::runtime_error(fmt::format("cannot start {}: {}", args[0], std::strerror(rc)));
+  if (rc != 0)
+    throw std::runtime_error(fmt::format("cannot start {}: {}", args[0], std::strerror(rc)));
 }
 
 ChildProcess::~ChildProcess() {

@@ -18,11 +18,11 @@
 #include "harness/job.hpp"
 #include "harness/parameters.hpp"
 #include "harness/png.hpp"
-#include "harness/values.hpp"
-#include "sims/pic/cross_sections.hpp"
 #include "harness/run_report.hpp"
 #include "harness/text_table.hpp"
+#include "harness/values.hpp"
 #include "schedulers/registry.hpp"
+#include "sims/pic/cross_sections.hpp"
 #include "sims/toy/toy.hpp"
 
 namespace sb {
@@ -48,7 +48,8 @@ const char* kind_name(SchedulerKind k) {
 
 int list_command() {
   TextTable sims({"sim", "description"});
-  for (const SimInfo& s : all_sims()) sims.add_row({s.name, s.description});
+  for (const SimInfo& s : all_sims())
+    sims.add_row({s.name, s.description});
   TextTable schedulers({"scheduler", "kind", "description"});
   for (const SchedulerEntry& e : all_schedulers()) {
     schedulers.add_row({e.name, kind_name(e.kind), e.description});
@@ -128,7 +129,8 @@ RunOptions frame_options(const RunArgs& a, GifAnimation& animation) {
   }
   RunOptions options;
   const uint32_t frames = find_sim(a.config.sim).phase_count(a.config);
-  for (uint32_t k = 0; k < frames; ++k) options.snapshot_phases.push_back(k);
+  for (uint32_t k = 0; k < frames; ++k)
+    options.snapshot_phases.push_back(k);
   options.on_snapshot = [&a, &animation](uint32_t phase, const ParticleSet& ps) {
     const Image picture = *ps.picture();
     write_png(fmt::format("{}/frame_{:03}.png", a.frames_dir, phase), picture);
@@ -145,13 +147,14 @@ std::vector<uint32_t> snapshot_phases(const RunArgs& a) {
     for (const SimInfo& s : all_sims()) {
       if (s.has_picture) drawn.push_back(s.name);
     }
-    throw UsageError(fmt::format("--density-png: sim {} draws no picture; accepted for: {}", sim.name,
-                                 fmt::join(drawn, ", ")));
+    throw UsageError(fmt::format("--density-png: sim {} draws no picture; accepted for: {}",
+                                 sim.name, fmt::join(drawn, ", ")));
   }
   const uint32_t phases = sim.phase_count(a.config);
   std::vector<uint32_t> out;
   if (a.density_phases.empty()) {
-    for (uint32_t k = 0; k < phases; ++k) out.push_back(k);
+    for (uint32_t k = 0; k < phases; ++k)
+      out.push_back(k);
     return out;
   }
   std::stringstream in(a.density_phases);
@@ -169,9 +172,10 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
                                    : cmd.add_option(p.flag, a.values[p.key], p.help);
   }
   cmd.add_option("--json", a.json_path, "write the result as JSON to FILE (atomically)");
-  cmd.add_option("--density-png", a.density_dir,
-                 "write the sim's picture at the end of each phase as DIR/density_phase_K.png (pic: "
-                 "particles per cell; toy: the particles)");
+  cmd.add_option(
+      "--density-png", a.density_dir,
+      "write the sim's picture at the end of each phase as DIR/density_phase_K.png (pic: "
+      "particles per cell; toy: the particles)");
   cmd.add_option("--density-phases", a.density_phases,
                  "phases (poisson steps, from 0) to draw, comma-separated (default: all)");
   cmd.add_option("--frames", a.frames_dir,
@@ -237,7 +241,8 @@ int cross_section_command(const std::string& out, double chance) {
       chance >= 0 ? pic::constant_cross_sections(chance) : pic::synthetic_cross_sections();
   write_file_atomically(out, pic::format_cross_sections(cs));
   fmt::print("wrote {} ({} levels, {})\n", out, cs.split.size(),
-             chance >= 0 ? fmt::format("split = remove = {} %", chance / 2) : "the seed's synthetic table");
+             chance >= 0 ? fmt::format("split = remove = {} %", chance / 2)
+                         : "the seed's synthetic table");
   return 0;
 }
 
@@ -249,7 +254,8 @@ int cli_main(int argc, char** argv) {
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // last one wins
   CLI::App* list = app.add_subcommand("list", "print every sim and scheduler");
 
-  CLI::App* run = app.add_subcommand("run", "run one simulation and print its counts, time and digest");
+  CLI::App* run =
+      app.add_subcommand("run", "run one simulation and print its counts, time and digest");
   RunArgs run_args;
   add_run_options(*run, run_args);
 
@@ -275,7 +281,8 @@ int cli_main(int argc, char** argv) {
     if (list->parsed()) return list_command();
     if (run->parsed()) return run_command(run_args);
     if (tables->parsed()) {
-      const double chance = chance_text.empty() ? -1 : parse_real("--collision-chance", chance_text, 0, 100);
+      const double chance =
+          chance_text.empty() ? -1 : parse_real("--collision-chance", chance_text, 0, 100);
       return cross_section_command(table_path, chance);
     }
     int code = 0;

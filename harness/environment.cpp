@@ -91,9 +91,10 @@ json device_json() {
 }
 
 json build_json() {
-  return {{"git_commit", kGitCommit},
-          {"compiler", __VERSION__},
-          {"cuda_toolkit", fmt::format("{}.{}", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10)}};
+  return {
+      {"git_commit", kGitCommit},
+      {"compiler", __VERSION__},
+      {"cuda_toolkit", fmt::format("{}.{}", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10)}};
 }
 
 std::string utc_now() {
@@ -109,10 +110,8 @@ std::string utc_now() {
 
 json environment_json() {
   static const json device = device_json();
-  return {{"host", host_json()},
-          {"device", device},
-          {"build", build_json()},
-          {"time_utc", utc_now()}};
+  return {
+      {"host", host_json()}, {"device", device}, {"build", build_json()}, {"time_utc", utc_now()}};
 }
 
 }  // namespace sb

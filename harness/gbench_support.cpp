@@ -12,7 +12,8 @@ void add_benchmark_context() {
   if (d.is_null()) return;
   benchmark::AddCustomContext("gpu", d["name"].get<std::string>());
   benchmark::AddCustomContext("sm_count", std::to_string(d["sm_count"].get<int>()));
-  benchmark::AddCustomContext("sm_clock_peak_mhz", std::to_string(d["sm_clock_peak_mhz"].get<int>()));
+  benchmark::AddCustomContext("sm_clock_peak_mhz",
+                              std::to_string(d["sm_clock_peak_mhz"].get<int>()));
   benchmark::AddCustomContext("cuda_driver_api", std::to_string(d["cuda_driver_api"].get<int>()));
   if (!d["nvidia_smi"].is_null()) {
     for (const auto& [key, value] : d["nvidia_smi"].items()) {
@@ -29,7 +30,8 @@ void set_run_counters(benchmark::State& state, const RunResult& r) {
   state.counters["particle_steps"] = steps;
   state.counters["particle_steps_per_s"] = steps / (r.time_ms * 1e-3);
   state.counters["ns_per_particle_step"] = r.time_ms * 1e6 / steps;
-  for (const auto& [part, ms] : r.parts_ms) state.counters[part + "_ms"] = ms;
+  for (const auto& [part, ms] : r.parts_ms)
+    state.counters[part + "_ms"] = ms;
   state.counters["device_bytes"] = static_cast<double>(r.device_bytes);
 }
 

@@ -5,8 +5,8 @@
 
 #include <cmath>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
@@ -21,8 +21,8 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 const std::vector<std::string> kJobKeys = {
-    "name", "description", "figures",     "estimated_s", "sims",
-    "schedulers", "fallback_schedulers", "repetitions", "warmup", "axes"};
+    "name",       "description",         "figures",     "estimated_s", "sims",
+    "schedulers", "fallback_schedulers", "repetitions", "warmup",      "axes"};
 
 [[noreturn]] void bad(const std::string& path, const std::string& key, const std::string& why) {
   throw UsageError(fmt::format("{}: {}: {}", path, key, why));
@@ -77,7 +77,8 @@ std::vector<std::string> axis_values(const std::string& path, const std::string&
     if (!s.is_number() || s.get<double>() <= 0) bad(path, where, "\"step\" must be above 0");
     const double step = s.get<double>();
     const auto n = static_cast<long>(std::floor((b - a) / step + 1e-9));
-    for (long i = 0; i <= n; ++i) out.push_back(value_text(Json(a + static_cast<double>(i) * step)));
+    for (long i = 0; i <= n; ++i)
+      out.push_back(value_text(Json(a + static_cast<double>(i) * step)));
     return out;
   }
   if (v.is_object() && v.size() == 2 && v.contains("log") && v.contains("points")) {
@@ -89,7 +90,8 @@ std::vector<std::string> axis_values(const std::string& path, const std::string&
     const long points = k.get<long>();
     const bool whole = a == std::floor(a) && b == std::floor(b);
     for (long i = 0; i < points; ++i) {
-      const double x = a * std::pow(b / a, static_cast<double>(i) / static_cast<double>(points - 1));
+      const double x =
+          a * std::pow(b / a, static_cast<double>(i) / static_cast<double>(points - 1));
       const std::string text = whole ? std::to_string(std::llround(x)) : value_text(Json(x));
       if (out.empty() || out.back() != text) out.push_back(text);
     }
@@ -106,7 +108,8 @@ void label_points(std::vector<JobPoint>& points) {
   std::map<std::string, std::set<std::string>> seen;
   for (const JobPoint& p : points) {
     const nlohmann::json config = config_json(p.config);
-    for (const auto& [key, value] : config.items()) seen[key].insert(value.dump());
+    for (const auto& [key, value] : config.items())
+      seen[key].insert(value.dump());
   }
   for (JobPoint& p : points) {
     std::string label = p.config.sim + "__" + p.config.scheduler;
@@ -116,7 +119,8 @@ void label_points(std::vector<JobPoint>& points) {
       label += "__" + key + "-" + (value.is_string() ? value.get<std::string>() : value.dump());
     }
     for (char& ch : label) {
-      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_' && ch != '.') ch = '_';
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_' && ch != '.')
+        ch = '_';
     }
     p.label = label;
   }
@@ -149,8 +153,10 @@ void expand_axes(const std::string& path, const std::string& where, const Json& 
     const Parameter* p = find_parameter(key);
     if (p == nullptr) {
       std::vector<std::string> keys;
-      for (const Parameter& q : parameters()) keys.push_back(q.key);
-      bad(path, where + "." + key, fmt::format("unknown parameter; accepted: {}", fmt::join(keys, ", ")));
+      for (const Parameter& q : parameters())
+        keys.push_back(q.key);
+      bad(path, where + "." + key,
+          fmt::format("unknown parameter; accepted: {}", fmt::join(keys, ", ")));
     }
     std::vector<std::string> values = axis_values(path, where + "." + key, value);
     // An axis multiplies only the points it applies to.
@@ -171,7 +177,8 @@ void expand_axes(const std::string& path, const std::string& where, const Json& 
     }
     out.push_back(std::move(point));
     size_t i = 0;
-    while (i < live.size() && ++at[i] == live[i].second.size()) at[i++] = 0;
+    while (i < live.size() && ++at[i] == live[i].second.size())
+      at[i++] = 0;
     if (i == live.size()) break;
   }
 }
@@ -224,7 +231,8 @@ Job load_job(const std::string& path, bool have_gpu) {
   std::vector<std::pair<std::string, const Json*>> sweeps;
   if (axes.is_array()) {
     if (axes.empty()) bad(path, "axes", "is an empty list of sub-sweeps");
-    for (size_t i = 0; i < axes.size(); ++i) sweeps.emplace_back(fmt::format("axes[{}]", i), &axes[i]);
+    for (size_t i = 0; i < axes.size(); ++i)
+      sweeps.emplace_back(fmt::format("axes[{}]", i), &axes[i]);
   } else {
     sweeps.emplace_back("axes", &axes);
   }
@@ -247,7 +255,8 @@ Job load_job(const std::string& path, bool have_gpu) {
       RunConfig base;
       base.sim = sim;
       base.scheduler = scheduler;
-      for (const auto& [where, sweep] : sweeps) expand_axes(path, where, *sweep, base, points);
+      for (const auto& [where, sweep] : sweeps)
+        expand_axes(path, where, *sweep, base, points);
     }
   }
   label_points(points);

@@ -21,7 +21,7 @@ struct Job {
   std::string path;
   std::string name;
   std::string description;
-  nlohmann::ordered_json spec;      // the file as read, recorded with the results
+  nlohmann::ordered_json spec;       // the file as read, recorded with the results
   std::vector<std::string> figures;  // the seed figures it feeds
   double estimated_s = 0;            // the author's estimate of its time on one H100; 0: none
   int repetitions = 3;               // timed runs per point

@@ -34,19 +34,25 @@ void check_results(const Json& doc, const std::string& path, const std::string& 
 // blocks_per_sm, which bound reads and cpu-sync does not, says nothing about the workload.)
 bool same_workload(const Json& bound, const Json& point) {
   for (const auto& [key, value] : bound["config"].items()) {
-    if (key != "scheduler" && point["config"].contains(key) && point["config"][key] != value) return false;
+    if (key != "scheduler" && point["config"].contains(key) && point["config"][key] != value)
+      return false;
   }
   return true;
 }
 
-bool is_ok(const Json& p) { return p.value("status", "") == "ok"; }
+bool is_ok(const Json& p) {
+  return p.value("status", "") == "ok";
+}
 
 }  // namespace
 
 JobResults::JobResults(const Job& job, int shard_index, int shard_count, Json environment)
     : doc_({{"schema", kJobSchema},
             {"job",
-             {{"name", job.name}, {"file", job.path}, {"description", job.description}, {"spec", job.spec}}},
+             {{"name", job.name},
+              {"file", job.path},
+              {"description", job.description},
+              {"spec", job.spec}}},
             {"shard", {{"index", shard_index}, {"count", shard_count}}},
             {"environment", std::move(environment)},
             {"points", Json::array()}}) {}
@@ -90,7 +96,8 @@ void JobResults::write(const std::string& path) {
         if (bound_ms == 0 || ms < bound_ms) bound_ms = ms;
       }
     }
-    if (bound_ms > 0) p["counters"]["efficiency"] = bound_ms / p["stats"]["median_ms"].get<double>();
+    if (bound_ms > 0)
+      p["counters"]["efficiency"] = bound_ms / p["stats"]["median_ms"].get<double>();
   }
   const fs::path parent = fs::path(path).parent_path();
   if (!parent.empty()) fs::create_directories(parent);
@@ -109,7 +116,8 @@ std::string device_slug(const nlohmann::json& environment) {
       slug += '-';
     }
   }
-  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  while (!slug.empty() && slug.back() == '-')
+    slug.pop_back();
   return slug;
 }
 
@@ -126,9 +134,9 @@ std::string shard_path(const std::string& path, int index, int count) {
 size_t merge_shards(const std::string& path) {
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : ".";
-  const std::regex pattern(std::regex_replace(target.stem().string(), std::regex(R"([.^$|()\[\]{}*+?\\])"),
-                                              R"(\$&)") +
-                           R"(\.shard-(\d+)-of-(\d+)\.json)");
+  const std::regex pattern(
+      std::regex_replace(target.stem().string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+      R"(\.shard-(\d+)-of-(\d+)\.json)");
   std::map<int, std::string> shards;
   int count = 0;
   if (fs::is_directory(dir)) {
@@ -138,9 +146,10 @@ size_t merge_shards(const std::string& path) {
       if (!std::regex_match(name, m, pattern)) continue;
       const int n = std::stoi(m[2]);
       if (count != 0 && n != count) {
-        throw UsageError(fmt::format("{}: shards of {} and of {} sweeps lie side by side; remove the "
-                                     "stale ones",
-                                     dir.string(), count, n));
+        throw UsageError(
+            fmt::format("{}: shards of {} and of {} sweeps lie side by side; remove the "
+                        "stale ones",
+                        dir.string(), count, n));
       }
       count = n;
       shards[std::stoi(m[1])] = e.path().string();
@@ -155,7 +164,8 @@ size_t merge_shards(const std::string& path) {
     if (shards.count(i) == 0) missing.push_back(i);
   }
   if (!missing.empty()) {
-    throw UsageError(fmt::format("{}: shards {} of {} are missing", path, fmt::join(missing, ", "), count));
+    throw UsageError(
+        fmt::format("{}: shards {} of {} are missing", path, fmt::join(missing, ", "), count));
   }
   Json merged;
   std::vector<std::string> sources;
@@ -168,13 +178,15 @@ size_t merge_shards(const std::string& path) {
     } else if (shard["job"]["spec"] != merged["job"]["spec"]) {
       throw UsageError(fmt::format("{}: its job differs from {}'s", file, sources.front()));
     }
-    for (Json& p : shard["points"]) merged["points"].push_back(std::move(p));
+    for (Json& p : shard["points"])
+      merged["points"].push_back(std::move(p));
     sources.push_back(file);
   }
   merged["shard"] = {{"index", 1}, {"count", 1}, {"merged_from", sources}};
-  std::stable_sort(merged["points"].begin(), merged["points"].end(), [](const Json& x, const Json& y) {
-    return x["index"].get<size_t>() < y["index"].get<size_t>();
-  });
+  std::stable_sort(merged["points"].begin(), merged["points"].end(),
+                   [](const Json& x, const Json& y) {
+                     return x["index"].get<size_t>() < y["index"].get<size_t>();
+                   });
   JobResults results(std::move(merged));
   results.write(path);
   return results.doc()["points"].size();

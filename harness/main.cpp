@@ -1,3 +1,5 @@
 #include "harness/cli.hpp"
 
-int main(int argc, char** argv) { return sb::cli_main(argc, argv); }
+int main(int argc, char** argv) {
+  return sb::cli_main(argc, argv);
+}

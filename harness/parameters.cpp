@@ -17,8 +17,7 @@ using nlohmann::json;
 uint32_t parse_block_size(const std::string& flag, const std::string& text) {
   const uint64_t b = parse_whole(flag, text, 32, 1024);
   if (b % 32 != 0) {
-    throw UsageError(
-        fmt::format("{}: '{}' is not a multiple of 32 from 32 to 1024", flag, text));
+    throw UsageError(fmt::format("{}: '{}' is not a multiple of 32 from 32 to 1024", flag, text));
   }
   return static_cast<uint32_t>(b);
 }
@@ -95,15 +94,20 @@ const std::vector<Parameter> kParameters = {
      [](RunConfig& c, const std::string&, const std::string& t) {
        c.cross_section = t == "synthetic" ? "" : t;
      },
-     [](const RunConfig& c) { return c.cross_section.empty() ? json("synthetic") : json(c.cross_section); }},
+     [](const RunConfig& c) {
+       return c.cross_section.empty() ? json("synthetic") : json(c.cross_section);
+     }},
     {"collision_chance", "--collision-chance",
      "pic: constant collision chance, percent, split = remove = half of it (instead of a table)",
      ParameterScope::kSim, false, false,
      [](RunConfig& c, const std::string& f, const std::string& t) {
        c.collision_chance = parse_real(f, t, 0, 100);
      },
-     [](const RunConfig& c) { return c.collision_chance < 0 ? json(nullptr) : json(c.collision_chance); }},
-    {"block_size", "--block-size", "threads per block: a multiple of 32 from 32 to 1024 (default 128)",
+     [](const RunConfig& c) {
+       return c.collision_chance < 0 ? json(nullptr) : json(c.collision_chance);
+     }},
+    {"block_size", "--block-size",
+     "threads per block: a multiple of 32 from 32 to 1024 (default 128)",
      ParameterScope::kScheduler, false, false,
      [](RunConfig& c, const std::string& f, const std::string& t) {
        c.block_size = parse_block_size(f, t);
@@ -115,8 +119,11 @@ const std::vector<Parameter> kParameters = {
      [](RunConfig& c, const std::string& f, const std::string& t) {
        c.blocks_per_sm = parse_blocks_per_sm(f, t);
      },
-     [](const RunConfig& c) { return c.blocks_per_sm == 0 ? json("fill") : json(c.blocks_per_sm); }},
-    {"timeout", "--timeout", "GPU schedulers: seconds before the watchdog fails the run (default 600)",
+     [](const RunConfig& c) {
+       return c.blocks_per_sm == 0 ? json("fill") : json(c.blocks_per_sm);
+     }},
+    {"timeout", "--timeout",
+     "GPU schedulers: seconds before the watchdog fails the run (default 600)",
      ParameterScope::kGpuDriver, false, false,
      [](RunConfig& c, const std::string& f, const std::string& t) {
        c.timeout_s = parse_real(f, t, 0.1, 86400);
@@ -144,7 +151,9 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 
 }  // namespace
 
-const std::vector<Parameter>& parameters() { return kParameters; }
+const std::vector<Parameter>& parameters() {
+  return kParameters;
+}
 
 const Parameter* find_parameter(const std::string& key) {
   for (const Parameter& p : kParameters) {

@@ -19,12 +19,12 @@ enum class ParameterScope {
 };
 
 struct Parameter {
-  std::string key;       // job-file and JSON key, e.g. "init_n"
-  std::string flag;      // command-line option, e.g. "--init-n"
-  std::string help;      // one line for --help
+  std::string key;   // job-file and JSON key, e.g. "init_n"
+  std::string flag;  // command-line option, e.g. "--init-n"
+  std::string help;  // one line for --help
   ParameterScope scope;
-  bool is_switch;        // a command-line flag without a value
-  bool required;         // must be given wherever it applies
+  bool is_switch;  // a command-line flag without a value
+  bool required;   // must be given wherever it applies
   void (*set)(RunConfig&, const std::string& flag, const std::string& text);  // checks the value
   nlohmann::json (*get)(const RunConfig&);
 };

@@ -84,8 +84,12 @@ class Collector : public benchmark::BenchmarkReporter {
   std::string error;
 };
 
-double minimum(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
-double maximum(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
+double minimum(const std::vector<double>& v) {
+  return *std::min_element(v.begin(), v.end());
+}
+double maximum(const std::vector<double>& v) {
+  return *std::max_element(v.begin(), v.end());
+}
 
 // An aggregate's time, or the single repetition's where there is only one (Google Benchmark
 // computes aggregates from two repetitions on).
@@ -108,7 +112,8 @@ Json measured(const Collector& c, const Observed& seen, int warmup) {
   const auto median = c.aggregates.find("median");
   const benchmark::UserCounters& counters = one ? c.last_counters : median->second.counters;
   Json parts = Json::object();
-  for (const auto& [part, ms] : seen.first.parts_ms) parts[part] = counters.at(part + "_ms").value;
+  for (const auto& [part, ms] : seen.first.parts_ms)
+    parts[part] = counters.at(part + "_ms").value;
   const Json result = result_json(seen.first);
   return {{"warmup", warmup},
           {"repetitions_ms", c.times_ms},
@@ -124,13 +129,15 @@ Json measured(const Collector& c, const Observed& seen, int warmup) {
 
 int point_main(int argc, char** argv) {
   if (argc != 3) {
-    fmt::print(stderr, "usage: schedbench-point REQUEST.json RESULT.json (run by schedbench sweep)\n");
+    fmt::print(stderr,
+               "usage: schedbench-point REQUEST.json RESULT.json (run by schedbench sweep)\n");
     return 2;
   }
   const std::string result_path = argv[2];
   const auto fail = [&](const std::string& why) {
     fmt::print(stderr, "schedbench-point: run failed: {}\n", why);
-    write_file_atomically(result_path, Json{{"failure", "run-error"}, {"error", why}}.dump(2) + "\n");
+    write_file_atomically(result_path,
+                          Json{{"failure", "run-error"}, {"error", why}}.dump(2) + "\n");
     return 3;
   };
   RunConfig config;

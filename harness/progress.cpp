@@ -16,7 +16,9 @@ std::string format_duration(double seconds) {
 
 Progress::Progress(size_t total, size_t done, size_t slots, double estimate_s, bool terminal)
     : total_(total), done_(done), slots_(slots), estimate_s_(estimate_s), terminal_(terminal) {
-  if (done_ > 0) fmt::print("{} of {} points already finished; running the other {}\n", done_, total_, total_ - done_);
+  if (done_ > 0)
+    fmt::print("{} of {} points already finished; running the other {}\n", done_, total_,
+               total_ - done_);
   std::fflush(stdout);
 }
 
@@ -56,7 +58,8 @@ void Progress::draw() {
   constexpr int kWidth = 30;
   const int filled = static_cast<int>(kWidth * done_ / (total_ == 0 ? 1 : total_));
   fmt::print("\r\033[K[{}{}] {}/{} ETA {}  {}", std::string(static_cast<size_t>(filled), '#'),
-             std::string(static_cast<size_t>(kWidth - filled), '.'), done_, total_, eta(), running_);
+             std::string(static_cast<size_t>(kWidth - filled), '.'), done_, total_, eta(),
+             running_);
   std::fflush(stdout);
 }
 

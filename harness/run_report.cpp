@@ -15,13 +15,16 @@ double steps_per_second(const RunResult& r) {
 }
 
 double ns_per_step(const RunResult& r) {
-  return r.counts.particle_steps > 0 ? r.time_ms * 1e6 / static_cast<double>(r.counts.particle_steps)
-                                     : 0.0;
+  return r.counts.particle_steps > 0
+             ? r.time_ms * 1e6 / static_cast<double>(r.counts.particle_steps)
+             : 0.0;
 }
 
 }  // namespace
 
-std::string digest_hex(uint64_t digest) { return fmt::format("{:#018x}", digest); }
+std::string digest_hex(uint64_t digest) {
+  return fmt::format("{:#018x}", digest);
+}
 
 json result_json(const RunResult& r) {
   const Counts& n = r.counts;
@@ -54,11 +57,13 @@ std::string run_summary(const RunConfig& c, const RunResult& r) {
   s += fmt::format("  events          spawned {}  removed {}\n", n.spawned, n.removed);
   s += fmt::format("  particle-steps  {}\n", n.particle_steps);
   s += fmt::format("  time            {:.3f} ms\n", r.time_ms);
-  for (const auto& [part, ms] : r.parts_ms) s += fmt::format("    {:<13} {:.3f} ms\n", part, ms);
+  for (const auto& [part, ms] : r.parts_ms)
+    s += fmt::format("    {:<13} {:.3f} ms\n", part, ms);
   s += fmt::format("  rate            {:.4g} particle-steps/s  ({:.4g} ns per particle-step)\n",
                    steps_per_second(r), ns_per_step(r));
   if (r.device_bytes > 0) {
-    s += fmt::format("  device memory   {:.3g} GB at most\n", static_cast<double>(r.device_bytes) / 1e9);
+    s += fmt::format("  device memory   {:.3g} GB at most\n",
+                     static_cast<double>(r.device_bytes) / 1e9);
   }
   s += fmt::format("  digest          {}\n", digest_hex(r.digest));
   return s;

@@ -8,7 +8,8 @@ namespace {
 // Single-quoted for the shell.
 std::string quoted(const std::string& s) {
   std::string out = "'";
-  for (const char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  for (const char ch : s)
+    out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   return out + "'";
 }
 
@@ -25,19 +26,23 @@ std::string sbatch_options(const SlurmRequest& r, const std::string& name) {
 
 std::string slurm_script(const SlurmRequest& r) {
   std::string gpus;
-  for (int g = 0; g < r.gpus_per_shard; ++g) gpus += (g == 0 ? "" : ",") + std::to_string(g);
-  const std::string sweep = fmt::format(
-      "{} sweep {} --out {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --resume --gpus {}", quoted(r.schedbench),
-      quoted(r.job_path), quoted(r.results_path), r.shards, gpus);
-  const std::string merge = fmt::format("{} merge {}", quoted(r.schedbench), quoted(r.results_path));
+  for (int g = 0; g < r.gpus_per_shard; ++g)
+    gpus += (g == 0 ? "" : ",") + std::to_string(g);
+  const std::string sweep =
+      fmt::format("{} sweep {} --out {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --resume --gpus {}",
+                  quoted(r.schedbench), quoted(r.job_path), quoted(r.results_path), r.shards, gpus);
+  const std::string merge =
+      fmt::format("{} merge {}", quoted(r.schedbench), quoted(r.results_path));
   return fmt::format(
       "#!/usr/bin/env bash\n"
-      "# Written by `schedbench submit --slurm {job}`. Run it with bash on a login node: it submits\n"
+      "# Written by `schedbench submit --slurm {job}`. Run it with bash on a login node: it "
+      "submits\n"
       "# the sweep as a job array of {n} shards ({g} GPU each, {time} each) and a job that merges\n"
       "# the shards into {results} after all of them have ended, whatever their outcome.\n"
       "# A shard that is requeued or resubmitted resumes: it skips the points it has finished.\n"
       "set -euo pipefail\n"
-      "shards=$(sbatch {array_opts} --array=1-{n} --gres=gpu:{g} --time={time} <<'SCHEDBENCH_SHARD'\n"
+      "shards=$(sbatch {array_opts} --array=1-{n} --gres=gpu:{g} --time={time} "
+      "<<'SCHEDBENCH_SHARD'\n"
       "#!/usr/bin/env bash\n"
       "exec {sweep}\n"
       "SCHEDBENCH_SHARD\n"

@@ -7,15 +7,15 @@
 namespace sb {
 
 struct SlurmRequest {
-  std::string job_path;       // the job file
-  std::string results_path;   // the merged results file; shards write beside it
+  std::string job_path;      // the job file
+  std::string results_path;  // the merged results file; shards write beside it
   int shards = 1;
   int gpus_per_shard = 1;
-  std::string time_limit;     // sbatch --time, per shard
-  std::string partition;      // optional
-  std::string account;        // optional
-  std::string schedbench;     // absolute path of the schedbench binary
-  std::string workdir;        // absolute path the jobs run in (relative paths resolve here)
+  std::string time_limit;  // sbatch --time, per shard
+  std::string partition;   // optional
+  std::string account;     // optional
+  std::string schedbench;  // absolute path of the schedbench binary
+  std::string workdir;     // absolute path the jobs run in (relative paths resolve here)
 };
 
 // The bash script's text: running it calls sbatch twice and prints the job ids.

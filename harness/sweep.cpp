@@ -30,7 +30,9 @@ using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
 volatile std::sig_atomic_t g_stop = 0;
-void on_stop_signal(int) { g_stop = 1; }
+void on_stop_signal(int) {
+  g_stop = 1;
+}
 
 // Ctrl-C or a batch system's SIGTERM ends the sweep between two polls: the running points are
 // killed and left unrecorded, everything finished is already in the results file.
@@ -50,7 +52,8 @@ class StopSignals {
   }
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  struct sigaction old_int_ {
+  }, old_term_{};
 };
 
 // A scratch directory for requests, results and logs of the running points.
@@ -58,7 +61,8 @@ class ScratchDir {
  public:
   ScratchDir() {
     std::string pattern = (fs::temp_directory_path() / "schedbench-sweep-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot make a scratch directory");
+    if (mkdtemp(pattern.data()) == nullptr)
+      throw std::runtime_error("cannot make a scratch directory");
     path_ = pattern;
   }
   ~ScratchDir() {
@@ -96,11 +100,14 @@ std::string tail(const std::string& text, size_t lines) {
   }
   if (kept.size() > lines) kept.erase(kept.begin(), kept.end() - static_cast<long>(lines));
   std::string out;
-  for (const std::string& l : kept) out += (out.empty() ? "" : "\n") + l;
+  for (const std::string& l : kept)
+    out += (out.empty() ? "" : "\n") + l;
   return out;
 }
 
-bool is_cpu(const RunConfig& c) { return find_scheduler(c.scheduler).kind == SchedulerKind::kCpu; }
+bool is_cpu(const RunConfig& c) {
+  return find_scheduler(c.scheduler).kind == SchedulerKind::kCpu;
+}
 
 // Long enough for every run of the point to reach its own watchdog, and a minute to start.
 double point_timeout(const Job& job, const JobPoint& p, const SweepOptions& o) {
@@ -117,11 +124,11 @@ Running start(const Job& job, size_t index, const std::string& gpu, const SweepO
   r.request = scratch.file(p.label + ".request.json");
   r.result = scratch.file(p.label + ".result.json");
   r.log = scratch.file(p.label + ".log");
-  std::ofstream(r.request) << Json{{"label", p.label},
-                                   {"config", config_json(p.config)},
-                                   {"repetitions", job.repetitions},
-                                   {"warmup", job.warmup}}
-                                  .dump(2);
+  std::ofstream(r.request) << Json{
+      {"label", p.label},
+      {"config", config_json(p.config)},
+      {"repetitions", job.repetitions},
+      {"warmup", job.warmup}}.dump(2);
   std::vector<std::string> argv = o.runner;
   argv.push_back(r.request);
   argv.push_back(r.result);
@@ -160,14 +167,16 @@ Json record(const Job& job, const Running& r, const std::optional<ExitStatus>& s
     rec["error"] = status->describe();
   } else if (status->code == 0 && result.is_object() && result.contains("stats")) {
     rec["status"] = "ok";
-    for (auto& [key, value] : result.items()) rec[key] = value;
+    for (auto& [key, value] : result.items())
+      rec[key] = value;
     return rec;
   } else if (result.is_object() && result.contains("failure")) {
     rec["failure"] = result["failure"];
     rec["error"] = result["error"];
   } else {
     rec["failure"] = status->code == 0 ? "no-result" : "run-error";
-    rec["error"] = fmt::format("{}{}", status->describe(), status->code == 0 ? " without a result" : "");
+    rec["error"] =
+        fmt::format("{}{}", status->describe(), status->code == 0 ? " without a result" : "");
   }
   rec["log_tail"] = log;
   return rec;
@@ -178,7 +187,8 @@ std::string outcome(const Json& rec) {
     return fmt::format("ok  {:.3f} ms (median of {})", rec["stats"]["median_ms"].get<double>(),
                        rec["repetitions_ms"].size());
   }
-  return fmt::format("FAILED ({}): {}", rec["failure"].get<std::string>(), rec["error"].get<std::string>());
+  return fmt::format("FAILED ({}): {}", rec["failure"].get<std::string>(),
+                     rec["error"].get<std::string>());
 }
 
 // One row per point of this shard: the parameters that vary, the counts and the median.
@@ -186,7 +196,8 @@ std::string summary(const Job& job, const JobResults& results, const std::vector
   std::map<std::string, std::set<std::string>> values;
   for (size_t k : mine) {
     const nlohmann::json config = config_json(job.points[k].config);
-    for (const auto& [key, value] : config.items()) values[key].insert(value.dump());
+    for (const auto& [key, value] : config.items())
+      values[key].insert(value.dump());
   }
   std::vector<std::string> varying;
   for (const auto& [key, seen] : values) {
@@ -194,20 +205,23 @@ std::string summary(const Job& job, const JobResults& results, const std::vector
   }
   std::vector<std::string> header = {"sim", "scheduler"};
   header.insert(header.end(), varying.begin(), varying.end());
-  for (const char* h : {"final", "median ms", "particle-steps/s", "status"}) header.emplace_back(h);
+  for (const char* h : {"final", "median ms", "particle-steps/s", "status"})
+    header.emplace_back(h);
   TextTable table(header);
   for (size_t k : mine) {
     const JobPoint& p = job.points[k];
     const Json cfg = config_json(p.config);
     std::vector<std::string> row = {p.config.sim, p.config.scheduler};
-    for (const std::string& key : varying) row.push_back(cfg.contains(key) ? cfg[key].dump() : "");
+    for (const std::string& key : varying)
+      row.push_back(cfg.contains(key) ? cfg[key].dump() : "");
     const Json* rec = results.find(p.label);
     if (rec == nullptr) {
       row.insert(row.end(), {"", "", "", "not run"});
     } else if ((*rec)["status"] == "ok") {
       row.push_back(std::to_string((*rec)["counts"]["final"].get<uint64_t>()));
       row.push_back(fmt::format("{:.3f}", (*rec)["stats"]["median_ms"].get<double>()));
-      row.push_back(fmt::format("{:.3g}", (*rec)["counters"]["particle_steps_per_s"].get<double>()));
+      row.push_back(
+          fmt::format("{:.3g}", (*rec)["counters"]["particle_steps_per_s"].get<double>()));
       row.emplace_back("ok");
     } else {
       row.insert(row.end(), {"", "", "", "failed: " + (*rec)["failure"].get<std::string>()});
@@ -225,12 +239,14 @@ int run_sweep(const Job& job, const SweepOptions& o) {
   if (o.shard_count > 1) path = shard_path(path, o.shard_index, o.shard_count);
   const bool exists = fs::exists(path);
   if (exists && !o.resume && !o.overwrite) {
-    throw UsageError(fmt::format("{}: exists; accepted: --resume to run only its unfinished points, "
-                                 "--overwrite to start afresh",
-                                 path));
+    throw UsageError(
+        fmt::format("{}: exists; accepted: --resume to run only its unfinished points, "
+                    "--overwrite to start afresh",
+                    path));
   }
-  JobResults results = exists && o.resume ? JobResults::read(path, job)
-                                          : JobResults(job, o.shard_index, o.shard_count, environment);
+  JobResults results = exists && o.resume
+                           ? JobResults::read(path, job)
+                           : JobResults(job, o.shard_index, o.shard_count, environment);
 
   // This shard's points, and those the file already holds.
   std::vector<size_t> mine, todo;
@@ -238,22 +254,27 @@ int run_sweep(const Job& job, const SweepOptions& o) {
     if (static_cast<int>(k % static_cast<size_t>(o.shard_count)) != o.shard_index - 1) continue;
     mine.push_back(k);
     const Json* rec = results.find(job.points[k].label);
-    const bool finished = rec != nullptr && nlohmann::json((*rec)["config"]) == config_json(job.points[k].config) &&
+    const bool finished = rec != nullptr &&
+                          nlohmann::json((*rec)["config"]) == config_json(job.points[k].config) &&
                           ((*rec)["status"] == "ok" || !o.retry_failed);
     if (!finished) todo.push_back(k);
   }
-  for (const std::string& why : job.skipped) fmt::print("{}: {}\n", job.path, why);
+  for (const std::string& why : job.skipped)
+    fmt::print("{}: {}\n", job.path, why);
   results.write(path);
-  fmt::print("{}: {} points{} -> {}\n", job.path, mine.size(),
-             o.shard_count > 1 ? fmt::format(" (shard {} of {})", o.shard_index, o.shard_count) : "", path);
+  fmt::print(
+      "{}: {} points{} -> {}\n", job.path, mine.size(),
+      o.shard_count > 1 ? fmt::format(" (shard {} of {})", o.shard_index, o.shard_count) : "",
+      path);
 
   const std::vector<std::string> slots = o.gpus.empty() ? std::vector<std::string>{""} : o.gpus;
   std::vector<std::optional<Running>> running(slots.size());
   const ScratchDir scratch;
   const StopSignals stop_signals;
-  Progress progress(mine.size(), mine.size() - todo.size(), slots.size(),
-                    job.estimated_s * static_cast<double>(mine.size()) / static_cast<double>(job.points.size()),
-                    isatty(STDOUT_FILENO) != 0);
+  Progress progress(
+      mine.size(), mine.size() - todo.size(), slots.size(),
+      job.estimated_s * static_cast<double>(mine.size()) / static_cast<double>(job.points.size()),
+      isatty(STDOUT_FILENO) != 0);
   size_t next = 0, busy = 0;
   int failed = 0;
   while (!g_stop && (next < todo.size() || busy > 0)) {
@@ -266,8 +287,9 @@ int run_sweep(const Job& job, const SweepOptions& o) {
     for (auto& slot : running) {
       if (!slot) continue;
       std::optional<ExitStatus> status = slot->child->poll();
-      const bool late = !status && std::chrono::duration<double>(Clock::now() - slot->started).count() >
-                                       slot->timeout_s;
+      const bool late =
+          !status &&
+          std::chrono::duration<double>(Clock::now() - slot->started).count() > slot->timeout_s;
       if (!status && !late) continue;
       if (late) slot->child->kill();
       const Json rec = record(job, *slot, status);

@@ -10,14 +10,14 @@
 namespace sb {
 
 struct SweepOptions {
-  std::string out_path;            // the results file; a shard writes shard_path() of it
-  bool resume = false;             // keep the file's finished points and run the others
-  bool retry_failed = false;       // with resume: run its failed points again
-  bool overwrite = false;          // start afresh even though the file exists
-  int shard_index = 1;             // this process runs points k with k % count == index - 1
+  std::string out_path;       // the results file; a shard writes shard_path() of it
+  bool resume = false;        // keep the file's finished points and run the others
+  bool retry_failed = false;  // with resume: run its failed points again
+  bool overwrite = false;     // start afresh even though the file exists
+  int shard_index = 1;        // this process runs points k with k % count == index - 1
   int shard_count = 1;
-  std::vector<std::string> gpus;   // CUDA devices, one point on each at a time; empty: default
-  double point_timeout_s = 0;      // kill a point after this; 0: from its runs' watchdog
+  std::vector<std::string> gpus;    // CUDA devices, one point on each at a time; empty: default
+  double point_timeout_s = 0;       // kill a point after this; 0: from its runs' watchdog
   std::vector<std::string> runner;  // the command that runs one point: REQUEST RESULT appended
 };
 

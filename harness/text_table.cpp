@@ -16,7 +16,9 @@ bool looks_numeric(const std::string& s) {
 
 }  // namespace
 
-TextTable::TextTable(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
+TextTable::TextTable(std::vector<std::string> header) {
+  rows_.push_back(std::move(header));
+}
 
 void TextTable::add_row(std::vector<std::string> row) {
   row.resize(rows_.front().size());
@@ -26,7 +28,8 @@ void TextTable::add_row(std::vector<std::string> row) {
 std::string TextTable::str() const {
   std::vector<size_t> width(rows_.front().size(), 0);
   for (const auto& row : rows_) {
-    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+    for (size_t i = 0; i < row.size(); ++i)
+      width[i] = std::max(width[i], row[i].size());
   }
   std::string out;
   for (size_t r = 0; r < rows_.size(); ++r) {

@@ -29,8 +29,8 @@ uint64_t parse_whole(const std::string& option, const std::string& text, uint64_
   const double v = whole_text_as_double(text);
   if (std::isnan(v) || v != std::floor(v) || v < static_cast<double>(lo) ||
       v > static_cast<double>(hi)) {
-    throw UsageError(fmt::format("{}: '{}' is not a whole number from {} to {}", option, text, lo,
-                                 hi));
+    throw UsageError(
+        fmt::format("{}: '{}' is not a whole number from {} to {}", option, text, lo, hi));
   }
   return static_cast<uint64_t>(v);
 }
@@ -46,8 +46,8 @@ double parse_real(const std::string& option, const std::string& text, double lo,
 std::string parse_choice(const std::string& option, const std::string& text,
                          const std::vector<std::string>& choices) {
   if (std::find(choices.begin(), choices.end(), text) == choices.end()) {
-    throw UsageError(
-        fmt::format("{}: '{}' is not accepted; accepted: {}", option, text, fmt::join(choices, ", ")));
+    throw UsageError(fmt::format("{}: '{}' is not accepted; accepted: {}", option, text,
+                                 fmt::join(choices, ", ")));
   }
   return text;
 }

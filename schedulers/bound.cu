@@ -80,12 +80,13 @@ RunResult run_bound(const RunConfig& c, const RunOptions&) {
 }  // namespace
 
 SchedulerEntry bound_entry() {
-  return {"bound",
-          "yardstick, not a simulation: the run's particle-steps on a fixed, balanced population "
-          "with no spawn bookkeeping",
-          SchedulerKind::kYardstick,
-          {"block_size", "blocks_per_sm"},
-          run_fns([](auto* sim) -> RunFn { return &run_bound<std::remove_pointer_t<decltype(sim)>>; })};
+  return {
+      "bound",
+      "yardstick, not a simulation: the run's particle-steps on a fixed, balanced population "
+      "with no spawn bookkeeping",
+      SchedulerKind::kYardstick,
+      {"block_size", "blocks_per_sm"},
+      run_fns([](auto* sim) -> RunFn { return &run_bound<std::remove_pointer_t<decltype(sim)>>; })};
 }
 
 }  // namespace sb

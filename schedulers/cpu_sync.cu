@@ -6,8 +6,8 @@
 // sort, longest first. The threads of a warp then run equally long, and the longest particles
 // start first, so the generation's last blocks are short ones. (The seed launched children in
 // the order they were spawned, where a warp's particles need very different numbers of steps.)
-#include <cub/device/device_radix_sort.cuh>
 #include <thrust/transform.h>
+#include <cub/device/device_radix_sort.cuh>
 
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
@@ -62,12 +62,13 @@ class CpuSync {
     keys_.reserve(2 * size_t{count});
     sorted_.reserve(count);
     const Particle* from = ph.particles + first;
-    thrust::transform(thrust::cuda::par.on(s_.stream), from, from + count, keys_.data(), NextStep{});
+    thrust::transform(thrust::cuda::par.on(s_.stream), from, from + count, keys_.data(),
+                      NextStep{});
     const int end_bit = 32 - __builtin_clz(ph.window.end | 1u);
     size_t bytes = 0;
-    SB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_.data(), keys_.data() + count,
-                                                  from, sorted_.data(), count, 0, end_bit,
-                                                  s_.stream));
+    SB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_.data(),
+                                                  keys_.data() + count, from, sorted_.data(), count,
+                                                  0, end_bit, s_.stream));
     temp_.reserve(bytes);
     SB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_.data(), bytes, keys_.data(),
                                                   keys_.data() + count, from, sorted_.data(), count,

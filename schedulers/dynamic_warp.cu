@@ -34,7 +34,7 @@ namespace {
 
 constexpr unsigned int kFullWarp = 0xFFFFFFFFu;
 constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
-constexpr unsigned int kSegment = 32;  // children per warp segment: one warp-step's worst case
+constexpr unsigned int kSegment = 32;       // children per warp segment: one warp-step's worst case
 constexpr uint32_t kStepsPerIteration = 8;  // a multiple of 4: whole Philox blocks
 
 // One warp's segment of the block's spawn buffer (the buffer is dynamic shared memory).
@@ -60,8 +60,9 @@ __device__ void write_out(const DevicePhase<Sim>& ph, SpawnSegment<typename Sim:
 
 // Warp-collective: the lanes in `spawners` add `child` to the segment.
 template <class Sim>
-__device__ void buffer_children(const DevicePhase<Sim>& ph, SpawnSegment<typename Sim::Particle>& seg,
-                                unsigned int spawners, const typename Sim::Particle& child) {
+__device__ void buffer_children(const DevicePhase<Sim>& ph,
+                                SpawnSegment<typename Sim::Particle>& seg, unsigned int spawners,
+                                const typename Sim::Particle& child) {
   const unsigned int lane = threadIdx.x & 31;
   const unsigned int k = __popc(spawners);
   if (seg.count + k > kSegment) write_out(ph, seg);
@@ -76,7 +77,8 @@ template <class Sim>
 __global__ void dynamic_warp(DevicePhase<Sim> ph) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
-  SpawnSegment<Particle>& segment = reinterpret_cast<SpawnSegment<Particle>*>(shared)[threadIdx.x / 32];
+  SpawnSegment<Particle>& segment =
+      reinterpret_cast<SpawnSegment<Particle>*>(shared)[threadIdx.x / 32];
   if ((threadIdx.x & 31) == 0) segment.count = 0;
   __syncwarp();
 
@@ -133,7 +135,8 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
     // Relaxed: `live` only decides when warps may exit, and an exiting warp reads nothing;
     // children are published by their own release and acquire. A release here would make every
     // iteration wait for the warp's stores, an acquire would empty L1.
-    if (delta != 0 && lane == 0) live.fetch_add(static_cast<unsigned int>(delta), cuda::memory_order_relaxed);
+    if (delta != 0 && lane == 0)
+      live.fetch_add(static_cast<unsigned int>(delta), cuda::memory_order_relaxed);
 
     const unsigned int busy = __ballot_sync(kFullWarp, running);
     if (busy != kFullWarp) {
@@ -153,8 +156,10 @@ template <class Sim>
 class DynamicWarp {
  public:
   explicit DynamicWarp(const DeviceSetup& s)
-      : s_(s), shared_bytes_(s.config.block_size / 32 * sizeof(SpawnSegment<typename Sim::Particle>)) {
-    SB_CUDA_CHECK(cudaFuncSetAttribute(dynamic_warp<Sim>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      : s_(s),
+        shared_bytes_(s.config.block_size / 32 * sizeof(SpawnSegment<typename Sim::Particle>)) {
+    SB_CUDA_CHECK(cudaFuncSetAttribute(dynamic_warp<Sim>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(shared_bytes_)));
     grid_ = persistent_grid(dynamic_warp<Sim>, s, shared_bytes_);
   }
@@ -172,12 +177,13 @@ class DynamicWarp {
 }  // namespace
 
 SchedulerEntry dynamic_warp_entry() {
-  return {"dynamic-warp",
-          "one persistent kernel, inverted loop: every lane one step per iteration, warp-aggregated "
-          "fetch, shared-memory spawn buffer per warp (seed §3.4.4; \"Dynamic\")",
-          SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm"},
-          device_runners<DynamicWarp>()};
+  return {
+      "dynamic-warp",
+      "one persistent kernel, inverted loop: every lane one step per iteration, warp-aggregated "
+      "fetch, shared-memory spawn buffer per warp (seed §3.4.4; \"Dynamic\")",
+      SchedulerKind::kGpu,
+      {"block_size", "blocks_per_sm"},
+      device_runners<DynamicWarp>()};
 }
 
 }  // namespace sb

@@ -5,9 +5,9 @@
 // appends those children to the particle array, and they are listed. Particles that end are
 // dropped from the list with cub::DeviceSelect::If. The host reads two counters per step to
 // size the next launch, as such codes do.
-#include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/sequence.h>
+#include <cub/device/device_select.cuh>
 
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
@@ -86,9 +86,9 @@ class EventCompact {
     const int most = static_cast<int>(s.config.capacity);
     const HasWorkAt<Sim> any{nullptr, {}};
     size_t flagged = 0, from_list = 0, from_range = 0;
-    SB_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, flagged, thrust::counting_iterator<uint32_t>(0),
-                                             flags_.data(), spawners_.data(), selected_.data(), most,
-                                             s.stream));
+    SB_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, flagged,
+                                             thrust::counting_iterator<uint32_t>(0), flags_.data(),
+                                             spawners_.data(), selected_.data(), most, s.stream));
     SB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, from_list, list_.data(), spare_list_.data(),
                                         selected_.data(), most, any, s.stream));
     SB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, from_range, thrust::counting_iterator<uint32_t>(0),
@@ -126,10 +126,9 @@ class EventCompact {
       }
       if (c.spawned > 0) {
         size_t bytes = temp_.size();
-        SB_CUDA_CHECK(cub::DeviceSelect::Flagged(temp_.data(), bytes,
-                                                 thrust::counting_iterator<uint32_t>(0), flags_.data(),
-                                                 spawners_.data(), selected_.data(),
-                                                 static_cast<int>(stepped), s_.stream));
+        SB_CUDA_CHECK(cub::DeviceSelect::Flagged(
+            temp_.data(), bytes, thrust::counting_iterator<uint32_t>(0), flags_.data(),
+            spawners_.data(), selected_.data(), static_cast<int>(stepped), s_.stream));
         SB_LAUNCH(append_children<Particle>, (c.spawned + block - 1) / block, block, 0, s_.stream,
                   staged_.data(), spawners_.data(), c.spawned, ph.particles + n);
         // Children born at the last step, or not simulated, have no work and are not listed.

@@ -72,7 +72,8 @@ __global__ void gpu_iterate(DevicePhase<Sim> ph, uint32_t n) {
   const uint32_t stride = gridDim.x * blockDim.x;
   bool up = true;
   for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
-    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n && i < ph.capacity; i += stride) {
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n && i < ph.capacity;
+         i += stride) {
       typename Sim::Particle p = ph.particles[i], child;
       if (!has_work(p.tag, ph.window)) continue;
       const bool spawned = step_once(ph, p, child);

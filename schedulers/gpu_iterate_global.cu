@@ -11,7 +11,8 @@ using GpuIterateThreadCounting = GpuIterate<Sim, ThreadCountingBarrier>;
 
 SchedulerEntry gpu_iterate_global_entry() {
   return {"gpu-iterate-global",
-          "one cooperative kernel, a step at a time; grid barrier: every thread arrives on one device-wide counter (seed §3.1.5)",
+          "one cooperative kernel, a step at a time; grid barrier: every thread arrives on one "
+          "device-wide counter (seed §3.1.5)",
           SchedulerKind::kGpu,
           {"block_size", "blocks_per_sm"},
           device_runners<GpuIterateThreadCounting>()};

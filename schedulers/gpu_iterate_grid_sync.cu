@@ -11,7 +11,8 @@ using GpuIterateGridSync = GpuIterate<Sim, GridSyncBarrier>;
 
 SchedulerEntry gpu_iterate_grid_sync_entry() {
   return {"gpu-iterate-grid-sync",
-          "one cooperative kernel, a step at a time; grid barrier: cooperative groups grid.sync() (seed §3.1.7)",
+          "one cooperative kernel, a step at a time; grid barrier: cooperative groups grid.sync() "
+          "(seed §3.1.7)",
           SchedulerKind::kGpu,
           {"block_size", "blocks_per_sm"},
           device_runners<GpuIterateGridSync>()};

@@ -11,7 +11,8 @@ using GpuIterateBlockCounting = GpuIterate<Sim, BlockCountingBarrier>;
 
 SchedulerEntry gpu_iterate_organised_entry() {
   return {"gpu-iterate-organised",
-          "one cooperative kernel, a step at a time; grid barrier: one thread per block arrives on the counter (seed §3.1.6)",
+          "one cooperative kernel, a step at a time; grid barrier: one thread per block arrives on "
+          "the counter (seed §3.1.6)",
           SchedulerKind::kGpu,
           {"block_size", "blocks_per_sm"},
           device_runners<GpuIterateBlockCounting>()};

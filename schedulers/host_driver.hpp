@@ -35,9 +35,9 @@ template <class Sim, class = void>
 inline constexpr bool kHasPicture = false;
 
 template <class Sim>
-inline constexpr bool kHasPicture<
-    Sim, std::void_t<decltype(Sim::picture(std::declval<const std::vector<typename Sim::Particle>&>()))>> =
-    true;
+inline constexpr bool
+    kHasPicture<Sim, std::void_t<decltype(Sim::picture(
+                         std::declval<const std::vector<typename Sim::Particle>&>()))>> = true;
 
 template <class Sim>
 class HostParticleSet : public ParticleSet {
@@ -74,7 +74,8 @@ std::vector<typename Sim::Particle> initial_particles(const RunConfig& c,
   if (c.init_n > c.capacity) throw CapacityError(c.capacity, c.init_n);
   const DrawKey key = DrawKey::from_seed(c.seed);
   std::vector<typename Sim::Particle> ps(c.init_n);
-  for (uint64_t i = 0; i < c.init_n; ++i) ps[i] = Sim::initial(i, prm, key);
+  for (uint64_t i = 0; i < c.init_n; ++i)
+    ps[i] = Sim::initial(i, prm, key);
   return ps;
 }
 
@@ -91,9 +92,8 @@ void count_phase(const std::vector<Particle>& ps, size_t n_start, PhaseWindow w,
 
 // Whether `phase` is one the caller wants a snapshot of.
 inline bool wants_snapshot(const RunOptions& opt, uint32_t phase) {
-  return opt.on_snapshot &&
-         std::find(opt.snapshot_phases.begin(), opt.snapshot_phases.end(), phase) !=
-             opt.snapshot_phases.end();
+  return opt.on_snapshot && std::find(opt.snapshot_phases.begin(), opt.snapshot_phases.end(),
+                                      phase) != opt.snapshot_phases.end();
 }
 
 template <class Sim, template <class> class Engine>
@@ -123,13 +123,15 @@ RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
     count_phase(ps, n_start, ph.window, r.counts);
     if (r.counts.removed > removed) {
       t0 = Clock::now();
-      ps.erase(std::remove_if(ps.begin(), ps.end(), [](const Particle& p) { return !is_alive(p.tag); }),
-               ps.end());
+      ps.erase(
+          std::remove_if(ps.begin(), ps.end(), [](const Particle& p) { return !is_alive(p.tag); }),
+          ps.end());
       r.parts_ms["compaction"] += ms_since(t0);
     }
     if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(ps));
   }
-  for (const auto& [part, ms] : r.parts_ms) r.time_ms += ms;
+  for (const auto& [part, ms] : r.parts_ms)
+    r.time_ms += ms;
   r.counts.final = ps.size();
   r.digest = digest_of(ps);
   if (opt.keep_particles) r.particles = std::make_shared<HostParticleSet<Sim>>(std::move(ps));
@@ -138,7 +140,9 @@ RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
 
 template <template <class> class Engine>
 std::map<std::string, RunFn> host_runners() {
-  return run_fns([](auto* sim) -> RunFn { return &run_on_host<std::remove_pointer_t<decltype(sim)>, Engine>; });
+  return run_fns([](auto* sim) -> RunFn {
+    return &run_on_host<std::remove_pointer_t<decltype(sim)>, Engine>;
+  });
 }
 
 }  // namespace sb

@@ -49,11 +49,11 @@ const std::vector<SimInfo>& all_sims() {
     std::vector<SimInfo> out;
     AllSims::for_each([&out](auto* sim) {
       using Sim = std::remove_pointer_t<decltype(sim)>;
-      out.push_back({Sim::kName, Sim::kDescription,
-                     std::vector<std::string>(std::begin(Sim::kParameters),
-                                              std::end(Sim::kParameters)),
-                     [](const RunConfig& c) { HostState<Sim> state(c); }, kHasPicture<Sim>,
-                     [](const RunConfig& c) { return Sim::phases(c).count; }});
+      out.push_back(
+          {Sim::kName, Sim::kDescription,
+           std::vector<std::string>(std::begin(Sim::kParameters), std::end(Sim::kParameters)),
+           [](const RunConfig& c) { HostState<Sim> state(c); }, kHasPicture<Sim>,
+           [](const RunConfig& c) { return Sim::phases(c).count; }});
     });
     return out;
   }();

@@ -32,7 +32,8 @@ struct SchedulerEntry {
 template <class Make>
 std::map<std::string, RunFn> run_fns(Make make) {
   std::map<std::string, RunFn> out;
-  AllSims::for_each([&](auto* sim) { out[std::remove_pointer_t<decltype(sim)>::kName] = make(sim); });
+  AllSims::for_each(
+      [&](auto* sim) { out[std::remove_pointer_t<decltype(sim)>::kName] = make(sim); });
   return out;
 }
 

@@ -35,7 +35,8 @@ class StaticIterate {
     for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
       s_.watchdog.check();
       if constexpr (kCooperative) {
-        launch_cooperative(static_iterate_step<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph, t);
+        launch_cooperative(static_iterate_step<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph,
+                           t);
       } else {
         SB_LAUNCH(static_iterate_step<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph, t);
       }

@@ -9,10 +9,10 @@
 // Order is not kept: a run's result is a multiset.
 #pragma once
 
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_select.cuh>
 
 #include <array>
 #include <string>
@@ -76,7 +76,8 @@ __global__ void clear_status(Particle* ps, uint32_t from, uint32_t to) {
 }
 
 template <class Particle>
-__global__ void fill_holes(Particle* ps, const uint32_t* holes, const uint32_t* movers, uint32_t k) {
+__global__ void fill_holes(Particle* ps, const uint32_t* holes, const uint32_t* movers,
+                           uint32_t k) {
   const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j < k) ps[holes[j]] = ps[movers[j]];
 }
@@ -117,8 +118,12 @@ class Compactor {
   // `dirty` is how many leading slots of `particles` may hold data (the rest are zeroed).
   Compactor(const std::string& variant, DeviceBuffer<Particle>& particles, uint32_t dirty,
             uint32_t block_size, cudaStream_t stream)
-      : variant_(variant), current_(particles), block_(block_size), stream_(stream),
-        counter_(1), dirty_{dirty, 0} {
+      : variant_(variant),
+        current_(particles),
+        block_(block_size),
+        stream_(stream),
+        counter_(1),
+        dirty_{dirty, 0} {
     if (std::find(compaction_variants().begin(), compaction_variants().end(), variant) ==
         compaction_variants().end()) {
       throw std::logic_error("Compactor: unknown variant " + variant);
@@ -171,7 +176,8 @@ class Compactor {
     const thrust::counting_iterator<uint32_t> from_zero(0);
     Particle* ps = current_.data();
     size_t bytes = 0;
-    const auto ones = thrust::make_transform_iterator(from_zero, compaction::AliveCount<Particle>{ps});
+    const auto ones =
+        thrust::make_transform_iterator(from_zero, compaction::AliveCount<Particle>{ps});
     SB_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, ones, counter_.data(), n, stream_));
     temp_.reserve(bytes);
     SB_CUDA_CHECK(cub::DeviceReduce::Sum(temp_.data(), bytes, ones, counter_.data(), n, stream_));
@@ -216,8 +222,8 @@ class Compactor {
   }
 
   uint32_t read(const unsigned int* device_word) {
-    SB_CUDA_CHECK(cudaMemcpyAsync(host_, device_word, sizeof(unsigned int), cudaMemcpyDeviceToHost,
-                                  stream_));
+    SB_CUDA_CHECK(
+        cudaMemcpyAsync(host_, device_word, sizeof(unsigned int), cudaMemcpyDeviceToHost, stream_));
     SB_CUDA_CHECK(cudaStreamSynchronize(stream_));
     return *host_;
   }

@@ -123,8 +123,12 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
   auto n = static_cast<uint32_t>(initial.size());
   EventTimer grid, mobility, compaction;
   for (uint32_t phase = 0; phase < plan.count; ++phase) {
-    const DevicePhase<Sim> ph{particles.data(), static_cast<uint32_t>(c.capacity), counters.data(),
-                              watchdog.device_flag(), prm, DrawKey::from_seed(c.seed),
+    const DevicePhase<Sim> ph{particles.data(),
+                              static_cast<uint32_t>(c.capacity),
+                              counters.data(),
+                              watchdog.device_flag(),
+                              prm,
+                              DrawKey::from_seed(c.seed),
                               plan.window(phase)};
     if (HasPhaseWork<Sim>::value) {
       grid.start(stream);
@@ -134,7 +138,8 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
       r.parts_ms["grid"] += grid.elapsed_ms();
     }
     const DeviceCounters start{n, 0, 0, 0, n, {0, 0}, 0};
-    SB_CUDA_CHECK(cudaMemcpyAsync(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
+    SB_CUDA_CHECK(
+        cudaMemcpyAsync(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
     mobility.start(stream);
     scheduler.run_phase(ph, n);
     mobility.stop(stream);
@@ -143,10 +148,9 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
 
     const DeviceCounters end = counters.to_host().front();
     if (end.overflow != 0) throw CapacityError(c.capacity, end.n);
-    const PhaseTally tally = thrust::transform_reduce(on_stream, particles.data(),
-                                                      particles.data() + end.n,
-                                                      TallyParticle<Particle>{ph.window},
-                                                      PhaseTally{0, 0}, AddTally{});
+    const PhaseTally tally =
+        thrust::transform_reduce(on_stream, particles.data(), particles.data() + end.n,
+                                 TallyParticle<Particle>{ph.window}, PhaseTally{0, 0}, AddTally{});
     r.counts.spawned += end.n - n;
     r.counts.peak = std::max<uint64_t>(r.counts.peak, end.n);
     r.counts.removed += tally.removed;
@@ -159,21 +163,26 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
       watchdog.sync(stream);
       r.parts_ms["compaction"] += compaction.elapsed_ms();
     }
-    if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(particles.to_host(n)));
+    if (wants_snapshot(opt, phase))
+      opt.on_snapshot(phase, HostParticleSet<Sim>(particles.to_host(n)));
   }
-  for (const auto& [part, ms] : r.parts_ms) r.time_ms += ms;
+  for (const auto& [part, ms] : r.parts_ms)
+    r.time_ms += ms;
   r.device_bytes = DeviceMemoryUse::peak - bytes_before;
   r.counts.final = n;
-  r.digest = thrust::transform_reduce(on_stream, particles.data(), particles.data() + n,
-                                      HashParticle<Particle>{}, uint64_t{0},
-                                      thrust::plus<uint64_t>());
-  if (opt.keep_particles) r.particles = std::make_shared<HostParticleSet<Sim>>(particles.to_host(n));
+  r.digest =
+      thrust::transform_reduce(on_stream, particles.data(), particles.data() + n,
+                               HashParticle<Particle>{}, uint64_t{0}, thrust::plus<uint64_t>());
+  if (opt.keep_particles)
+    r.particles = std::make_shared<HostParticleSet<Sim>>(particles.to_host(n));
   return r;
 }
 
 template <template <class> class Scheduler>
 std::map<std::string, RunFn> device_runners() {
-  return run_fns([](auto* sim) -> RunFn { return &run_on_device<std::remove_pointer_t<decltype(sim)>, Scheduler>; });
+  return run_fns([](auto* sim) -> RunFn {
+    return &run_on_device<std::remove_pointer_t<decltype(sim)>, Scheduler>;
+  });
 }
 
 }  // namespace sb

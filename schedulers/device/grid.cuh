@@ -19,8 +19,8 @@ uint32_t blocks_per_sm(Kernel kernel, const DeviceSetup& s, size_t shared_bytes)
   SB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &most, kernel, static_cast<int>(s.config.block_size), shared_bytes));
   if (most == 0) {
-    throw RunError(fmt::format("{}: a block of {} threads does not fit on one SM", s.config.scheduler,
-                               s.config.block_size));
+    throw RunError(fmt::format("{}: a block of {} threads does not fit on one SM",
+                               s.config.scheduler, s.config.block_size));
   }
   const uint32_t asked = s.config.blocks_per_sm;
   if (asked == 0) return static_cast<uint32_t>(most);
@@ -55,10 +55,10 @@ void launch_cooperative(void (*kernel)(Params...), uint32_t grid, uint32_t block
 }
 
 // Launches and checks the launch itself.
-#define SB_LAUNCH(kernel, grid, block, shared, stream, ...)                      \
-  do {                                                                           \
-    kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__);                \
-    SB_CUDA_CHECK(cudaGetLastError());                                           \
+#define SB_LAUNCH(kernel, grid, block, shared, stream, ...)       \
+  do {                                                            \
+    kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__); \
+    SB_CUDA_CHECK(cudaGetLastError());                            \
   } while (0)
 
 }  // namespace sb

@@ -40,7 +40,8 @@ __device__ inline bool stop_requested(const DevicePhase<Sim>& ph) {
 template <class Sim>
 __device__ inline uint32_t claim_slots(const DevicePhase<Sim>& ph, uint32_t count) {
   if (stop_requested(ph)) return ph.capacity;
-  const uint32_t first = DeviceAtomicU32(ph.counters->n).fetch_add(count, cuda::memory_order_relaxed);
+  const uint32_t first =
+      DeviceAtomicU32(ph.counters->n).fetch_add(count, cuda::memory_order_relaxed);
   if (first + count > ph.capacity) {
     DeviceAtomicU32(ph.counters->overflow).store(1, cuda::memory_order_relaxed);
     return ph.capacity;

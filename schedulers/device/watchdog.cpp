@@ -36,8 +36,8 @@ Watchdog::~Watchdog() {
 }
 
 void Watchdog::fail() const {
-  throw RunError(fmt::format("watchdog: {} did not finish within {} s (--timeout)", what_,
-                             timeout_s_));
+  throw RunError(
+      fmt::format("watchdog: {} did not finish within {} s (--timeout)", what_, timeout_s_));
 }
 
 void Watchdog::check() const {
@@ -54,8 +54,8 @@ void Watchdog::sync(cudaStream_t stream) {
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(2000));
   }
-  SB_CUDA_CHECK(cudaMemcpyAsync(device_flag_, raised_, sizeof(uint32_t), cudaMemcpyHostToDevice,
-                                stream_));
+  SB_CUDA_CHECK(
+      cudaMemcpyAsync(device_flag_, raised_, sizeof(uint32_t), cudaMemcpyHostToDevice, stream_));
   const auto give_up = std::chrono::steady_clock::now() + kGrace;
   while (std::chrono::steady_clock::now() < give_up) {
     const cudaError_t e = cudaStreamQuery(stream);

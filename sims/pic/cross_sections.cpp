@@ -14,9 +14,10 @@ namespace sb::pic {
 namespace {
 
 [[noreturn]] void bad_line(const std::string& path, size_t line, const std::string& why) {
-  throw UsageError(fmt::format("{}:{}: {}; accepted: {} lines of two percentages (split remove), "
-                               "each from 0 to 100",
-                               path, line, why, kLevels));
+  throw UsageError(
+      fmt::format("{}:{}: {}; accepted: {} lines of two percentages (split remove), "
+                  "each from 0 to 100",
+                  path, line, why, kLevels));
 }
 
 }  // namespace
@@ -56,9 +57,11 @@ CrossSections read_cross_sections(const std::string& path) {
         bad_line(path, line, fmt::format("{} is not a percentage", value));
       }
       s = end;
-      while (*s == ' ' || *s == '\t' || *s == ',') ++s;
+      while (*s == ' ' || *s == '\t' || *s == ',')
+        ++s;
     }
-    if (*s != '\0' && *s != '\r') bad_line(path, line, fmt::format("'{}' is not two numbers", text));
+    if (*s != '\0' && *s != '\r')
+      bad_line(path, line, fmt::format("'{}' is not two numbers", text));
     cs.split.push_back(v[0]);
     cs.remove.push_back(v[1]);
   }
@@ -70,7 +73,8 @@ CrossSections read_cross_sections(const std::string& path) {
 
 std::string format_cross_sections(const CrossSections& cs) {
   std::string out;
-  for (size_t i = 0; i < cs.split.size(); ++i) out += fmt::format("{} {}\n", cs.split[i], cs.remove[i]);
+  for (size_t i = 0; i < cs.split.size(); ++i)
+    out += fmt::format("{} {}\n", cs.split[i], cs.remove[i]);
   return out;
 }
 

@@ -35,7 +35,8 @@ template <class P>
 __global__ void accelerate_cells(LocalGrid g, const uint32_t* counts, double k, float* accel) {
   const uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   int x, y, z;
-  if (i < g.cells() && g.interior(i, x, y, z)) cell_acceleration(g, counts, k, x, y, z, &accel[3 * i]);
+  if (i < g.cells() && g.interior(i, x, y, z))
+    cell_acceleration(g, counts, k, x, y, z, &accel[3 * i]);
 }
 
 template <class P>
@@ -64,21 +65,24 @@ class PicSim::DeviceState {
 
   void before_phase(Particle* ps, uint32_t n, PhaseWindow, cudaStream_t stream) {
     if (n == 0) return;
-    const pic::CellBox box = thrust::transform_reduce(thrust::cuda::par.on(stream), ps, ps + n,
-                                                      pic::CellBoxOf{}, pic::CellBox{},
-                                                      pic::MergeBoxes{});
+    const pic::CellBox box =
+        thrust::transform_reduce(thrust::cuda::par.on(stream), ps, ps + n, pic::CellBoxOf{},
+                                 pic::CellBox{}, pic::MergeBoxes{});
     const pic::LocalGrid grid(box);
     counts_.reserve(grid.cells());
     accel_.reserve(3 * grid.cells());
     SB_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, grid.cells() * sizeof(uint32_t), stream));
     const uint32_t by_particle = (n + pic::kGridBlock - 1) / pic::kGridBlock;
-    const auto by_cell = static_cast<uint32_t>((grid.cells() + pic::kGridBlock - 1) / pic::kGridBlock);
-    pic::count_cells<Particle><<<by_particle, pic::kGridBlock, 0, stream>>>(ps, n, grid, counts_.data());
+    const auto by_cell =
+        static_cast<uint32_t>((grid.cells() + pic::kGridBlock - 1) / pic::kGridBlock);
+    pic::count_cells<Particle>
+        <<<by_particle, pic::kGridBlock, 0, stream>>>(ps, n, grid, counts_.data());
     SB_CUDA_CHECK(cudaGetLastError());
     pic::accelerate_cells<Particle><<<by_cell, pic::kGridBlock, 0, stream>>>(
         grid, counts_.data(), pic::acceleration_constant(), accel_.data());
     SB_CUDA_CHECK(cudaGetLastError());
-    pic::accelerate_particles<Particle><<<by_particle, pic::kGridBlock, 0, stream>>>(ps, n, grid, accel_.data());
+    pic::accelerate_particles<Particle>
+        <<<by_particle, pic::kGridBlock, 0, stream>>>(ps, n, grid, accel_.data());
     SB_CUDA_CHECK(cudaGetLastError());
   }
 

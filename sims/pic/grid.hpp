@@ -14,7 +14,9 @@
 namespace sb::pic {
 
 // The cell of a coordinate: floor(x / h).
-SB_HD inline int cell_of(double x) { return static_cast<int>(floor(x / kCellSize)); }
+SB_HD inline int cell_of(double x) {
+  return static_cast<int>(floor(x / kCellSize));
+}
 
 // A box of cells, bounds included; empty when lo > hi.
 struct CellBox {
@@ -88,7 +90,8 @@ SB_HD inline void cell_acceleration(const LocalGrid& g, const uint32_t* counts, 
 // K = e^2 / (4 pi eps0 h^2 m_e): the acceleration one more electron next door causes, m/s^2.
 inline double acceleration_constant() {
   return kElementaryCharge * kElementaryCharge /
-         (4.0 * 3.14159265358979323846 * kVacuumPermittivity * kCellSize * kCellSize * kElectronMass);
+         (4.0 * 3.14159265358979323846 * kVacuumPermittivity * kCellSize * kCellSize *
+          kElectronMass);
 }
 
 }  // namespace sb::pic

@@ -10,7 +10,8 @@ namespace pic {
 
 std::vector<double> level_floors() {
   std::vector<double> floor(kLevels, 0.0);
-  for (uint32_t i = 1; i < kLevels; ++i) floor[i] = std::pow(10.0, 22.0 * i / kLevels - 6.0);
+  for (uint32_t i = 1; i < kLevels; ++i)
+    floor[i] = std::pow(10.0, 22.0 * i / kLevels - 6.0);
   return floor;
 }
 
@@ -57,7 +58,8 @@ void PicSim::HostState::before_phase(std::vector<Particle>& ps, PhaseWindow) {
   const double k = pic::acceleration_constant();
   for (uint64_t i = 0; i < grid.cells(); ++i) {
     int x, y, z;
-    if (grid.interior(i, x, y, z)) pic::cell_acceleration(grid, counts.data(), k, x, y, z, &accel[3 * i]);
+    if (grid.interior(i, x, y, z))
+      pic::cell_acceleration(grid, counts.data(), k, x, y, z, &accel[3 * i]);
   }
   for (Particle& p : ps) {
     const uint64_t i = grid.index(pic::cell_of(p.x), pic::cell_of(p.y), pic::cell_of(p.z));
@@ -70,13 +72,16 @@ void PicSim::HostState::before_phase(std::vector<Particle>& ps, PhaseWindow) {
 Image PicSim::picture(const std::vector<Particle>& ps) {
   constexpr int kMargin = 4;
   pic::CellBox box = pic::CellBox::of(pic::kCells / 2, pic::kCells / 2, 0);
-  for (const Particle& p : ps) box = box.merged(pic::CellBox::of(pic::cell_of(p.x), pic::cell_of(p.y), 0));
+  for (const Particle& p : ps)
+    box = box.merged(pic::CellBox::of(pic::cell_of(p.x), pic::cell_of(p.y), 0));
   const int x0 = box.lo[0] - kMargin, y0 = box.lo[1] - kMargin;
-  const int wx = box.hi[0] - box.lo[0] + 1 + 2 * kMargin, wy = box.hi[1] - box.lo[1] + 1 + 2 * kMargin;
+  const int wx = box.hi[0] - box.lo[0] + 1 + 2 * kMargin,
+            wy = box.hi[1] - box.lo[1] + 1 + 2 * kMargin;
   std::vector<uint32_t> counts(static_cast<size_t>(wx) * wy, 0);
   uint32_t most = 0;
   for (const Particle& p : ps) {
-    uint32_t& c = counts[static_cast<size_t>(pic::cell_of(p.y) - y0) * wx + (pic::cell_of(p.x) - x0)];
+    uint32_t& c =
+        counts[static_cast<size_t>(pic::cell_of(p.y) - y0) * wx + (pic::cell_of(p.x) - x0)];
     most = std::max(most, ++c);
   }
   const int scale = std::max(1, 512 / std::max(wx, wy));

@@ -59,13 +59,19 @@ struct Params {
 SB_HD inline uint32_t energy_level(double e, const double* floor) {
   if (!(e >= floor[1])) return 0;
   const float guess = (log10f(static_cast<float>(e)) + 6.0f) * (kLevels / 22.0f);
-  int level = guess < 1.0f ? 1 : guess > kLevels - 1.0f ? static_cast<int>(kLevels - 1) : static_cast<int>(guess);
-  while (e < floor[level]) --level;
-  while (level + 1 < static_cast<int>(kLevels) && e >= floor[level + 1]) ++level;
+  int level = guess < 1.0f             ? 1
+              : guess > kLevels - 1.0f ? static_cast<int>(kLevels - 1)
+                                       : static_cast<int>(guess);
+  while (e < floor[level])
+    --level;
+  while (level + 1 < static_cast<int>(kLevels) && e >= floor[level + 1])
+    ++level;
   return static_cast<uint32_t>(level);
 }
 
-SB_HD inline bool outside_grid(double x) { return x < 0.0 || x >= kCells * kCellSize; }
+SB_HD inline bool outside_grid(double x) {
+  return x < 0.0 || x >= kCells * kCellSize;
+}
 
 // The tables behind Params, on the host.
 std::vector<double> level_floors();
@@ -110,8 +116,16 @@ struct PicSim {
       const double u = static_cast<double>(((uint64_t{hi} << 32) | lo) >> 11) * 0x1p-53;
       return pic::kCubeLow * pic::kCellSize + (pic::kCubeHigh - pic::kCubeLow) * pic::kCellSize * u;
     };
-    Particle p{coordinate(a.w0, a.w1), coordinate(a.w2, a.w3), coordinate(b.w0, b.w1), 0, 0, 0, 0,
-               0, 0, ParticleTag::make(index, 0)};
+    Particle p{coordinate(a.w0, a.w1),
+               coordinate(a.w2, a.w3),
+               coordinate(b.w0, b.w1),
+               0,
+               0,
+               0,
+               0,
+               0,
+               0,
+               ParticleTag::make(index, 0)};
     return p;
   }
 

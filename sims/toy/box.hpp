@@ -30,7 +30,9 @@ struct alignas(8) Particle {
 };
 static_assert(sizeof(Particle) == 40, "no padding: digests and copies see every byte");
 
-SB_HD inline Particle at_rest(float x, float y) { return {x, y, 0.0f, 0.0f, 1.0f, {}}; }
+SB_HD inline Particle at_rest(float x, float y) {
+  return {x, y, 0.0f, 0.0f, 1.0f, {}};
+}
 
 // Gravity and vertical motion.
 SB_HD inline void fall(Particle& p) {

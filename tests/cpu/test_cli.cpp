@@ -25,8 +25,8 @@ Outcome schedbench(const std::vector<std::string>& args) {
 }
 
 std::vector<std::string> run_args(std::vector<std::string> extra) {
-  std::vector<std::string> args = {"run", "--sim", "mvp", "--scheduler", "cpu-serial",
-                                   "--init-n", "100", "--steps", "10"};
+  std::vector<std::string> args = {"run",      "--sim", "mvp",     "--scheduler", "cpu-serial",
+                                   "--init-n", "100",   "--steps", "10"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -45,7 +45,9 @@ struct BadInput {
   const char* message;  // the error line must contain this
 };
 
-void PrintTo(const BadInput& b, std::ostream* os) { *os << b.name; }
+void PrintTo(const BadInput& b, std::ostream* os) {
+  *os << b.name;
+}
 
 class CliBadInput : public testing::TestWithParam<BadInput> {};
 
@@ -64,9 +66,11 @@ TEST_P(CliBadInput, OneLineExitTwoNothingWritten) {
 }
 
 const BadInput kBadInputs[] = {
-    {"unknown_sim", {"run", "--sim", "nbody", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5"},
+    {"unknown_sim",
+     {"run", "--sim", "nbody", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5"},
      "--sim: 'nbody' is not a sim; accepted: toy, mvp"},
-    {"unknown_scheduler", {"run", "--sim", "mvp", "--scheduler", "fastest", "--init-n", "5", "--steps", "5"},
+    {"unknown_scheduler",
+     {"run", "--sim", "mvp", "--scheduler", "fastest", "--init-n", "5", "--steps", "5"},
      "--scheduler: 'fastest' is not a scheduler; accepted: cpu-serial"},
     {"init_n_not_a_number", run_args({"--init-n", "lots"}),
      "--init-n: 'lots' is not a whole number from 1 to 2147483647"},
@@ -74,8 +78,10 @@ const BadInput kBadInputs[] = {
     {"init_n_zero", run_args({"--init-n", "0"}), "--init-n: '0' is not a whole number from 1"},
     {"init_n_fraction", run_args({"--init-n", "2.5"}), "--init-n: '2.5' is not a whole number"},
     {"steps_zero", run_args({"--steps", "0"}), "--steps: '0' is not a whole number from 1"},
-    {"capacity_zero", run_args({"--capacity", "0"}), "--capacity: '0' is not a whole number from 1"},
-    {"capacity_below_init_n", run_args({"--capacity", "50"}), "--capacity: 50 is below --init-n 100"},
+    {"capacity_zero", run_args({"--capacity", "0"}),
+     "--capacity: '0' is not a whole number from 1"},
+    {"capacity_below_init_n", run_args({"--capacity", "50"}),
+     "--capacity: 50 is below --init-n 100"},
     {"block_size_not_multiple_of_32", run_args({"--block-size", "100"}),
      "--block-size: '100' is not a multiple of 32 from 32 to 1024"},
     {"block_size_too_big", run_args({"--block-size", "2048"}),
@@ -87,11 +93,16 @@ const BadInput kBadInputs[] = {
     {"split_chance_above_100", run_args({"--split-chance", "150"}),
      "--split-chance: '150' is not a number from 0 to 100"},
     {"split_chance_for_toy",
-     {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5", "--split-chance", "1"},
+     {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5",
+      "--split-chance", "1"},
      "--split-chance: does not apply to sim toy; it applies to: mvp"},
-    {"layout", {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5", "--layout", "ring"},
+    {"layout",
+     {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5",
+      "--layout", "ring"},
      "--layout: 'ring' is not accepted; accepted: center, column"},
-    {"missing_steps", {"run", "--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "5"}, "--steps: required"},
+    {"missing_steps",
+     {"run", "--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "5"},
+     "--steps: required"},
     {"unknown_option", run_args({"--speed", "11"}), "--speed"},
     {"json_in_missing_directory", run_args({"--json", "/nonexistent/dir/r.json"}),
      "--json: '/nonexistent/dir/r.json' is not in a writable directory"},
@@ -148,8 +159,8 @@ TEST(Cli, RunPrintsCountsAndWritesTheResult) {
 }
 
 TEST(Cli, RunFailureIsExitThree) {
-  const Outcome o = schedbench({"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "100",
-                                "--steps", "2000", "--capacity", "150"});
+  const Outcome o = schedbench({"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n",
+                                "100", "--steps", "2000", "--capacity", "150"});
   EXPECT_EQ(o.exit_code, 3);
   EXPECT_NE(o.err.find("capacity exceeded"), std::string::npos) << o.err;
 }

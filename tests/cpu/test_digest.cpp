@@ -54,14 +54,15 @@ TEST(FirstDifferences, EmptyForEqualSets) {
 
 TEST(FirstDifferences, NamesMissingExtraAndChangedParticles) {
   std::vector<box::Particle> a = some_particles(5), b = a;
-  b[2].vy = 3.5f;                   // id 15 differs in vy
-  b.erase(b.begin() + 4);           // id 29 only in A
+  b[2].vy = 3.5f;          // id 15 differs in vy
+  b.erase(b.begin() + 4);  // id 29 only in A
   box::Particle extra = box::at_rest(1, 1);
   extra.tag = ParticleTag::make(1000, 0);
-  b.push_back(extra);               // id 1000 only in B
+  b.push_back(extra);  // id 1000 only in B
   const std::vector<std::string> d = first_differences(a, b, 10, "ref", "gpu");
   ASSERT_EQ(d.size(), 3u);
-  EXPECT_NE(d[0].find("id 0x000000000000000f differs: vy ref=0 gpu=3.5"), std::string::npos) << d[0];
+  EXPECT_NE(d[0].find("id 0x000000000000000f differs: vy ref=0 gpu=3.5"), std::string::npos)
+      << d[0];
   EXPECT_NE(d[1].find("only in ref: id 0x000000000000001d"), std::string::npos) << d[1];
   EXPECT_NE(d[2].find("only in gpu: id 0x00000000000003e8"), std::string::npos) << d[2];
   EXPECT_EQ(first_differences(a, b, 2).size(), 2u);

@@ -43,7 +43,8 @@ TEST(StepDraws, DependOnSeedIdAndStep) {
   const DrawKey a = DrawKey::from_seed(1), b = DrawKey::from_seed(2);
   std::set<uint32_t> seen;
   for (uint64_t id = 0; id < 100; ++id) {
-    for (uint32_t t = 0; t < 100; ++t) seen.insert(StepDraws(a, id, 0).at(t));
+    for (uint32_t t = 0; t < 100; ++t)
+      seen.insert(StepDraws(a, id, 0).at(t));
   }
   EXPECT_GT(seen.size(), 9990u);  // 10^4 words of 32 bits: a few collisions at most
   EXPECT_NE(StepDraws(a, 5, 0).at(3), StepDraws(b, 5, 0).at(3));
@@ -60,10 +61,12 @@ TEST(UnitFloat, CoversZeroToBelowOne) {
 TEST(ChildId, DistinctForDistinctBirths) {
   std::set<uint64_t> ids;
   for (uint64_t parent = 0; parent < 300; ++parent) {
-    for (uint32_t t = 0; t < 300; ++t) ids.insert(child_id(parent, t));
+    for (uint32_t t = 0; t < 300; ++t)
+      ids.insert(child_id(parent, t));
   }
   EXPECT_EQ(ids.size(), 300u * 300u);
-  for (uint64_t parent = 0; parent < 300; ++parent) EXPECT_EQ(ids.count(parent), 0u);
+  for (uint64_t parent = 0; parent < 300; ++parent)
+    EXPECT_EQ(ids.count(parent), 0u);
 }
 
 }  // namespace

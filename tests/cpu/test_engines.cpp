@@ -29,7 +29,9 @@ RunConfig pic(uint64_t init_n, uint32_t poisson, uint32_t mobility, double chanc
   return c;
 }
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
+}
 
 std::vector<Case> cases() {
   std::vector<Case> out;
@@ -52,7 +54,9 @@ std::vector<Case> cases() {
   out.push_back({"mvp_other_seed", seeded});
   out.push_back({"pic_synthetic", pic(20000, 3, 300, -1)});
   for (const double chance : {30.0, 60.0, 90.0}) {
-    out.push_back({chance == 30 ? "pic_chance_30" : chance == 60 ? "pic_chance_60" : "pic_chance_90",
+    out.push_back({chance == 30   ? "pic_chance_30"
+                   : chance == 60 ? "pic_chance_60"
+                                  : "pic_chance_90",
                    pic(2000, 2, 150, chance)});
   }
   out.push_back({"pic_extinction", pic(20, 5, 200, 90)});
@@ -78,7 +82,8 @@ TEST_P(CpuEngines, OpenmpEqualsSerial) {
   EXPECT_EQ(omp.counts.particle_steps, ref.counts.particle_steps);
   EXPECT_EQ(omp.counts.peak, ref.counts.peak);
   EXPECT_EQ(omp.digest, ref.digest);
-  for (const std::string& line : omp.particles->differences(*ref.particles, 5, "cpu-openmp", "cpu-serial")) {
+  for (const std::string& line :
+       omp.particles->differences(*ref.particles, 5, "cpu-openmp", "cpu-serial")) {
     ADD_FAILURE() << line;
   }
   EXPECT_GT(ref.counts.particle_steps, 0u);
@@ -90,7 +95,8 @@ INSTANTIATE_TEST_SUITE_P(Configurations, CpuEngines, testing::ValuesIn(cases()),
 
 TEST(CpuEngines, HeavyCasesSpawnMillions) {
   for (const Case& c : cases()) {
-    if (std::string(c.name) != "toy_column" && std::string(c.name) != "mvp_heavy_spawning") continue;
+    if (std::string(c.name) != "toy_column" && std::string(c.name) != "mvp_heavy_spawning")
+      continue;
     EXPECT_GT(run_with(c.config, "cpu-openmp").counts.spawned, 1'000'000u) << c.name;
   }
 }

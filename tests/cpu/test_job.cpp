@@ -78,7 +78,8 @@ TEST(Job, SubSweepsAreJoinedAndASharedPointRunsOnce) {
 
 TEST(Job, EveryJobInTheRepositoryLoads) {
   size_t jobs = 0;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(SCHEDBENCH_SOURCE_DIR) + "/jobs")) {
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::string(SCHEDBENCH_SOURCE_DIR) + "/jobs")) {
     if (e.path().extension() != ".json") continue;
     ++jobs;
     for (const bool gpu : {false, true}) {
@@ -100,24 +101,33 @@ TEST(Job, BadFilesNameTheFileAndTheKey) {
     return usage_error(dir.write("bad.json", text));
   };
   const std::string ok_axes = R"("axes": {"init_n": 10, "steps": 5})";
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "bogus": 1, )" + ok_axes + "}")
-                .find("bad.json: bogus: unknown key"),
-            std::string::npos);
+  EXPECT_NE(
+      error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "bogus": 1, )" + ok_axes + "}")
+          .find("bad.json: bogus: unknown key"),
+      std::string::npos);
   EXPECT_NE(error_for(R"({"sims": "mvp", "schedulers": ["cpu-serial"], )" + ok_axes + "}")
                 .find("bad.json: sims: must be a non-empty list"),
             std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": [], "steps": 5}})")
-                .find("bad.json: axes.init_n: is an empty list"),
-            std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": "many", "steps": 5}})")
-                .find("bad.json: axes.init_n: 'many' is not a whole number"),
-            std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": 10, "steps": 5, "capacity": 5}})")
-                .find("--capacity: 5 is below --init-n 10"),
-            std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": 10, "warp": 5, "steps": 5}})")
-                .find("bad.json: axes.warp: unknown parameter"),
-            std::string::npos);
+  EXPECT_NE(
+      error_for(
+          R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": [], "steps": 5}})")
+          .find("bad.json: axes.init_n: is an empty list"),
+      std::string::npos);
+  EXPECT_NE(
+      error_for(
+          R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": "many", "steps": 5}})")
+          .find("bad.json: axes.init_n: 'many' is not a whole number"),
+      std::string::npos);
+  EXPECT_NE(
+      error_for(
+          R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": 10, "steps": 5, "capacity": 5}})")
+          .find("--capacity: 5 is below --init-n 10"),
+      std::string::npos);
+  EXPECT_NE(
+      error_for(
+          R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": 10, "warp": 5, "steps": 5}})")
+          .find("bad.json: axes.warp: unknown parameter"),
+      std::string::npos);
   EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["nope"], )" + ok_axes + "}")
                 .find("'nope' is not a scheduler"),
             std::string::npos);
@@ -125,24 +135,30 @@ TEST(Job, BadFilesNameTheFileAndTheKey) {
                 .find("--steps: required"),
             std::string::npos);
   EXPECT_NE(error_for("{not json").find("bad.json: not valid JSON"), std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "repetitions": 0, )" + ok_axes + "}")
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "repetitions": 0, )" +
+                      ok_axes + "}")
                 .find("bad.json: repetitions: 0 is not a whole number from 1 to 1000"),
             std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "warmup": "one", )" + ok_axes + "}")
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "warmup": "one", )" +
+                      ok_axes + "}")
                 .find("bad.json: warmup: \"one\" is not a whole number"),
             std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "estimated_s": -1, )" + ok_axes + "}")
+  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "estimated_s": -1, )" +
+                      ok_axes + "}")
                 .find("bad.json: estimated_s: must be seconds above 0"),
             std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "name": 7, )" + ok_axes + "}")
-                .find("bad.json: name: must be text"),
-            std::string::npos);
+  EXPECT_NE(
+      error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "name": 7, )" + ok_axes + "}")
+          .find("bad.json: name: must be text"),
+      std::string::npos);
   EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": []})")
                 .find("bad.json: axes: is an empty list of sub-sweeps"),
             std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": [{"init_n": 10, "steps": 5}, {"init_n": 10, "steps": []}]})")
-                .find("bad.json: axes[1].steps: is an empty list"),
-            std::string::npos);
+  EXPECT_NE(
+      error_for(
+          R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": [{"init_n": 10, "steps": 5}, {"init_n": 10, "steps": []}]})")
+          .find("bad.json: axes[1].steps: is an empty list"),
+      std::string::npos);
 }
 
 }  // namespace

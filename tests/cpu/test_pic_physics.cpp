@@ -109,7 +109,8 @@ TEST(Pic, SyntheticTableIsTheSeedsFormula) {
   const pic::CrossSections cs = pic::synthetic_cross_sections();
   ASSERT_EQ(cs.split.size(), pic::kLevels);
   EXPECT_EQ(cs.split[0], 0.0);
-  EXPECT_DOUBLE_EQ(cs.split[1000], (std::sin(std::pow(1000.0, 2.6) / 5e7) + 1.01) * std::pow(1000.0, 0.1));
+  EXPECT_DOUBLE_EQ(cs.split[1000],
+                   (std::sin(std::pow(1000.0, 2.6) / 5e7) + 1.01) * std::pow(1000.0, 0.1));
   EXPECT_EQ(cs.remove[1000], cs.split[1000]);
   const std::vector<pic::Chances> t = pic::chance_thresholds(cs);
   EXPECT_EQ(t[1000].split, percent_threshold(cs.split[1000]));
@@ -136,11 +137,11 @@ TEST(Pic, GridAccelerationFromNeighbourCounts) {
                        at(1.005, 1.005, 1.005)};
   state.before_phase(ps, {0, 10});
   const double k = pic::acceleration_constant();
-  EXPECT_NEAR(k, 2.53e6, 0.01e6);  // e^2 / (4 pi eps0 h^2 m_e)
+  EXPECT_NEAR(k, 2.53e6, 0.01e6);                            // e^2 / (4 pi eps0 h^2 m_e)
   EXPECT_EQ(ps[3].ax, static_cast<float>(k * (2.0 - 1.0)));  // x+1 holds two, x-1 one
   EXPECT_EQ(ps[3].ay, 0.0f);
   EXPECT_EQ(ps[0].ax, static_cast<float>(k * (0.0 - 1.0)));  // x+1 empty, x-1 holds one
-  EXPECT_EQ(ps[0].ax, ps[1].ax);                              // same cell, same acceleration
+  EXPECT_EQ(ps[0].ax, ps[1].ax);                             // same cell, same acceleration
   EXPECT_EQ(ps[2].ax, static_cast<float>(k * (1.0 - 0.0)));
 }
 
@@ -162,14 +163,19 @@ TEST(CrossSectionFile, RoundTripsAndNamesTheBadLine) {
   EXPECT_EQ(back.remove, synthetic.remove);
 
   std::string lines;
-  for (int i = 0; i < 9999; ++i) lines += "1 2\n";
-  EXPECT_NE(read_error(dir.write("short.txt", lines)).find("short.txt:10000: the file ends after 9999 lines"),
+  for (int i = 0; i < 9999; ++i)
+    lines += "1 2\n";
+  EXPECT_NE(read_error(dir.write("short.txt", lines))
+                .find("short.txt:10000: the file ends after 9999 lines"),
             std::string::npos);
-  EXPECT_NE(read_error(dir.write("word.txt", "1 2\nfast 2\n")).find("word.txt:2: 'fast 2' is not two numbers"),
+  EXPECT_NE(read_error(dir.write("word.txt", "1 2\nfast 2\n"))
+                .find("word.txt:2: 'fast 2' is not two numbers"),
             std::string::npos);
-  EXPECT_NE(read_error(dir.write("one.txt", "1\n")).find("one.txt:1: '1' is not two numbers"), std::string::npos);
-  EXPECT_NE(read_error(dir.write("neg.txt", "1 2\n3 -4\n")).find("neg.txt:2: -4 is not a percentage"),
+  EXPECT_NE(read_error(dir.write("one.txt", "1\n")).find("one.txt:1: '1' is not two numbers"),
             std::string::npos);
+  EXPECT_NE(
+      read_error(dir.write("neg.txt", "1 2\n3 -4\n")).find("neg.txt:2: -4 is not a percentage"),
+      std::string::npos);
   EXPECT_NE(read_error(dir.write("big.txt", "101 2\n")).find("big.txt:1: 101 is not a percentage"),
             std::string::npos);
   EXPECT_NE(read_error(dir.path("missing.txt")).find("cannot read"), std::string::npos);

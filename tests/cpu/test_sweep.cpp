@@ -22,13 +22,16 @@ using testing_support::Outcome;
 using testing_support::TempDir;
 namespace fs = std::filesystem;
 
-const std::string kFakeRunner = std::string(SCHEDBENCH_SOURCE_DIR) + "/tests/support/fake_runner.sh";
+const std::string kFakeRunner =
+    std::string(SCHEDBENCH_SOURCE_DIR) + "/tests/support/fake_runner.sh";
 
 // A job of mvp points on cpu-serial, one per seed.
 std::string seed_job(const TempDir& dir, const std::string& seeds, int repetitions = 2) {
   return dir.write("job.json", R"({"name": "seeds", "sims": ["mvp"], "schedulers": ["cpu-serial"],
-    "repetitions": )" + std::to_string(repetitions) + R"(, "warmup": 1,
-    "axes": {"init_n": 200, "steps": 50, "split_chance": 2, "seed": )" + seeds + "}}");
+    "repetitions": )" + std::to_string(repetitions) +
+                                   R"(, "warmup": 1,
+    "axes": {"init_n": 200, "steps": 50, "split_chance": 2, "seed": )" +
+                                   seeds + "}}");
 }
 
 Outcome schedbench(const TempDir& dir, std::vector<std::string> args,
@@ -37,9 +40,13 @@ Outcome schedbench(const TempDir& dir, std::vector<std::string> args,
   return testing_support::run_program(args, dir.path(""), env);
 }
 
-std::string with_fake_runner() { return kFakeRunner + " " + SCHEDBENCH_POINT_EXE; }
+std::string with_fake_runner() {
+  return kFakeRunner + " " + SCHEDBENCH_POINT_EXE;
+}
 
-json read_json(const std::string& path) { return json::parse(testing_support::slurp(path)); }
+json read_json(const std::string& path) {
+  return json::parse(testing_support::slurp(path));
+}
 
 const json& point(const json& results, int seed) {
   for (const json& p : results["points"]) {
@@ -64,7 +71,8 @@ TEST(Sweep, WritesOneResultsFileWithEveryRepetitionAndTheRunsDigest) {
   EXPECT_EQ(p["label"], "mvp__cpu-serial__seed-2");
   EXPECT_EQ(p["warmup"], 1);
   ASSERT_EQ(p["repetitions_ms"].size(), 3u);
-  const double median = p["stats"]["median_ms"], lo = p["stats"]["min_ms"], hi = p["stats"]["max_ms"];
+  const double median = p["stats"]["median_ms"], lo = p["stats"]["min_ms"],
+               hi = p["stats"]["max_ms"];
   EXPECT_LE(lo, median);
   EXPECT_LE(median, hi);
   EXPECT_GE(p["stats"]["cv"].get<double>(), 0.0);
@@ -72,10 +80,11 @@ TEST(Sweep, WritesOneResultsFileWithEveryRepetitionAndTheRunsDigest) {
   EXPECT_TRUE(p["gpu"].is_null());
   // The sweep measures what `schedbench run` computes.
   const std::string single = dir.path("single.json");
-  ASSERT_EQ(schedbench(dir, {"run", "--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "200", "--steps",
-                             "50", "--split-chance", "2", "--seed", "2", "--json", single})
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      schedbench(dir, {"run", "--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "200",
+                       "--steps", "50", "--split-chance", "2", "--seed", "2", "--json", single})
+          .exit_code,
+      0);
   const json run = read_json(single);
   EXPECT_EQ(p["digest"], run["result"]["digest"]);
   EXPECT_EQ(p["counts"], run["result"]["counts"]);
@@ -84,8 +93,8 @@ TEST(Sweep, WritesOneResultsFileWithEveryRepetitionAndTheRunsDigest) {
 TEST(Sweep, ACrashAndAHangFailTheirPointsOnlyAndSayWhy) {
   TempDir dir;
   const std::string out = dir.path("seeds.json");
-  const Outcome o = schedbench(dir, {"sweep", seed_job(dir, "[12, 13, 14, 15]"), "--out", out, "--runner",
-                                     with_fake_runner(), "--point-timeout", "3"});
+  const Outcome o = schedbench(dir, {"sweep", seed_job(dir, "[12, 13, 14, 15]"), "--out", out,
+                                     "--runner", with_fake_runner(), "--point-timeout", "3"});
   EXPECT_EQ(o.exit_code, 3) << o.out << o.err;
   const json r = read_json(out);
   ASSERT_EQ(r["points"].size(), 4u);
@@ -94,7 +103,8 @@ TEST(Sweep, ACrashAndAHangFailTheirPointsOnlyAndSayWhy) {
   EXPECT_EQ(point(r, 13)["failure"], "crash");
   EXPECT_NE(point(r, 13)["error"].get<std::string>().find("SIGSEGV"), std::string::npos);
   EXPECT_EQ(point(r, 14)["failure"], "timeout");
-  EXPECT_NE(point(r, 14)["error"].get<std::string>().find("no result after 3 s"), std::string::npos);
+  EXPECT_NE(point(r, 14)["error"].get<std::string>().find("no result after 3 s"),
+            std::string::npos);
   EXPECT_EQ(point(r, 15)["status"], "ok");
   EXPECT_NE(o.out.find("FAILED (crash)"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("failed: timeout"), std::string::npos) << o.out;
@@ -105,7 +115,8 @@ TEST(Sweep, AnInterruptedSweepKeepsWhatFinishedAndResumes) {
   const std::string job = seed_job(dir, "[1, 2, 14, 3]"), out = dir.path("seeds.json");
   // Seed 14 hangs: the sweep is interrupted while it runs.
   const pid_t pid = testing_support::start_program(
-      {SCHEDBENCH_EXE, "sweep", job, "--out", out, "--runner", with_fake_runner()}, dir.path("o1"), dir.path("e1"));
+      {SCHEDBENCH_EXE, "sweep", job, "--out", out, "--runner", with_fake_runner()}, dir.path("o1"),
+      dir.path("e1"));
   ASSERT_GT(pid, 0);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline &&
@@ -135,7 +146,8 @@ TEST(Sweep, AnInterruptedSweepKeepsWhatFinishedAndResumes) {
   EXPECT_EQ(point(all, 1)["repetitions_ms"], point(kept, 1)["repetitions_ms"]);
   EXPECT_EQ(point(all, 14)["status"], "ok");
   std::vector<int> seeds;
-  for (const json& p : all["points"]) seeds.push_back(p["config"]["seed"]);
+  for (const json& p : all["points"])
+    seeds.push_back(p["config"]["seed"]);
   EXPECT_EQ(seeds, (std::vector<int>{1, 2, 14, 3}));  // job order
 }
 
@@ -165,16 +177,20 @@ TEST(Sweep, TheSlurmScriptRunsTheShardsAndThenTheMerge) {
   TempDir dir;
   const std::string job = seed_job(dir, "[1, 2, 3]", 1), out = dir.path("cluster/seeds.json"),
                     script = dir.path("seeds.slurm.sh");
-  const Outcome o = schedbench(dir, {"submit", job, "--slurm", "--shards", "3", "--out", out, "--script", script});
+  const Outcome o = schedbench(
+      dir, {"submit", job, "--slurm", "--shards", "3", "--out", out, "--script", script});
   ASSERT_EQ(o.exit_code, 0) << o.err;
   const std::string text = testing_support::slurp(script);
   EXPECT_NE(text.find("--array=1-3"), std::string::npos) << text;
   EXPECT_NE(text.find("--dependency=afterany:"), std::string::npos) << text;
   // The fake sbatch runs each batch script at once, as the cluster would later.
-  const std::string path = std::string(SCHEDBENCH_SOURCE_DIR) + "/tests/support/slurm:" + getenv("PATH");
-  const Outcome submitted = testing_support::run_program({"bash", script}, dir.path(""), {"PATH=" + path});
+  const std::string path =
+      std::string(SCHEDBENCH_SOURCE_DIR) + "/tests/support/slurm:" + getenv("PATH");
+  const Outcome submitted =
+      testing_support::run_program({"bash", script}, dir.path(""), {"PATH=" + path});
   ASSERT_EQ(submitted.exit_code, 0) << submitted.out << submitted.err;
-  EXPECT_NE(submitted.out.find("submitted: shards as job array 4242"), std::string::npos) << submitted.out;
+  EXPECT_NE(submitted.out.find("submitted: shards as job array 4242"), std::string::npos)
+      << submitted.out;
   const json merged = read_json(out);
   ASSERT_EQ(merged["points"].size(), 3u);
   EXPECT_EQ(merged["shard"]["merged_from"].size(), 3u);
@@ -222,7 +238,9 @@ struct BadSweep {
   const char* message;
 };
 
-void PrintTo(const BadSweep& b, std::ostream* os) { *os << b.name; }
+void PrintTo(const BadSweep& b, std::ostream* os) {
+  *os << b.name;
+}
 
 class SweepBadInput : public testing::TestWithParam<BadSweep> {};
 
@@ -246,7 +264,9 @@ const BadSweep kBadSweeps[] = {
     {"resume_and_overwrite", {"--resume", "--overwrite"}, "--resume and --overwrite: choose one"},
     {"retry_without_resume", {"--retry-failed"}, "--retry-failed: needs --resume"},
     {"point_timeout_zero", {"--point-timeout", "0"}, "--point-timeout: '0' is not a number from 1"},
-    {"runner_missing", {"--runner", "/nonexistent/runner"}, "--runner: '/nonexistent/runner' is not an executable file"},
+    {"runner_missing",
+     {"--runner", "/nonexistent/runner"},
+     "--runner: '/nonexistent/runner' is not an executable file"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Sweep, SweepBadInput, testing::ValuesIn(kBadSweeps),

@@ -20,7 +20,8 @@ void print_summary() {
                                   device->compute_major, device->compute_minor)
                     : "none (GPU tests skipped)");
   TextTable table({"check", "detail", "result"});
-  for (const SummaryRow& r : summary()) table.add_row({r.check, r.detail, r.result});
+  for (const SummaryRow& r : summary())
+    table.add_row({r.check, r.detail, r.result});
   fmt::print("{}", table.str());
 }
 

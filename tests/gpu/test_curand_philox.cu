@@ -64,7 +64,8 @@ __global__ void step_draws_on_device(uint32_t n, uint32_t steps, uint32_t* out) 
   if (i >= n) return;
   const uint32_t base = i % 7;  // particles that start at different steps
   StepDraws draws(DrawKey::from_seed(0xC0FFEE), child_id(i, 3), base);
-  for (uint32_t t = 0; t < steps; ++t) out[i * steps + t] = draws.at(base + t);
+  for (uint32_t t = 0; t < steps; ++t)
+    out[i * steps + t] = draws.at(base + t);
 }
 
 TEST(StepDraws, DeviceCursorEqualsHostCursor) {
@@ -78,12 +79,13 @@ TEST(StepDraws, DeviceCursorEqualsHostCursor) {
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t base = i % 7;
     StepDraws draws(DrawKey::from_seed(0xC0FFEE), child_id(i, 3), base);
-    for (uint32_t t = 0; t < steps; ++t) mismatches += device[i * steps + t] != draws.at(base + t);
+    for (uint32_t t = 0; t < steps; ++t)
+      mismatches += device[i * steps + t] != draws.at(base + t);
   }
   EXPECT_EQ(mismatches, 0u);
-  testing_support::summary().push_back({"step draws: device vs host",
-                                        fmt::format("{} particles x {} steps", n, steps),
-                                        mismatches == 0 ? "identical" : fmt::format("{} differ", mismatches)});
+  testing_support::summary().push_back(
+      {"step draws: device vs host", fmt::format("{} particles x {} steps", n, steps),
+       mismatches == 0 ? "identical" : fmt::format("{} differ", mismatches)});
 }
 
 }  // namespace

@@ -21,7 +21,9 @@ struct Config {
 };
 
 // GoogleTest names a parameter by this instead of dumping its bytes.
-void PrintTo(const Config& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const Config& c, std::ostream* os) {
+  *os << c.name;
+}
 
 RunConfig base(const char* sim, uint64_t init_n, uint32_t steps, uint32_t block = 128) {
   RunConfig c;
@@ -113,7 +115,8 @@ TEST_P(GpuSchedulers, SameParticlesAsCpuSerial) {
   EXPECT_EQ(r.counts.particle_steps, ref.counts.particle_steps);
   EXPECT_EQ(r.counts.peak, ref.counts.peak);
   EXPECT_EQ(r.digest, ref.digest);
-  for (const std::string& line : r.particles->differences(*ref.particles, 5, scheduler, "cpu-serial")) {
+  for (const std::string& line :
+       r.particles->differences(*ref.particles, 5, scheduler, "cpu-serial")) {
     ADD_FAILURE() << line;
   }
   testing_support::summary().push_back(
@@ -123,14 +126,16 @@ TEST_P(GpuSchedulers, SameParticlesAsCpuSerial) {
        r.digest == ref.digest && r.counts.final == ref.counts.final ? "identical" : "DIFFERENT"});
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    EveryConfiguration, GpuSchedulers,
-    testing::Combine(testing::ValuesIn(gpu_schedulers()), testing::ValuesIn(configs())),
-    [](const testing::TestParamInfo<Case>& i) {
-      std::string name = std::get<0>(i.param) + "_" + std::get<1>(i.param).name;
-      for (char& ch : name) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(EveryConfiguration, GpuSchedulers,
+                         testing::Combine(testing::ValuesIn(gpu_schedulers()),
+                                          testing::ValuesIn(configs())),
+                         [](const testing::TestParamInfo<Case>& i) {
+                           std::string name =
+                               std::get<0>(i.param) + "_" + std::get<1>(i.param).name;
+                           for (char& ch : name)
+                             ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+                           return name;
+                         });
 
 class GpuCompaction : public testing::TestWithParam<std::string> {};
 
@@ -195,7 +200,8 @@ TEST_P(GpuCapacity, OverflowIsAnErrorNotADropOrAHang) {
 INSTANTIATE_TEST_SUITE_P(EveryGpuScheduler, GpuCapacity, testing::ValuesIn(gpu_schedulers()),
                          [](const testing::TestParamInfo<std::string>& i) {
                            std::string name = i.param;
-                           for (char& ch : name) ch = ch == '-' ? '_' : ch;
+                           for (char& ch : name)
+                             ch = ch == '-' ? '_' : ch;
                            return name;
                          });
 
@@ -221,9 +227,9 @@ TEST_P(GpuWatchdog, EndsARunThatDoesNotFinishInTime) {
     EXPECT_NE(what.find("init_n 2000000"), std::string::npos) << what;
   }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  testing_support::summary().push_back(
-      {fmt::format("watchdog ends {}", GetParam()), "timeout 0.05 s on a ~1 s run",
-       fmt::format("ended after {:.2f} s", s)});
+  testing_support::summary().push_back({fmt::format("watchdog ends {}", GetParam()),
+                                        "timeout 0.05 s on a ~1 s run",
+                                        fmt::format("ended after {:.2f} s", s)});
 }
 
 INSTANTIATE_TEST_SUITE_P(PersistentSchedulers, GpuWatchdog,
@@ -232,7 +238,8 @@ INSTANTIATE_TEST_SUITE_P(PersistentSchedulers, GpuWatchdog,
                                          "gpu-iterate-organised"),
                          [](const testing::TestParamInfo<std::string>& i) {
                            std::string name = i.param;
-                           for (char& ch : name) ch = ch == '-' ? '_' : ch;
+                           for (char& ch : name)
+                             ch = ch == '-' ? '_' : ch;
                            return name;
                          });
 

@@ -5,7 +5,7 @@
 
 #include "core/device.hpp"
 
-#define SB_REQUIRE_CUDA_DEVICE()                                            \
-  do {                                                                      \
-    if (!::sb::cuda_device_present()) GTEST_SKIP() << "no CUDA device";     \
+#define SB_REQUIRE_CUDA_DEVICE()                                        \
+  do {                                                                  \
+    if (!::sb::cuda_device_present()) GTEST_SKIP() << "no CUDA device"; \
   } while (0)

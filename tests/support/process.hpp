@@ -35,14 +35,17 @@ inline pid_t start_program(const std::vector<std::string>& argv, const std::stri
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry = *e;
     bool replaced = false;
-    for (const std::string& s : set_env) replaced = replaced || entry.rfind(s.substr(0, s.find('=') + 1), 0) == 0;
+    for (const std::string& s : set_env)
+      replaced = replaced || entry.rfind(s.substr(0, s.find('=') + 1), 0) == 0;
     if (!replaced) env.push_back(entry);
   }
   env.insert(env.end(), set_env.begin(), set_env.end());
   std::vector<std::string> args = argv;
   std::vector<char*> arg_ptrs, env_ptrs;
-  for (std::string& a : args) arg_ptrs.push_back(a.data());
-  for (std::string& e : env) env_ptrs.push_back(e.data());
+  for (std::string& a : args)
+    arg_ptrs.push_back(a.data());
+  for (std::string& e : env)
+    env_ptrs.push_back(e.data());
   arg_ptrs.push_back(nullptr);
   env_ptrs.push_back(nullptr);
   posix_spawn_file_actions_t fa;
@@ -50,7 +53,8 @@ inline pid_t start_program(const std::vector<std::string>& argv, const std::stri
   posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = -1;
-  if (posix_spawnp(&pid, args[0].c_str(), &fa, nullptr, arg_ptrs.data(), env_ptrs.data()) != 0) pid = -1;
+  if (posix_spawnp(&pid, args[0].c_str(), &fa, nullptr, arg_ptrs.data(), env_ptrs.data()) != 0)
+    pid = -1;
   posix_spawn_file_actions_destroy(&fa);
   return pid;
 }
