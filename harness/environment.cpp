@@ -97,6 +97,8 @@ json build_json() {
       {"cuda_toolkit", fmt::format("{}.{}", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10)}};
 }
 
+}  // namespace
+
 std::string utc_now() {
   const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
@@ -105,8 +107,6 @@ std::string utc_now() {
   std::strftime(buf.data(), buf.size(), "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf.data();
 }
-
-}  // namespace
 
 json environment_json() {
   static const json device = device_json();

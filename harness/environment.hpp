@@ -3,10 +3,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 namespace sb {
 
 // {"host": ..., "device": ... or null where there is none, "build": ..., "time_utc": ...}.
 // The device is read once per process.
 nlohmann::json environment_json();
+
+// The time now, "2026-11-21T08:00:00Z".
+std::string utc_now();
 
 }  // namespace sb

@@ -148,7 +148,7 @@ Json record(const Job& job, const Running& r, const std::optional<ExitStatus>& s
               {"config", config_json(p.config)},
               {"status", "failed"},
               {"gpu", is_cpu(p.config) ? Json(nullptr) : Json(r.gpu.empty() ? "default" : r.gpu)},
-              {"finished_utc", environment_json()["time_utc"]},
+              {"finished_utc", utc_now()},
               {"wall_s", std::chrono::duration<double>(Clock::now() - r.started).count()}};
   const std::string log = tail(read_text(r.log), 5);
   Json result;
