@@ -57,7 +57,8 @@ SB_HD inline float unit_float(uint32_t word) {
   return static_cast<float>(word >> 8) * (1.0f / 16777216.0f);
 }
 
-// The step draws of one particle, caching the current Philox block.
+// The step draws of one particle, caching the current Philox block, and a word the sim may keep
+// between that particle's steps (StepDraw::hint).
 class StepDraws {
  public:
   SB_HD StepDraws(DrawKey key, uint64_t id, uint32_t base) : key_(key), id_(id), base_(base) {}
@@ -72,6 +73,8 @@ class StepDraws {
     return select_word(words_, lane);
   }
 
+  SB_HD uint32_t& hint() { return hint_; }
+
  private:
   static constexpr uint32_t kNoBlock = 0xFFFFFFFFu;  // steps stay below 2^31 (RunConfig limits)
 
@@ -80,6 +83,7 @@ class StepDraws {
   uint32_t base_;
   uint32_t block_ = kNoBlock;
   Philox4x32Output words_{};
+  uint32_t hint_ = 0;
 };
 
 // What a sim's step function sees: the draw of the step being taken.
@@ -87,6 +91,11 @@ class StepDraw {
  public:
   SB_HD StepDraw(StepDraws& draws, uint32_t step) : draws_(draws), step_(step) {}
   SB_HD uint32_t u32() { return draws_.at(step_); }
+
+  // A word kept for the sim from the particle's previous step (0 at its first step of a run): a
+  // hint for this step, such as where to look something up first, never state. A step's result
+  // must not depend on it, since another engine may start the particle afresh at any step.
+  SB_HD uint32_t& hint() { return draws_.hint(); }
 
  private:
   StepDraws& draws_;

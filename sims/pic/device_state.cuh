@@ -54,14 +54,12 @@ __global__ void accelerate_particles(P* ps, uint32_t n, LocalGrid g, const float
 
 class PicSim::DeviceState {
  public:
-  DeviceState(const HostState& host, cudaStream_t stream)
-      : floor_(host.level_floor().size()), chances_(host.chances().size()) {
-    floor_.copy_from_host(host.level_floor());
-    chances_.copy_from_host(host.chances());
+  DeviceState(const HostState& host, cudaStream_t stream) : levels_(host.levels().size()) {
+    levels_.copy_from_host(host.levels());
     (void)stream;
   }
 
-  Params params() const { return {floor_.data(), chances_.data()}; }
+  Params params() const { return {levels_.data()}; }
 
   void before_phase(Particle* ps, uint32_t n, PhaseWindow, cudaStream_t stream) {
     if (n == 0) return;
@@ -87,8 +85,7 @@ class PicSim::DeviceState {
   }
 
  private:
-  DeviceBuffer<double> floor_;
-  DeviceBuffer<pic::Chances> chances_;
+  DeviceBuffer<pic::Level> levels_;
   DeviceBuffer<uint32_t> counts_;
   DeviceBuffer<float> accel_;
 };

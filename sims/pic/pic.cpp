@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/errors.hpp"
 
@@ -19,6 +20,17 @@ std::vector<Chances> chance_thresholds(const CrossSections& cs) {
   std::vector<Chances> out(kLevels);
   for (uint32_t i = 0; i < kLevels; ++i) {
     out[i] = {percent_threshold(cs.split[i]), percent_threshold(cs.split[i] + cs.remove[i])};
+  }
+  return out;
+}
+
+std::vector<Level> level_table(const CrossSections& cs) {
+  const std::vector<double> floor = level_floors();
+  const std::vector<Chances> chances = chance_thresholds(cs);
+  std::vector<Level> out(kLevels);
+  for (uint32_t i = 0; i < kLevels; ++i) {
+    const double ceiling = i + 1 < kLevels ? floor[i + 1] : std::numeric_limits<double>::infinity();
+    out[i] = {floor[i], ceiling, chances[i]};
   }
   return out;
 }
@@ -41,7 +53,7 @@ pic::CrossSections cross_sections_of(const RunConfig& c) {
 }  // namespace
 
 PicSim::HostState::HostState(const RunConfig& c)
-    : level_floor_(pic::level_floors()), chances_(pic::chance_thresholds(cross_sections_of(c))) {}
+    : levels_(pic::level_table(cross_sections_of(c))) {}
 
 void PicSim::HostState::before_phase(std::vector<Particle>& ps, PhaseWindow) {
   if (ps.empty()) return;

@@ -48,34 +48,57 @@ struct Chances {
   uint64_t collide;
 };
 
+// One energy level as a step reads it: its energy range [floor, ceiling) and its thresholds, in
+// one 32-byte sector, so that finding the level and its chances is one memory transaction when
+// the logarithm's guess is right (it nearly always is).
+struct alignas(32) Level {
+  double floor;    // the smallest energy of the level, 10^(22 L / N - 6); level 0: 0
+  double ceiling;  // the next level's floor; infinity for the last level
+  Chances chances;
+};
+static_assert(sizeof(Level) == 32, "one sector per level");
+
 struct Params {
-  const double* level_floor;  // kLevels: the smallest energy of each level (level 0: 0)
-  const Chances* chances;     // kLevels
+  const Level* levels;  // kLevels, from level_table()
 };
 
-// level = clamp(trunc((log10(E) + 6) * N / 22), 0, N - 1), defined by the host-computed table
-// of level floors, floor[L] = 10^(22 L / N - 6): the largest L with E >= floor[L]. A float
-// logarithm only guesses; comparisons with the table decide, identically on host and device.
-SB_HD inline uint32_t energy_level(double e, const double* floor) {
-  if (!(e >= floor[1])) return 0;
+// The float logarithm's guess at the level of energy e (below): right but for energies within
+// a float's rounding of a level's floor. Not a number and energies below level 1 guess 0.
+SB_HD inline uint32_t level_guess(double e) {
   const float guess = (log10f(static_cast<float>(e)) + 6.0f) * (kLevels / 22.0f);
-  int level = guess < 1.0f             ? 1
-              : guess > kLevels - 1.0f ? static_cast<int>(kLevels - 1)
-                                       : static_cast<int>(guess);
-  while (e < floor[level])
-    --level;
-  while (level + 1 < static_cast<int>(kLevels) && e >= floor[level + 1])
-    ++level;
-  return static_cast<uint32_t>(level);
+  return !(guess >= 1.0f) ? 0 : guess > kLevels - 1.0f ? kLevels - 1 : static_cast<uint32_t>(guess);
+}
+
+// level = clamp(trunc((log10(E) + 6) * N / 22), 0, N - 1), defined by the host-computed floors:
+// the largest L with E >= floor[L]. The level `guess` is tried first, its entry `entry` as
+// given; comparisons with the table decide, identically on host and device, whatever the guess.
+// Sets `entry` to the level's table entry.
+SB_HD inline uint32_t energy_level(double e, const Level* levels, uint32_t guess, Level& entry) {
+  if (entry.floor <= e && e < entry.ceiling) return guess;
+  uint32_t level = level_guess(e);  // a wrong guess may be far off: the logarithm's is near
+  entry = levels[level];
+  while (level > 0 && e < entry.floor)
+    entry = levels[--level];
+  while (level + 1 < kLevels && e >= entry.ceiling)
+    entry = levels[++level];
+  return level;
+}
+
+// The same, from the logarithm's guess.
+SB_HD inline uint32_t energy_level(double e, const Level* levels, Level& entry) {
+  const uint32_t guess = level_guess(e);
+  entry = levels[guess];
+  return energy_level(e, levels, guess, entry);
 }
 
 SB_HD inline bool outside_grid(double x) {
   return x < 0.0 || x >= kCells * kCellSize;
 }
 
-// The tables behind Params, on the host.
+// The tables behind Params, on the host: the floors, the thresholds, and both as Levels.
 std::vector<double> level_floors();
 std::vector<Chances> chance_thresholds(const CrossSections& cs);
+std::vector<Level> level_table(const CrossSections& cs);
 
 }  // namespace pic
 
@@ -94,15 +117,13 @@ struct PicSim {
   class HostState {
    public:
     explicit HostState(const RunConfig& c);
-    Params params() const { return {level_floor_.data(), chances_.data()}; }
+    Params params() const { return {levels_.data()}; }
     void before_phase(std::vector<Particle>& ps, PhaseWindow);
 
-    const std::vector<double>& level_floor() const { return level_floor_; }
-    const std::vector<pic::Chances>& chances() const { return chances_; }
+    const std::vector<pic::Level>& levels() const { return levels_; }
 
    private:
-    std::vector<double> level_floor_;
-    std::vector<pic::Chances> chances_;
+    std::vector<pic::Level> levels_;
   };
   class DeviceState;  // sims/pic/device_state.cuh
 
@@ -129,21 +150,31 @@ struct PicSim {
     return p;
   }
 
+  // The level of each step is predicted by the step before (the draw's hint): the velocity a
+  // step will reach is known one step ahead unless a split reverses it, and the acceleration is
+  // fixed for the phase. The table entry of the predicted level is loaded first, so that the
+  // load overlaps the leapfrog instead of waiting at its end; energy_level checks it.
   SB_HD static Fate step(Particle& p, Particle& child, const Params& prm, StepDraw& draw) {
-    p.vx -= p.ax * pic::kHalfDt;
-    p.vy -= p.ay * pic::kHalfDt;
-    p.vz -= p.az * pic::kHalfDt;
+    uint32_t& predicted_level = draw.hint();
+    pic::Level level = prm.levels[predicted_level];
+    const double kx = p.ax * pic::kHalfDt, ky = p.ay * pic::kHalfDt, kz = p.az * pic::kHalfDt;
+    p.vx -= kx;
+    p.vy -= ky;
+    p.vz -= kz;
     p.x += p.vx * pic::kDt;
     p.y += p.vy * pic::kDt;
     p.z += p.vz * pic::kDt;
-    p.vx -= p.ax * pic::kHalfDt;
-    p.vy -= p.ay * pic::kHalfDt;
-    p.vz -= p.az * pic::kHalfDt;
-    if (pic::outside_grid(p.x) || pic::outside_grid(p.y) || pic::outside_grid(p.z)) {
-      return Fate::kDied;
-    }
+    p.vx -= kx;
+    p.vy -= ky;
+    p.vz -= kz;
+    // Decided after the level, so that the table load does not wait for the test.
+    const bool outside = pic::outside_grid(p.x) || pic::outside_grid(p.y) || pic::outside_grid(p.z);
     const double energy = p.vx * p.vx + p.vy * p.vy + p.vz * p.vz;
-    const pic::Chances c = prm.chances[pic::energy_level(energy, prm.level_floor)];
+    pic::energy_level(energy, prm.levels, predicted_level, level);
+    const double nx = p.vx - kx - kx, ny = p.vy - ky - ky, nz = p.vz - kz - kz;
+    predicted_level = pic::level_guess(nx * nx + ny * ny + nz * nz);
+    if (outside) return Fate::kDied;
+    const pic::Chances c = level.chances;
     const uint32_t r = draw.u32();
     if (r < c.split) {
       child = p;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "core/errors.hpp"
@@ -58,8 +59,18 @@ TEST(Pic, LeavingTheGridIsDeath) {
   EXPECT_EQ(step(state, inside, child), Fate::kAlive);
 }
 
+// The level of energy e, and a check that its entry is the table's.
+uint32_t level_of(double e, const std::vector<pic::Level>& table) {
+  pic::Level entry{};
+  const uint32_t level = pic::energy_level(e, table.data(), entry);
+  EXPECT_EQ(entry.floor, table[level].floor) << e;
+  EXPECT_EQ(entry.chances.split, table[level].chances.split) << e;
+  return level;
+}
+
 TEST(Pic, EnergyLevelFollowsTheDefinitionAwayFromBoundaries) {
   const std::vector<double> floor = pic::level_floors();
+  const std::vector<pic::Level> table = pic::level_table(pic::synthetic_cross_sections());
   std::mt19937_64 rng(4);
   std::uniform_real_distribution<double> decades(-7.0, 17.0);
   for (int i = 0; i < 100000; ++i) {
@@ -67,15 +78,55 @@ TEST(Pic, EnergyLevelFollowsTheDefinitionAwayFromBoundaries) {
     const double exact = (std::log10(e) + 6) * pic::kLevels / 22;
     if (std::abs(exact - std::round(exact)) < 1e-6) continue;  // a boundary: the table decides
     const double clamped = std::min(std::max(std::trunc(exact), 0.0), pic::kLevels - 1.0);
-    ASSERT_EQ(pic::energy_level(e, floor.data()), static_cast<uint32_t>(clamped)) << e;
+    ASSERT_EQ(level_of(e, table), static_cast<uint32_t>(clamped)) << e;
   }
-  EXPECT_EQ(pic::energy_level(0.0, floor.data()), 0u);
-  EXPECT_EQ(pic::energy_level(1e-30, floor.data()), 0u);
-  EXPECT_EQ(pic::energy_level(1e30, floor.data()), pic::kLevels - 1);
+  EXPECT_EQ(level_of(0.0, table), 0u);
+  EXPECT_EQ(level_of(1e-30, table), 0u);
+  EXPECT_EQ(level_of(1e30, table), pic::kLevels - 1);
+  EXPECT_EQ(level_of(std::numeric_limits<double>::infinity(), table), pic::kLevels - 1);
+  EXPECT_EQ(level_of(std::numeric_limits<double>::quiet_NaN(), table), 0u);
   for (uint32_t level : {1u, 2u, 4545u, 9999u}) {
-    EXPECT_EQ(pic::energy_level(floor[level], floor.data()), level);
-    EXPECT_EQ(pic::energy_level(std::nextafter(floor[level], 0.0), floor.data()), level - 1);
+    EXPECT_EQ(level_of(floor[level], table), level);
+    EXPECT_EQ(level_of(std::nextafter(floor[level], 0.0), table), level - 1);
   }
+}
+
+TEST(Pic, EnergyLevelWithAHintIsTheLevelWithout) {
+  const std::vector<pic::Level> table = pic::level_table(pic::synthetic_cross_sections());
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> decades(-7.0, 17.0);
+  std::uniform_int_distribution<uint32_t> any_level(0, pic::kLevels - 1);
+  for (int i = 0; i < 20000; ++i) {
+    const double e = std::pow(10.0, decades(rng));
+    pic::Level plain{};
+    const uint32_t expected = pic::energy_level(e, table.data(), plain);
+    for (uint32_t hint : {expected, expected > 0 ? expected - 1 : 1, any_level(rng)}) {
+      pic::Level entry = table[hint];
+      ASSERT_EQ(pic::energy_level(e, table.data(), hint, entry), expected) << e << " " << hint;
+      EXPECT_EQ(entry.floor, plain.floor);
+    }
+  }
+  pic::Level entry = table[0];
+  EXPECT_EQ(pic::energy_level(std::numeric_limits<double>::quiet_NaN(), table.data(), 0, entry),
+            0u);
+  entry = table[pic::kLevels - 1];
+  EXPECT_EQ(pic::energy_level(std::numeric_limits<double>::infinity(), table.data(),
+                              pic::kLevels - 1, entry),
+            pic::kLevels - 1);
+}
+
+TEST(Pic, LevelTableJoinsFloorsAndThresholds) {
+  const pic::CrossSections cs = pic::synthetic_cross_sections();
+  const std::vector<double> floor = pic::level_floors();
+  const std::vector<pic::Chances> chances = pic::chance_thresholds(cs);
+  const std::vector<pic::Level> table = pic::level_table(cs);
+  ASSERT_EQ(table.size(), pic::kLevels);
+  for (uint32_t level : {0u, 1u, 5000u, pic::kLevels - 2}) {
+    EXPECT_EQ(table[level].floor, floor[level]);
+    EXPECT_EQ(table[level].ceiling, floor[level + 1]);
+    EXPECT_EQ(table[level].chances.collide, chances[level].collide);
+  }
+  EXPECT_EQ(table.back().ceiling, std::numeric_limits<double>::infinity());
 }
 
 TEST(Pic, SplitReversesTheParentAndCopiesTheChild) {
