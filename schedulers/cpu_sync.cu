@@ -2,10 +2,12 @@
 // one particle to the end of the phase; the host then reads the count and launches over the
 // particles spawned meanwhile, until a generation spawns none.
 //
-// Ours adds one thing: each generation after the first is sorted by start step with CUB's radix
-// sort, longest first. The threads of a warp then run equally long, and the longest particles
+// Ours adds two things. Each generation after the first is sorted by start step with CUB's
+// radix sort, longest first. The threads of a warp then run equally long, and the longest particles
 // start first, so the generation's last blocks are short ones. (The seed launched children in
 // the order they were spawned, where a warp's particles need very different numbers of steps.)
+// Children are stored without a release: nothing reads them before the next launch, and the
+// release would make every spawning thread wait for all its stores.
 #include <thrust/transform.h>
 #include <cub/device/device_radix_sort.cuh>
 
@@ -25,7 +27,7 @@ __global__ void cpu_sync_generation(DevicePhase<Sim> ph, const typename Sim::Par
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= count) return;
   typename Sim::Particle p = in[k];
-  if (has_work(p.tag, ph.window)) run_to_end_spawning(ph, p);
+  if (has_work(p.tag, ph.window)) run_to_end_storing(ph, p);
   ph.particles[first + k] = p;
 }
 

@@ -137,7 +137,7 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
       watchdog.sync(stream);
       r.parts_ms["grid"] += grid.elapsed_ms();
     }
-    const DeviceCounters start{n, 0, 0, 0, n, {0, 0}, 0};
+    const DeviceCounters start{n, 0, 0, 0, 0, n, {0, 0}, 0};
     SB_CUDA_CHECK(
         cudaMemcpyAsync(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
     mobility.start(stream);
@@ -147,14 +147,15 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
     r.parts_ms["mobility"] += mobility.elapsed_ms();
 
     const DeviceCounters end = counters.to_host().front();
-    if (end.overflow != 0) throw CapacityError(c.capacity, end.n);
+    const uint64_t slots = uint64_t{end.n} + end.held;  // what a scheduler storing all would use
+    if (end.overflow != 0 || slots > c.capacity) throw CapacityError(c.capacity, slots);
     const PhaseTally tally =
         thrust::transform_reduce(on_stream, particles.data(), particles.data() + end.n,
                                  TallyParticle<Particle>{ph.window}, PhaseTally{0, 0}, AddTally{});
-    r.counts.spawned += end.n - n;
-    r.counts.peak = std::max<uint64_t>(r.counts.peak, end.n);
-    r.counts.removed += tally.removed;
-    r.counts.particle_steps += tally.steps;
+    r.counts.spawned += slots - n;
+    r.counts.peak = std::max<uint64_t>(r.counts.peak, slots);
+    r.counts.removed += tally.removed + end.held;  // held particles all died
+    r.counts.particle_steps += tally.steps + end.held_steps;
     n = end.n;
     if (tally.removed > 0) {
       compaction.start(stream);

@@ -23,23 +23,31 @@ __device__ inline void publish(Particle* slot, Particle p) {
 }
 
 // True once the slot's particle is published (alive or dead); its fields may then be read.
+// The status is read relaxed and the acquire is a fence taken only once it is set: an acquire
+// empties the SM's L1 (which holds a sim's tables), and threads poll slots that are not set yet.
 template <class Particle>
 __device__ inline bool is_published(Particle* slot) {
-  return DeviceAtomicU32(slot->tag.status).load(cuda::memory_order_acquire) != kEmpty;
+  if (DeviceAtomicU32(slot->tag.status).load(cuda::memory_order_relaxed) == kEmpty) return false;
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+  return true;
 }
 
 // Nonzero once the run must stop: a spawn overflowed or the watchdog fired. Read without
-// ordering: it only shortens waits.
+// ordering: it only shortens waits. Both words are read before either is tested, so that the
+// two loads wait together.
 template <class Sim>
 __device__ inline bool stop_requested(const DevicePhase<Sim>& ph) {
-  return *reinterpret_cast<volatile unsigned int*>(&ph.counters->overflow) != 0 || *ph.abort != 0;
+  const unsigned int overflow = *reinterpret_cast<volatile unsigned int*>(&ph.counters->overflow);
+  const unsigned int abort = *ph.abort;
+  return (overflow | abort) != 0;
 }
 
 // Claims `count` consecutive slots; returns the first, or capacity when they do not fit (the
-// overflow flag is then set and the run will fail with CapacityError).
+// overflow flag is then set and the run will fail with CapacityError). A stopped run may still
+// claim: the claims end with the particles that make them, and checking first would cost every
+// spawn a wait on the flags.
 template <class Sim>
 __device__ inline uint32_t claim_slots(const DevicePhase<Sim>& ph, uint32_t count) {
-  if (stop_requested(ph)) return ph.capacity;
   const uint32_t first =
       DeviceAtomicU32(ph.counters->n).fetch_add(count, cuda::memory_order_relaxed);
   if (first + count > ph.capacity) {
@@ -47,6 +55,53 @@ __device__ inline uint32_t claim_slots(const DevicePhase<Sim>& ph, uint32_t coun
     return ph.capacity;
   }
   return first;
+}
+
+// The word of n (low half) and held (high half): DeviceCounters.
+using DeviceAtomicU64 = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+inline constexpr unsigned long long kOneHeld = 1ull << 32;
+
+// Adds `delta` to (n, held) at once; `added` of it are new particles, which must fit in the
+// capacity with every other (else the overflow flag is set and false returned). Returns the n
+// before the addition through `first_slot`.
+template <class Sim>
+__device__ inline bool add_slots(const DevicePhase<Sim>& ph, unsigned long long delta,
+                                 uint32_t added, uint32_t& first_slot) {
+  const unsigned long long before =
+      DeviceAtomicU64(*reinterpret_cast<unsigned long long*>(&ph.counters->n))
+          .fetch_add(delta, cuda::memory_order_relaxed);
+  first_slot = static_cast<uint32_t>(before);
+  if ((before & 0xFFFFFFFFull) + (before >> 32) + added > ph.capacity) {
+    DeviceAtomicU32(ph.counters->overflow).store(1, cuda::memory_order_relaxed);
+    return false;
+  }
+  return true;
+}
+
+// Counts `count` new particles against the capacity without giving them slots
+// (DeviceCounters::held). Nothing waits for the sum: the driver checks n + held against the
+// capacity after the phase, and every claim_slots checks it before memory is used.
+template <class Sim>
+__device__ inline void hold_slots(const DevicePhase<Sim>& ph, uint32_t count) {
+  DeviceAtomicU64(*reinterpret_cast<unsigned long long*>(&ph.counters->n))
+      .fetch_add(count * kOneHeld, cuda::memory_order_relaxed);
+}
+
+// Claims `count` consecutive slots for particles of which `held` were counted by hold_slots;
+// returns the first, or capacity when they do not fit.
+template <class Sim>
+__device__ inline uint32_t claim_slots(const DevicePhase<Sim>& ph, uint32_t count, uint32_t held) {
+  uint32_t first;
+  return add_slots(ph, count - held * kOneHeld, count - held, first) ? first : ph.capacity;
+}
+
+// One thread's spawn where the child is read only after the kernel ends, which orders the
+// stores: a slot of its own and a plain store, no release.
+template <class Sim>
+__device__ inline void store_child(const DevicePhase<Sim>& ph,
+                                   const typename Sim::Particle& child) {
+  const uint32_t slot = claim_slots(ph, 1);
+  if (slot < ph.capacity) ph.particles[slot] = child;
 }
 
 // One thread's spawn: a slot of its own, then publication.

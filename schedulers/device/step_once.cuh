@@ -24,6 +24,14 @@ __device__ inline void run_to_end_spawning(const DevicePhase<Sim>& ph, typename 
                   [&ph](const typename Sim::Particle& child) { spawn(ph, child); });
 }
 
+// Runs p to the end of the phase, each child stored in a slot of its own without publication:
+// for schedulers that read children only in a later kernel.
+template <class Sim>
+__device__ inline void run_to_end_storing(const DevicePhase<Sim>& ph, typename Sim::Particle& p) {
+  run_to_end<Sim>(p, ph.params, ph.key, ph.window,
+                  [&ph](const typename Sim::Particle& child) { store_child(ph, child); });
+}
+
 // All particles claimed so far have been taken to the end: nothing can spawn any more. `done`
 // is read first, with acquire, so that every spawn of a finished particle is already counted
 // in the `n` read after it.
