@@ -43,7 +43,9 @@ class CpuSync {
  public:
   using Particle = typename Sim::Particle;
 
-  explicit CpuSync(const DeviceSetup& s) : s_(s) {}
+  // A block size the kernel cannot run at (pic's: 1024 threads of 72 registers are more than an
+  // SM's 64K) is a run error here rather than a failed launch.
+  explicit CpuSync(const DeviceSetup& s) : s_(s) { blocks_that_fit(cpu_sync_generation<Sim>, s); }
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {
     uint32_t last = 0;

@@ -248,8 +248,8 @@ class DynamicWarp {
 SchedulerEntry dynamic_warp_entry() {
   return {
       "dynamic-warp",
-      "one persistent kernel, inverted loop: every lane one step per iteration, warp-aggregated "
-      "fetch, shared-memory spawn buffer per warp (seed §3.4.4; \"Dynamic\")",
+      "one persistent kernel, inverted loop: every lane 8 steps per iteration, children kept in a "
+      "shared-memory pool per warp, warp-aggregated fetch (seed §3.4.4; \"Dynamic\")",
       SchedulerKind::kGpu,
       {"block_size", "blocks_per_sm"},
       device_runners<DynamicWarp>()};

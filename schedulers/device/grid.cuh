@@ -11,10 +11,11 @@
 
 namespace sb {
 
-// Blocks per SM for a persistent grid of `kernel`: the occupancy maximum (--blocks-per-sm fill)
-// or the number asked for, which may not exceed it.
+// The most blocks of the configured size that fit on one SM for `kernel`; throws RunError
+// (naming the scheduler and the size) when not even one does: too many registers or too much
+// shared memory for a block that large.
 template <class Kernel>
-uint32_t blocks_per_sm(Kernel kernel, const DeviceSetup& s, size_t shared_bytes) {
+uint32_t blocks_that_fit(Kernel kernel, const DeviceSetup& s, size_t shared_bytes = 0) {
   int most = 0;
   SB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &most, kernel, static_cast<int>(s.config.block_size), shared_bytes));
@@ -22,9 +23,17 @@ uint32_t blocks_per_sm(Kernel kernel, const DeviceSetup& s, size_t shared_bytes)
     throw RunError(fmt::format("{}: a block of {} threads does not fit on one SM",
                                s.config.scheduler, s.config.block_size));
   }
+  return static_cast<uint32_t>(most);
+}
+
+// Blocks per SM for a persistent grid of `kernel`: the occupancy maximum (--blocks-per-sm fill)
+// or the number asked for, which may not exceed it.
+template <class Kernel>
+uint32_t blocks_per_sm(Kernel kernel, const DeviceSetup& s, size_t shared_bytes) {
+  const uint32_t most = blocks_that_fit(kernel, s, shared_bytes);
   const uint32_t asked = s.config.blocks_per_sm;
-  if (asked == 0) return static_cast<uint32_t>(most);
-  if (asked > static_cast<uint32_t>(most)) {
+  if (asked == 0) return most;
+  if (asked > most) {
     throw UsageError(fmt::format(
         "--blocks-per-sm: {} is more than the {} blocks of {} threads that fit on an SM for {}; "
         "accepted: fill or 1 to {}",
