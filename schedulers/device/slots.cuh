@@ -57,7 +57,9 @@ __device__ inline uint32_t claim_slots(const DevicePhase<Sim>& ph, uint32_t coun
   return first;
 }
 
-// The word of n (low half) and held (high half): DeviceCounters.
+// The word of n (low half) and held (high half): DeviceCounters. A kernel that holds particles
+// claims with the functions below only, never with the 32-bit claim_slots above: atomics of
+// two sizes on one word are not ordered with each other.
 using DeviceAtomicU64 = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
 inline constexpr unsigned long long kOneHeld = 1ull << 32;
 
@@ -80,7 +82,7 @@ __device__ inline bool add_slots(const DevicePhase<Sim>& ph, unsigned long long 
 
 // Counts `count` new particles against the capacity without giving them slots
 // (DeviceCounters::held). Nothing waits for the sum: the driver checks n + held against the
-// capacity after the phase, and every claim_slots checks it before memory is used.
+// capacity after the phase, and every claim below checks it before memory is used.
 template <class Sim>
 __device__ inline void hold_slots(const DevicePhase<Sim>& ph, uint32_t count) {
   DeviceAtomicU64(*reinterpret_cast<unsigned long long*>(&ph.counters->n))
