@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "harness/job.hpp"
@@ -97,68 +100,39 @@ TEST(Job, EveryJobInTheRepositoryLoads) {
 
 TEST(Job, BadFilesNameTheFileAndTheKey) {
   TempDir dir;
-  const auto error_for = [&](const std::string& text) {
-    return usage_error(dir.write("bad.json", text));
-  };
+  const std::string head = R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], )";
   const std::string ok_axes = R"("axes": {"init_n": 10, "steps": 5})";
-  EXPECT_NE(
-      error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "bogus": 1, )" + ok_axes + "}")
-          .find("bad.json: bogus: unknown key"),
-      std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": "mvp", "schedulers": ["cpu-serial"], )" + ok_axes + "}")
-                .find("bad.json: sims: must be a non-empty list"),
-            std::string::npos);
-  EXPECT_NE(
-      error_for(
-          R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": [], "steps": 5}})")
-          .find("bad.json: axes.init_n: is an empty list"),
-      std::string::npos);
-  EXPECT_NE(
-      error_for(
-          R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": "many", "steps": 5}})")
-          .find("bad.json: axes.init_n: 'many' is not a whole number"),
-      std::string::npos);
-  EXPECT_NE(
-      error_for(
-          R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": 10, "steps": 5, "capacity": 5}})")
-          .find("--capacity: 5 is below --init-n 10"),
-      std::string::npos);
-  EXPECT_NE(
-      error_for(
-          R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": 10, "warp": 5, "steps": 5}})")
-          .find("bad.json: axes.warp: unknown parameter"),
-      std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["nope"], )" + ok_axes + "}")
-                .find("'nope' is not a scheduler"),
-            std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": 10}})")
-                .find("--steps: required"),
-            std::string::npos);
-  EXPECT_NE(error_for("{not json").find("bad.json: not valid JSON"), std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "repetitions": 0, )" +
-                      ok_axes + "}")
-                .find("bad.json: repetitions: 0 is not a whole number from 1 to 1000"),
-            std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "warmup": "one", )" +
-                      ok_axes + "}")
-                .find("bad.json: warmup: \"one\" is not a whole number"),
-            std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "estimated_s": -1, )" +
-                      ok_axes + "}")
-                .find("bad.json: estimated_s: must be seconds above 0"),
-            std::string::npos);
-  EXPECT_NE(
-      error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "name": 7, )" + ok_axes + "}")
-          .find("bad.json: name: must be text"),
-      std::string::npos);
-  EXPECT_NE(error_for(R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": []})")
-                .find("bad.json: axes: is an empty list of sub-sweeps"),
-            std::string::npos);
-  EXPECT_NE(
-      error_for(
-          R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": [{"init_n": 10, "steps": 5}, {"init_n": 10, "steps": []}]})")
-          .find("bad.json: axes[1].steps: is an empty list"),
-      std::string::npos);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      // file, part of its error
+      {head + R"("bogus": 1, )" + ok_axes + "}", "bad.json: bogus: unknown key"},
+      {R"({"sims": "mvp", "schedulers": ["cpu-serial"], )" + ok_axes + "}",
+       "bad.json: sims: must be a non-empty list"},
+      {head + R"("axes": {"init_n": [], "steps": 5}})", "bad.json: axes.init_n: is an empty list"},
+      {head + R"("axes": {"init_n": "many", "steps": 5}})",
+       "bad.json: axes.init_n: 'many' is not a whole number"},
+      {head + R"("axes": {"init_n": 10, "steps": 5, "capacity": 5}})",
+       "--capacity: 5 is below --init-n 10"},
+      {head + R"("axes": {"init_n": 10, "warp": 5, "steps": 5}})",
+       "bad.json: axes.warp: unknown parameter"},
+      {R"({"sims": ["mvp"], "schedulers": ["nope"], )" + ok_axes + "}",
+       "'nope' is not a scheduler"},
+      {head + R"("axes": {"init_n": 10}})", "--steps: required"},
+      {"{not json", "bad.json: not valid JSON"},
+      {head + R"("repetitions": 0, )" + ok_axes + "}",
+       "bad.json: repetitions: 0 is not a whole number from 1 to 1000"},
+      {head + R"("warmup": "one", )" + ok_axes + "}",
+       "bad.json: warmup: \"one\" is not a whole number"},
+      {head + R"("estimated_s": -1, )" + ok_axes + "}",
+       "bad.json: estimated_s: must be seconds above 0"},
+      {head + R"("name": 7, )" + ok_axes + "}", "bad.json: name: must be text"},
+      {head + R"("axes": []})", "bad.json: axes: is an empty list of sub-sweeps"},
+      {head + R"("axes": [{"init_n": 10, "steps": 5}, {"init_n": 10, "steps": []}]})",
+       "bad.json: axes[1].steps: is an empty list"},
+  };
+  for (const auto& [text, message] : cases) {
+    const std::string error = usage_error(dir.write("bad.json", text));
+    EXPECT_NE(error.find(message), std::string::npos) << text << "\ngave: " << error;
+  }
 }
 
 }  // namespace
