@@ -20,8 +20,6 @@ std::string ExitStatus::describe() const {
   return fmt::format("killed by signal SIG{} ({})", name != nullptr ? name : "?", code);
 }
 
-namespace {
-
 std::vector<std::string> environment_with(const std::vector<std::string>& set_env) {
   std::vector<std::string> out;
   for (char** e = environ; *e != nullptr; ++e) {
@@ -43,6 +41,8 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   out.push_back(nullptr);
   return out;
 }
+
+namespace {
 
 ExitStatus status_of(int raw) {
   if (WIFSIGNALED(raw)) return {true, WTERMSIG(raw)};

@@ -18,6 +18,13 @@ struct ExitStatus {
   std::string describe() const;  // "exit code 3", "killed by signal SIGSEGV (11)"
 };
 
+// This process's environment with `set_env` ("NAME=value") added, replacing NAME.
+std::vector<std::string> environment_with(const std::vector<std::string>& set_env);
+
+// The strings' data as the null-terminated array exec and posix_spawn take (valid while the
+// strings are).
+std::vector<char*> pointers(std::vector<std::string>& strings);
+
 class ChildProcess {
  public:
   // Starts `argv` with the environment plus `set_env` ("NAME=value", replacing NAME), standard

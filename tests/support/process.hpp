@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
+#include "harness/child_process.hpp"
 
 namespace sb::testing_support {
 
@@ -31,23 +31,8 @@ inline std::string slurp(const std::string& path) {
 // added to the environment (replacing NAME).
 inline pid_t start_program(const std::vector<std::string>& argv, const std::string& out,
                            const std::string& err, const std::vector<std::string>& set_env = {}) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string entry = *e;
-    bool replaced = false;
-    for (const std::string& s : set_env)
-      replaced = replaced || entry.rfind(s.substr(0, s.find('=') + 1), 0) == 0;
-    if (!replaced) env.push_back(entry);
-  }
-  env.insert(env.end(), set_env.begin(), set_env.end());
-  std::vector<std::string> args = argv;
-  std::vector<char*> arg_ptrs, env_ptrs;
-  for (std::string& a : args)
-    arg_ptrs.push_back(a.data());
-  for (std::string& e : env)
-    env_ptrs.push_back(e.data());
-  arg_ptrs.push_back(nullptr);
-  env_ptrs.push_back(nullptr);
+  std::vector<std::string> args = argv, env = environment_with(set_env);
+  std::vector<char*> arg_ptrs = pointers(args), env_ptrs = pointers(env);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
