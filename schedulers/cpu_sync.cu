@@ -2,33 +2,50 @@
 // one particle to the end of the phase; the host then reads the count and launches over the
 // particles spawned meanwhile, until a generation spawns none.
 //
-// Ours adds two things. Each generation after the first is sorted by start step with CUB's
-// radix sort, longest first. The threads of a warp then run equally long, and the longest particles
-// start first, so the generation's last blocks are short ones. (The seed launched children in
-// the order they were spawned, where a warp's particles need very different numbers of steps.)
-// Children are stored without a release: nothing reads them before the next launch, and the
-// release would make every spawning thread wait for all its stores.
+// Ours adds what the seed found for its Dynamic scheduler (§3.4.4), which its authors expected
+// to help CPU Sync too (§3.4): a warp runs its particles in iterations of a few steps with a
+// pool of children in shared memory, a lane whose particle ended taking a child from there
+// (schedulers/device/warp_pool.cuh). A thread's particle is thus followed by children of its
+// warp instead of idling until the warp's longest particle ends; where particles live a few
+// dozen steps of exponential length (pic), that idling was three quarters of the lanes. When
+// fewer than half the lanes are left with work, in a generation large enough to fill the GPU,
+// the warp leaves them to the next generation, where they run with others. Children that do
+// not fit in the pool go to the next generation too, stored without a release: nothing reads
+// them before the next launch.
+//
+// Each generation after the first is sorted by step with CUB's radix sort, earliest first. The
+// lanes of a warp then run equally long, and the longest particles start first, so the
+// generation's last blocks are short ones. (The seed launched children in the order they were
+// spawned, where a warp's particles need very different numbers of steps.)
 #include <thrust/transform.h>
 #include <cub/device/device_radix_sort.cuh>
 
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/host_counter.hpp"
-#include "schedulers/device/step_once.cuh"
+#include "schedulers/device/warp_pool.cuh"
 #include "schedulers/entries.hpp"
 
 namespace sb {
 namespace {
 
-// Runs in[k] to the end of the phase and stores it in slot first + k.
+// Runs in[k] and the children of its warp (run_family), in[k] ending in slot first + k.
 template <class Sim>
 __global__ void cpu_sync_generation(DevicePhase<Sim> ph, const typename Sim::Particle* in,
-                                    uint32_t first, uint32_t count) {
+                                    uint32_t first, uint32_t count, bool may_hand_on) {
+  using Particle = typename Sim::Particle;
+  extern __shared__ unsigned char shared[];
+  WarpPool<Particle>& pool = empty_pool<Particle>(shared);
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= count) return;
-  typename Sim::Particle p = in[k];
-  if (has_work(p.tag, ph.window)) run_to_end_storing(ph, p);
-  ph.particles[first + k] = p;
+  Particle p;
+  Particle* own = nullptr;
+  if (k < count) {
+    p = in[k];
+    own = ph.particles + first + k;
+  }
+  unsigned long long held_steps = 0;
+  run_family<Store>(ph, pool, p, own, may_hand_on, held_steps);
+  count_held_steps(ph, held_steps);
 }
 
 struct NextStep {
@@ -45,16 +62,24 @@ class CpuSync {
 
   // A block size the kernel cannot run at (pic's: 1024 threads of 72 registers are more than an
   // SM's 64K) is a run error here rather than a failed launch.
-  explicit CpuSync(const DeviceSetup& s) : s_(s) { blocks_that_fit(cpu_sync_generation<Sim>, s); }
+  explicit CpuSync(const DeviceSetup& s)
+      : s_(s), shared_bytes_(pool_bytes<Particle>(s.config.block_size)) {
+    SB_CUDA_CHECK(cudaFuncSetAttribute(cpu_sync_generation<Sim>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(shared_bytes_)));
+    resident_ = blocks_that_fit(cpu_sync_generation<Sim>, s, shared_bytes_) *
+                s.config.block_size * static_cast<uint32_t>(s.device.sm_count);
+  }
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {
     uint32_t last = 0;
     for (bool first_generation = true; n != last; first_generation = false) {
       const uint32_t count = n - last;
-      const Particle* in = first_generation ? ph.particles : longest_first(ph, last, count);
+      const Particle* in = first_generation ? ph.particles : earliest_first(ph, last, count);
       const uint32_t block = s_.config.block_size;
-      SB_LAUNCH(cpu_sync_generation<Sim>, (count + block - 1) / block, block, 0, s_.stream, ph, in,
-                last, count);
+      // A generation too small to fill the GPU gains nothing from leaving lanes to the next.
+      SB_LAUNCH(cpu_sync_generation<Sim>, (count + block - 1) / block, block, shared_bytes_,
+                s_.stream, ph, in, last, count, count >= resident_);
       last = n;
       n = counter_.read_n(s_, ph.counters, ph.capacity);
     }
@@ -62,7 +87,7 @@ class CpuSync {
 
  private:
   // The particles in slots [first, first + count), sorted by next step into scratch memory.
-  const Particle* longest_first(const DevicePhase<Sim>& ph, uint32_t first, uint32_t count) {
+  const Particle* earliest_first(const DevicePhase<Sim>& ph, uint32_t first, uint32_t count) {
     keys_.reserve(2 * size_t{count});
     sorted_.reserve(count);
     const Particle* from = ph.particles + first;
@@ -81,6 +106,8 @@ class CpuSync {
   }
 
   const DeviceSetup& s_;
+  size_t shared_bytes_;
+  uint32_t resident_;  // threads of the kernel resident on the GPU at once
   HostCounter counter_;
   DeviceBuffer<uint32_t> keys_;  // keys in, then keys out
   DeviceBuffer<Particle> sorted_;
@@ -91,8 +118,9 @@ class CpuSync {
 
 SchedulerEntry cpu_sync_entry() {
   return {"cpu-sync",
-          "a launch per generation, each thread one particle to the end, the host reads the "
-          "count between generations; generations sorted longest first (seed §3.1.4, §3.3.2)",
+          "a launch per generation, each thread one particle to the end followed by children from "
+          "its warp's shared-memory pool, the host reads the count between generations; "
+          "generations sorted by step (seed §3.1.4, §3.3.2)",
           SchedulerKind::kGpu,
           {"block_size"},
           device_runners<CpuSync>()};

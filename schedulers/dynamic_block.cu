@@ -2,61 +2,106 @@
 // takes the next blockDim slots from a global counter at once (the start kept in shared
 // memory), each thread runs its particle to the end of the phase, and the block meets before
 // taking the next chunk.
+//
+// Ours adds what the seed found for its newer Dynamic scheduler (§3.4.4), as cpu-sync does: a
+// warp runs its chunk in iterations of a few steps with a pool of children in shared memory, a
+// lane whose particle ended taking a child from there (schedulers/device/warp_pool.cuh), so that
+// the block meets when its warps' families are done, not after each warp's longest particle.
+// When fewer than half a warp's lanes are left with work, the warp publishes those particles,
+// and later chunks take them up with others.
+//
+// The end of the phase: every particle ever created, slotted or held in a pool (n + held), has
+// been counted into `done`. A warp counts its chunk's particles, and the pooled ones that died,
+// after everything they spawned was counted, with one release per chunk.
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/step_once.cuh"
+#include "schedulers/device/warp_pool.cuh"
 #include "schedulers/entries.hpp"
 
 namespace sb {
 namespace {
 
+// Warp-collective: runs the particles of the warp's `slot`s (null past the capacity) as they
+// are published, with their families. Returns true in the lanes that saw the end: their slot is
+// past the capacity, or no particle will ever be published there. Particles that ended are
+// counted into `done` before each wait for a slot, so that the end can be seen (seed §3.3.3).
+template <class Sim>
+__device__ bool run_chunk(const DevicePhase<Sim>& ph, WarpPool<typename Sim::Particle>& pool,
+                          typename Sim::Particle* slot, unsigned long long& held_steps) {
+  bool waiting = slot != nullptr;
+  unsigned int ended = 0;  // particles ended and not yet counted; lane 0 counts them
+  unsigned int ns = 32;
+  while (true) {
+    typename Sim::Particle p;
+    const bool got = waiting && is_published(slot);
+    if (got) {
+      p = *slot;
+      waiting = false;
+    }
+    // Lanes still waiting only idle meanwhile: they do not hold the others up.
+    if (__any_sync(kFullWarp, got)) {
+      ended += run_family<Publish>(ph, pool, p, got ? slot : nullptr, true, held_steps);
+      continue;
+    }
+    if ((threadIdx.x & 31) == 0 && ended != 0) count_done(ph, ended);
+    ended = 0;
+    if (!__any_sync(kFullWarp, waiting)) return slot == nullptr;
+    bool end = false;
+    if ((threadIdx.x & 31) == 0) end = all_done<Claims::kSlotsAndHeld>(ph) || stop_requested(ph);
+    if (__shfl_sync(kFullWarp, end, 0)) return true;
+    back_off(ns);
+  }
+}
+
 template <class Sim>
 __global__ void dynamic_block(DevicePhase<Sim> ph) {
+  using Particle = typename Sim::Particle;
+  extern __shared__ unsigned char shared[];
+  WarpPool<Particle>& pool = empty_pool<Particle>(shared);
   __shared__ uint32_t chunk;
+  unsigned long long held_steps = 0;
   while (true) {
     if (threadIdx.x == 0) {
       chunk = DeviceAtomicU32(ph.counters->next).fetch_add(blockDim.x, cuda::memory_order_relaxed);
     }
     __syncthreads();
     const uint32_t i = chunk + threadIdx.x;
-    bool ended = i >= ph.capacity;
-    if (!ended) {
-      typename Sim::Particle* slot = ph.particles + i;
-      unsigned int finished = 0;
-      ended = !await_slot(ph, slot, finished);
-      if (!ended) {
-        typename Sim::Particle p = *slot;
-        run_to_end_spawning(ph, p);
-        *slot = p;
-        count_done(ph, 1);
-      }
-    }
+    const bool ended = run_chunk(ph, pool, i < ph.capacity ? ph.particles + i : nullptr, held_steps);
     // Block-uniform exit: once any thread sees the end, every slot that will ever be published
     // in this chunk has been run. The barrier also keeps `chunk` until everyone has read it.
-    if (__syncthreads_or(ended)) return;
+    if (__syncthreads_or(ended)) break;
   }
+  count_held_steps(ph, held_steps);
 }
 
 template <class Sim>
 class DynamicBlock {
  public:
   explicit DynamicBlock(const DeviceSetup& s)
-      : s_(s), grid_(persistent_grid(dynamic_block<Sim>, s)) {}
+      : s_(s), shared_bytes_(pool_bytes<typename Sim::Particle>(s.config.block_size)) {
+    SB_CUDA_CHECK(cudaFuncSetAttribute(dynamic_block<Sim>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(shared_bytes_)));
+    grid_ = persistent_grid(dynamic_block<Sim>, s, shared_bytes_);
+  }
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
-    SB_LAUNCH(dynamic_block<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph);
+    SB_LAUNCH(dynamic_block<Sim>, grid_, s_.config.block_size, shared_bytes_, s_.stream, ph);
   }
 
  private:
   const DeviceSetup& s_;
-  uint32_t grid_;
+  size_t shared_bytes_;
+  uint32_t grid_ = 0;
 };
 
 }  // namespace
 
 SchedulerEntry dynamic_block_entry() {
   return {"dynamic-block",
-          "one persistent kernel, each block takes the next blockDim particles at once "
+          "one persistent kernel, each block takes the next blockDim particles at once, each "
+          "thread's particle followed by children from its warp's shared-memory pool "
           "(seed §3.1.10, §3.3.4; \"Dynamic Old\")",
           SchedulerKind::kGpu,
           {"block_size", "blocks_per_sm"},

@@ -14,17 +14,22 @@ command -v compute-sanitizer >/dev/null || { echo "sanitize: compute-sanitizer n
 mvp=(run --timeout 60 --sim mvp --init-n 3000 --steps 80 --split-chance 2 --capacity 20000 --block-size 64)
 toy=(run --timeout 60 --sim toy --init-n 400 --layout column --steps 900 --capacity 20000 --block-size 64)
 pic=(run --timeout 60 --sim pic --init-n 500 --poisson-steps 2 --mobility-steps 60 --collision-chance 40 --capacity 40000 --block-size 64)
+# More particles than cpu-sync's resident threads, so that its warps hand lanes on (warp_pool.cuh).
+wide=(run --timeout 120 --sim pic --init-n 100000 --poisson-steps 1 --mobility-steps 40 --collision-chance 40 --capacity 2000000 --block-size 64)
 status=0
 printf '%-22s %-11s %-10s %s\n' scheduler sim tool errors
 [ ${#only[@]} -gt 0 ] || only=($("$exe" list | awk '$2 == "gpu" || $2 == "yardstick" {print $1}'))
 for scheduler in "${only[@]}"; do
   for check in mvp:memcheck mvp:racecheck mvp:synccheck toy:memcheck pic:memcheck pic:racecheck pic:synccheck \
-               pic-simple:memcheck pic-block:racecheck pic-warp:racecheck pic-cub:memcheck; do
+               pic-simple:memcheck pic-block:racecheck pic-warp:racecheck pic-cub:memcheck \
+               wide:memcheck wide:racecheck wide:synccheck; do
     sim=${check%%:*} tool=${check#*:}
     case $sim in
       mvp) args=("${mvp[@]}") ;;
       toy) args=("${toy[@]}") ;;
       pic) args=("${pic[@]}") ;;
+      wide) [ "$scheduler" = cpu-sync ] || continue
+            args=("${wide[@]}") ;;
       pic-*) [ "$scheduler" = dynamic-warp ] || continue  # each compaction variant once
              args=("${pic[@]}" --compaction "${sim#pic-}") ;;
     esac

@@ -68,19 +68,22 @@ class EventTimer {
 struct PhaseTally {
   unsigned long long removed;
   unsigned long long steps;
+  unsigned long long vacated;  // slots whose particle moved to another (warp_pool.cuh)
 };
 
 template <class Particle>
 struct TallyParticle {
   PhaseWindow window;
+  // A claimed slot that reads kEmpty was vacated: its particle moved to another slot.
   __device__ PhaseTally operator()(const Particle& p) const {
-    return {p.tag.status == kDead ? 1ull : 0ull, p.tag.step - draw_base(p.tag, window)};
+    if (p.tag.status == kEmpty) return {0, 0, 1};
+    return {p.tag.status == kDead ? 1ull : 0ull, p.tag.step - draw_base(p.tag, window), 0};
   }
 };
 
 struct AddTally {
   __device__ PhaseTally operator()(const PhaseTally& a, const PhaseTally& b) const {
-    return {a.removed + b.removed, a.steps + b.steps};
+    return {a.removed + b.removed, a.steps + b.steps, a.vacated + b.vacated};
   }
 };
 
@@ -147,17 +150,19 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
     r.parts_ms["mobility"] += mobility.elapsed_ms();
 
     const DeviceCounters end = counters.to_host().front();
-    const uint64_t slots = uint64_t{end.n} + end.held;  // what a scheduler storing all would use
-    if (end.overflow != 0 || slots > c.capacity) throw CapacityError(c.capacity, slots);
-    const PhaseTally tally =
-        thrust::transform_reduce(on_stream, particles.data(), particles.data() + end.n,
-                                 TallyParticle<Particle>{ph.window}, PhaseTally{0, 0}, AddTally{});
+    if (end.overflow != 0 || uint64_t{end.n} + end.held > c.capacity)
+      throw CapacityError(c.capacity, uint64_t{end.n} + end.held);
+    const PhaseTally tally = thrust::transform_reduce(
+        on_stream, particles.data(), particles.data() + end.n, TallyParticle<Particle>{ph.window},
+        PhaseTally{0, 0, 0}, AddTally{});
+    // The particles there were, as a scheduler that stores each in one slot would count them.
+    const uint64_t slots = uint64_t{end.n} + end.held - tally.vacated;
     r.counts.spawned += slots - n;
     r.counts.peak = std::max<uint64_t>(r.counts.peak, slots);
     r.counts.removed += tally.removed + end.held;  // held particles all died
     r.counts.particle_steps += tally.steps + end.held_steps;
     n = end.n;
-    if (tally.removed > 0) {
+    if (tally.removed + tally.vacated > 0) {
       compaction.start(stream);
       n = compactor.compact(n);
       compaction.stop(stream);

@@ -25,13 +25,13 @@ namespace sb {
 // that stores every particle.
 struct DeviceCounters {
   unsigned int n;           // slots claimed: particles live in [0, n); past capacity on overflow
-  unsigned int held;        // dynamic-warp: children without a slot (pooled, or died there)
+  unsigned int held;        // warp pools: children without a slot (pooled, or died there)
   unsigned int overflow;    // set once a spawn found no room
   unsigned int next;        // dynamic schedulers: the next slot to hand out
-  unsigned int done;        // persistent schedulers: particles taken to the end of the phase
+  unsigned int done;        // persistent schedulers: particles taken to the end (or moved)
   unsigned int live;        // dynamic-warp: particles created and not yet finished
   unsigned int barrier[2];  // gpu-iterate-global and -organised: hand-made grid barriers
-  unsigned long long held_steps;  // dynamic-warp: the particle-steps of the `held` particles
+  unsigned long long held_steps;  // warp pools: the particle-steps of the `held` particles
 };
 static_assert(offsetof(DeviceCounters, held) == 4 && alignof(DeviceCounters) == 8,
               "n and held form one little-endian 64-bit word");

@@ -81,8 +81,8 @@ __device__ inline bool add_slots(const DevicePhase<Sim>& ph, unsigned long long 
 }
 
 // Counts `count` new particles against the capacity without giving them slots
-// (DeviceCounters::held). Nothing waits for the sum: the driver checks n + held against the
-// capacity after the phase, and every claim below checks it before memory is used.
+// (DeviceCounters::held). The capacity is not checked here: the driver checks n + held after
+// the phase, and every claim below checks it before memory is used.
 template <class Sim>
 __device__ inline void hold_slots(const DevicePhase<Sim>& ph, uint32_t count) {
   DeviceAtomicU64(*reinterpret_cast<unsigned long long*>(&ph.counters->n))
@@ -95,15 +95,6 @@ template <class Sim>
 __device__ inline uint32_t claim_slots(const DevicePhase<Sim>& ph, uint32_t count, uint32_t held) {
   uint32_t first;
   return add_slots(ph, count - held * kOneHeld, count - held, first) ? first : ph.capacity;
-}
-
-// One thread's spawn where the child is read only after the kernel ends, which orders the
-// stores: a slot of its own and a plain store, no release.
-template <class Sim>
-__device__ inline void store_child(const DevicePhase<Sim>& ph,
-                                   const typename Sim::Particle& child) {
-  const uint32_t slot = claim_slots(ph, 1);
-  if (slot < ph.capacity) ph.particles[slot] = child;
 }
 
 // One thread's spawn: a slot of its own, then publication.

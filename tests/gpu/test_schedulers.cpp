@@ -71,6 +71,9 @@ std::vector<Config> configs() {
   out.push_back({"pic_chance_60", pic(2000, 2, 150, 60)});
   out.push_back({"pic_chance_90", pic(2000, 2, 150, 90)});
   out.push_back({"pic_extinction", pic(20, 5, 200, 90)});
+  // More particles than resident threads, living a few steps: cpu-sync's warps leave their
+  // last lanes to the next generation, dynamic-block's publish them.
+  out.push_back({"pic_more_particles_than_threads", pic(200'000, 2, 60, 20)});
   return out;
 }
 

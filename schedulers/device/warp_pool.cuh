@@ -1,0 +1,243 @@
+// Running a warp's particles in iterations of a few steps with a pool of children in shared
+// memory (seed 003 §3.4.4's spawn buffer, one per warp instead of one per block under a lock).
+//
+// Each iteration, every lane that holds a particle advances it kStepsPerIteration steps (fewer
+// if it ends sooner); children go to the warp's pool, and a lane whose particle ended takes one
+// from there at the next iteration instead of idling until the warp's longest particle ends.
+// A child that lives and dies within its warp never touches global memory: no slot claim, no
+// store, no load. It is only counted (DeviceCounters::held), so that the capacity bounds the
+// same n + held as it bounds the slots of a scheduler that stores every child.
+//
+// Eight steps per iteration amortise the iteration's bookkeeping (votes, pool accesses and the
+// convergence points they force), for at most seven idle steps of a lane per particle. Eight is
+// also two Philox blocks: every particle starts at an iteration, so the lanes of a warp draw
+// their blocks together (core/draws.hpp). Every shared-memory access is ordered by __syncwarp,
+// which compute-sanitizer's racecheck can verify.
+#pragma once
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
+#include "core/particle.hpp"
+#include "schedulers/device/phase.cuh"
+#include "schedulers/device/slots.cuh"
+
+namespace sb {
+
+inline constexpr unsigned int kFullWarp = 0xFFFFFFFFu;
+inline constexpr unsigned int kPool = 32;          // children per warp: one warp-step's worst case
+inline constexpr uint32_t kStepsPerIteration = 8;  // a multiple of 4: whole Philox blocks
+
+// One warp's pool of children, a segment of the block's dynamic shared memory. The oldest
+// `held` of them are counted against the capacity (hold_slots); newer ones not yet.
+template <class Particle>
+struct WarpPool {
+  Particle children[kPool];
+  unsigned int count;
+  unsigned int held;
+};
+
+// The dynamic shared memory for the pools of a block of `block_size` threads.
+template <class Particle>
+constexpr size_t pool_bytes(uint32_t block_size) {
+  return block_size / 32 * sizeof(WarpPool<Particle>);
+}
+
+// This warp's pool in the block's dynamic shared memory, emptied. Warp-collective.
+template <class Particle>
+__device__ WarpPool<Particle>& empty_pool(unsigned char* shared) {
+  WarpPool<Particle>& pool = reinterpret_cast<WarpPool<Particle>*>(shared)[threadIdx.x / 32];
+  if ((threadIdx.x & 31) == 0) pool.count = pool.held = 0;
+  __syncwarp();
+  return pool;
+}
+
+__device__ inline unsigned int lane_bit() {
+  return 1u << (threadIdx.x & 31);
+}
+
+__device__ inline unsigned int lanes_below(unsigned int mask) {
+  return __popc(mask & (lane_bit() - 1));
+}
+
+// How particles leave a warp for global memory: published, for kernels in which other threads
+// wait for them; or stored, for schedulers that read them only in a later kernel, which orders
+// the stores (a release would make the storing lane wait for all its earlier stores).
+struct Publish {
+  template <class Particle>
+  __device__ static void put(Particle* slot, const Particle& p) {
+    publish(slot, p);
+  }
+};
+struct Store {
+  template <class Particle>
+  __device__ static void put(Particle* slot, const Particle& p) {
+    *slot = p;
+  }
+};
+
+// Warp-collective: the lanes in `movers` put their `p` in consecutive new slots, all claimed
+// with one atomic; `held` of them were counted by hold_slots already.
+template <class Handoff, class Sim>
+__device__ void hand_to_slots(const DevicePhase<Sim>& ph, unsigned int movers, unsigned int held,
+                              const typename Sim::Particle& p) {
+  uint32_t first = 0;
+  if ((threadIdx.x & 31) == 0) first = claim_slots(ph, __popc(movers), held);
+  first = __shfl_sync(kFullWarp, first, 0);
+  if ((movers & lane_bit()) && first < ph.capacity)
+    Handoff::put(ph.particles + first + lanes_below(movers), p);
+}
+
+// Warp-collective: moves the pool's children to global memory.
+template <class Handoff, class Sim>
+__device__ void write_out(const DevicePhase<Sim>& ph, WarpPool<typename Sim::Particle>& pool) {
+  const unsigned int lane = threadIdx.x & 31;
+  const unsigned int count = pool.count;
+  uint32_t first = 0;
+  if (lane == 0) first = claim_slots(ph, count, pool.held);
+  first = __shfl_sync(kFullWarp, first, 0);
+  if (first < ph.capacity && lane < count)
+    Handoff::put(ph.particles + first + lane, pool.children[lane]);
+  __syncwarp();
+  if (lane == 0) pool.count = pool.held = 0;
+  __syncwarp();
+}
+
+// Warp-collective: the lanes in `spawners` add `child` to the pool (written out first if it
+// has no room).
+template <class Handoff, class Sim>
+__device__ void pool_children(const DevicePhase<Sim>& ph, WarpPool<typename Sim::Particle>& pool,
+                              unsigned int spawners, const typename Sim::Particle& child) {
+  const unsigned int k = __popc(spawners);
+  if (pool.count + k > kPool) write_out<Handoff>(ph, pool);
+  const unsigned int at = pool.count;
+  if (spawners & lane_bit()) pool.children[at + lanes_below(spawners)] = child;
+  __syncwarp();
+  if ((threadIdx.x & 31) == 0) pool.count = at + k;
+  __syncwarp();
+}
+
+// Warp-collective: the lanes in `takers` take children from the top of the pool, as many as
+// there are; returns those that got one, with `p` set.
+template <class Particle>
+__device__ unsigned int take_children(WarpPool<Particle>& pool, unsigned int takers, Particle& p) {
+  const unsigned int count = pool.count;
+  const unsigned int rank = lanes_below(takers);
+  const bool gets = (takers & lane_bit()) && rank < count;
+  if (gets) p = pool.children[count - 1 - rank];
+  const unsigned int got = __ballot_sync(kFullWarp, gets);
+  __syncwarp();
+  if ((threadIdx.x & 31) == 0) pool.count = pool.held = count - __popc(got);  // all were held
+  __syncwarp();
+  return got;
+}
+
+// Warp-collective: counts the children pooled since the last call against the capacity.
+template <class Sim>
+__device__ void hold_new_children(const DevicePhase<Sim>& ph,
+                                  WarpPool<typename Sim::Particle>& pool) {
+  if ((threadIdx.x & 31) == 0 && pool.count > pool.held) {
+    hold_slots(ph, pool.count - pool.held);
+    pool.held = pool.count;
+  }
+  __syncwarp();
+}
+
+// The draws of a particle from the step it is at.
+template <class Sim>
+__device__ StepDraws draws_for(const DevicePhase<Sim>& ph, const typename Sim::Particle& p) {
+  return StepDraws(ph.key, p.tag.id(), draw_base(p.tag, ph.window));
+}
+
+// Warp-collective: the lanes that are `running` advance `p` by kStepsPerIteration steps, or
+// until it ends; their children go to the pool. Returns how many children the warp spawned.
+template <class Handoff, class Sim>
+__device__ unsigned int advance_iteration(const DevicePhase<Sim>& ph,
+                                          WarpPool<typename Sim::Particle>& pool, bool running,
+                                          typename Sim::Particle& p, StepDraws& draws) {
+  unsigned int spawned = 0;
+#pragma unroll 1
+  for (uint32_t k = 0; k < kStepsPerIteration; ++k) {
+    typename Sim::Particle child;
+    const bool spawns = running && has_work(p.tag, ph.window) &&
+                        advance<Sim>(p, child, ph.params, draws, ph.window) == Fate::kSpawned;
+    const unsigned int spawners = __ballot_sync(kFullWarp, spawns);
+    if (spawners != 0) {
+      pool_children<Handoff>(ph, pool, spawners, child);
+      spawned += __popc(spawners);
+    }
+  }
+  return spawned;
+}
+
+// The fewest lanes a warp that runs a family of particles keeps running with (run_family).
+inline constexpr unsigned int kMinLanes = 16;
+
+// Warp-collective: runs the particles the lanes hold (`p`, from slot `own`; a lane without one
+// has `own` null) and the children they spawn, lanes whose particle died taking children from
+// the pool. A lane whose particle reached the end of the phase takes none: the pool's children
+// were born earlier and still have steps to go, which they take in a later pickup with others
+// of their age rather than here with the rest of the warp idle. Ends when no lane holds a
+// particle; or, where `may_hand_on`, after at least one iteration, when fewer than kMinLanes
+// do: those few are then handed to new slots for a later pickup with others (their own slots
+// read kEmpty again). The pool is written out at the end. Particles end in their own slots;
+// pooled ones that end alive are handed to new slots, those that die are counted in `held`
+// and their steps in `held_steps`. Returns, in every lane, how many particles ended in this
+// call: those of own slots, vacated ones included, and pooled ones that died.
+template <class Handoff, class Sim>
+__device__ unsigned int run_family(const DevicePhase<Sim>& ph,
+                                   WarpPool<typename Sim::Particle>& pool,
+                                   typename Sim::Particle& p, typename Sim::Particle* own,
+                                   bool may_hand_on, unsigned long long& held_steps) {
+  bool running = own != nullptr && has_work(p.tag, ph.window);
+  bool pooled = false;
+  bool at_end = own != nullptr && !running;  // published and stored only once it ended alive
+  if (at_end) *own = p;
+  unsigned int ended = __popc(__ballot_sync(kFullWarp, at_end));
+  StepDraws draws = running ? draws_for(ph, p) : StepDraws(ph.key, 0, 0);
+  for (bool stepped = false;; stepped = true) {
+    const unsigned int idle = __ballot_sync(kFullWarp, !running && !at_end);
+    if (idle != 0 && pool.count != 0 && (take_children(pool, idle, p) & lane_bit())) {
+      running = pooled = true;
+      draws = draws_for(ph, p);
+    }
+    const unsigned int busy = __ballot_sync(kFullWarp, running);
+    const bool hand_on = may_hand_on && stepped && __popc(busy) < kMinLanes;
+    if (busy == 0 || hand_on) {
+      if (pool.count != 0) write_out<Handoff>(ph, pool);
+      if (busy == 0) break;
+      const unsigned int from_pool = __ballot_sync(kFullWarp, running && pooled);
+      hand_to_slots<Handoff>(ph, busy, __popc(from_pool), p);
+      if (running && !pooled) own->tag.status = kEmpty;
+      ended += __popc(busy & ~from_pool);
+      break;
+    }
+    advance_iteration<Handoff>(ph, pool, running, p, draws);
+    const bool finished = running && !has_work(p.tag, ph.window);
+    if (finished && !pooled) *own = p;
+    at_end = at_end || (finished && is_alive(p.tag));
+    const unsigned int survivors = __ballot_sync(kFullWarp, finished && pooled && is_alive(p.tag));
+    if (survivors != 0) hand_to_slots<Handoff>(ph, survivors, __popc(survivors), p);
+    const bool died_pooled = finished && pooled && !is_alive(p.tag);
+    if (died_pooled) held_steps += p.tag.step - draw_base(p.tag, ph.window);
+    ended += __popc(__ballot_sync(kFullWarp, (finished && !pooled) || died_pooled));
+    if (finished) running = false;
+    hold_new_children(ph, pool);
+  }
+  return ended;
+}
+
+// Warp-collective: adds the lanes' `held_steps` to the run's (DeviceCounters::held_steps).
+template <class Sim>
+__device__ void count_held_steps(const DevicePhase<Sim>& ph, unsigned long long held_steps) {
+  namespace cg = cooperative_groups;
+  const unsigned long long warp_steps =
+      cg::reduce(cg::tiled_partition<32>(cg::this_thread_block()), held_steps,
+                 cg::plus<unsigned long long>());
+  if ((threadIdx.x & 31) == 0 && warp_steps != 0) {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(ph.counters->held_steps)
+        .fetch_add(warp_steps, cuda::memory_order_relaxed);
+  }
+}
+
+}  // namespace sb
