@@ -43,9 +43,9 @@ __global__ void cpu_sync_generation(DevicePhase<Sim> ph, const typename Sim::Par
     p = in[k];
     own = ph.particles + first + k;
   }
-  unsigned long long held_steps = 0;
-  run_family<Store>(ph, pool, p, own, may_hand_on, held_steps);
-  count_held_steps(ph, held_steps);
+  SlotTally tally;
+  run_family<Store>(ph, pool, p, own, may_hand_on, tally);
+  tally.flush(ph);
 }
 
 struct NextStep {

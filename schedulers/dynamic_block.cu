@@ -10,9 +10,9 @@
 // When fewer than half a warp's lanes are left with work, the warp publishes those particles,
 // and later chunks take them up with others.
 //
-// The end of the phase: every particle ever created, slotted or held in a pool (n + held), has
-// been counted into `done`. A warp counts its chunk's particles, and the pooled ones that died,
-// after everything they spawned was counted, with one release per chunk.
+// The end of the phase: every slot claimed has been counted into `done`. A warp counts its
+// chunk's particles once their families are done, after every slot those claimed, with one
+// release per chunk; a pooled child without a slot exists only while its family runs.
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/step_once.cuh"
@@ -28,7 +28,7 @@ namespace {
 // counted into `done` before each wait for a slot, so that the end can be seen (seed §3.3.3).
 template <class Sim>
 __device__ bool run_chunk(const DevicePhase<Sim>& ph, WarpPool<typename Sim::Particle>& pool,
-                          typename Sim::Particle* slot, unsigned long long& held_steps) {
+                          typename Sim::Particle* slot, SlotTally& tally) {
   bool waiting = slot != nullptr;
   unsigned int ended = 0;  // particles ended and not yet counted; lane 0 counts them
   unsigned int ns = 32;
@@ -41,14 +41,14 @@ __device__ bool run_chunk(const DevicePhase<Sim>& ph, WarpPool<typename Sim::Par
     }
     // Lanes still waiting only idle meanwhile: they do not hold the others up.
     if (__any_sync(kFullWarp, got)) {
-      ended += run_family<Publish>(ph, pool, p, got ? slot : nullptr, true, held_steps);
+      ended += run_family<Publish>(ph, pool, p, got ? slot : nullptr, true, tally);
       continue;
     }
     if ((threadIdx.x & 31) == 0 && ended != 0) count_done(ph, ended);
     ended = 0;
     if (!__any_sync(kFullWarp, waiting)) return slot == nullptr;
     bool end = false;
-    if ((threadIdx.x & 31) == 0) end = all_done<Claims::kSlotsAndHeld>(ph) || stop_requested(ph);
+    if ((threadIdx.x & 31) == 0) end = all_done(ph) || stop_requested(ph);
     if (__shfl_sync(kFullWarp, end, 0)) return true;
     back_off(ns);
   }
@@ -60,19 +60,19 @@ __global__ void dynamic_block(DevicePhase<Sim> ph) {
   extern __shared__ unsigned char shared[];
   WarpPool<Particle>& pool = empty_pool<Particle>(shared);
   __shared__ uint32_t chunk;
-  unsigned long long held_steps = 0;
+  SlotTally tally;
   while (true) {
     if (threadIdx.x == 0) {
       chunk = DeviceAtomicU32(ph.counters->next).fetch_add(blockDim.x, cuda::memory_order_relaxed);
     }
     __syncthreads();
     const uint32_t i = chunk + threadIdx.x;
-    const bool ended = run_chunk(ph, pool, i < ph.capacity ? ph.particles + i : nullptr, held_steps);
+    const bool ended = run_chunk(ph, pool, i < ph.capacity ? ph.particles + i : nullptr, tally);
     // Block-uniform exit: once any thread sees the end, every slot that will ever be published
     // in this chunk has been run. The barrier also keeps `chunk` until everyone has read it.
     if (__syncthreads_or(ended)) break;
   }
-  count_held_steps(ph, held_steps);
+  tally.flush(ph);
 }
 
 template <class Sim>

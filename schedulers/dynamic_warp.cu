@@ -11,8 +11,7 @@
 //      full pool is written out to global memory, all its slots claimed with one atomic;
 //   5. lanes whose particle ended store it back, or, if it came from the pool, give it a slot
 //      only if it is still alive;
-//   6. one atomic per warp keeps `live`, the number of particles created and not finished, and
-//      one counts the pool's new children against the capacity;
+//   6. one atomic per warp keeps `live`, the number of particles created and not finished;
 //   7. if lanes elsewhere wait for work (the slot counter is past the claimed slots), the pool
 //      is written out for them.
 // The seed takes one step per iteration and writes every child to global memory; its
@@ -45,14 +44,13 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
   const unsigned int lane = threadIdx.x & 31;
 
   DeviceAtomicU32 next(ph.counters->next), live(ph.counters->live);
-  DeviceAtomicU64 slots(*reinterpret_cast<unsigned long long*>(&ph.counters->n));  // n and held
   uint32_t slot = kNoSlot;  // the global slot this lane holds
   bool running = false;     // its particle is loaded and taking steps
   bool pooled = false;      // that particle came from the pool: it has no slot
   bool exhausted = false;   // the slot counter passed the capacity: no more global work
   bool stop = false;        // a stop request was seen
   uint32_t iteration = 0;
-  unsigned long long held_steps = 0;  // steps of pooled particles that died in this lane
+  SlotTally tally;  // pooled particles that died in this lane
   Particle p;
   StepDraws draws(ph.key, 0, 0);
   while (true) {
@@ -88,9 +86,8 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
     // A pooled particle that ends alive needs a slot: it is published like a child, and the lane
     // that picks it up finds it finished and counts it.
     const unsigned int survivors = __ballot_sync(kFullWarp, finished && pooled && is_alive(p.tag));
-    if (survivors != 0) hand_to_slots<Publish>(ph, survivors, __popc(survivors), p);
-    if (finished && pooled && !is_alive(p.tag))
-      held_steps += p.tag.step - draw_base(p.tag, ph.window);
+    if (survivors != 0) hand_to_slots<Publish>(ph, survivors, p);
+    if (finished && pooled && !is_alive(p.tag)) tally.add_death(p, ph.window);
     if (finished && !pooled) ph.particles[slot] = p;
     if (finished) {
       slot = kNoSlot;
@@ -103,14 +100,13 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
     // iteration wait for the warp's stores, an acquire would empty L1.
     if (delta != 0 && lane == 0)
       live.fetch_add(static_cast<unsigned int>(delta), cuda::memory_order_relaxed);
-    hold_new_children(ph, pool);
     // Every few iterations, since each look waits for two loads: whether the run must stop, and
     // whether lanes elsewhere wait for work (they took slots past the claimed ones); those get
     // the pool.
     if (++iteration % kLookEvery == 0) {
       stop = stop_requested(ph);
       const bool starving = next.load(cuda::memory_order_relaxed) >
-                            static_cast<uint32_t>(slots.load(cuda::memory_order_relaxed));
+                            DeviceAtomicU32(ph.counters->n).load(cuda::memory_order_relaxed);
       if (starving && pool.count != 0) write_out<Publish>(ph, pool);
     }
 
@@ -123,7 +119,7 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
       back_off(ns);
     }
   }
-  count_held_steps(ph, held_steps);
+  tally.flush(ph);
 }
 
 template <class Sim>

@@ -150,13 +150,13 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
     r.parts_ms["mobility"] += mobility.elapsed_ms();
 
     const DeviceCounters end = counters.to_host().front();
-    if (end.overflow != 0 || uint64_t{end.n} + end.held > c.capacity)
-      throw CapacityError(c.capacity, uint64_t{end.n} + end.held);
+    if (end.overflow != 0) throw CapacityError(c.capacity, uint64_t{end.n} + end.held);
     const PhaseTally tally = thrust::transform_reduce(
         on_stream, particles.data(), particles.data() + end.n, TallyParticle<Particle>{ph.window},
         PhaseTally{0, 0, 0}, AddTally{});
-    // The particles there were, as a scheduler that stores each in one slot would count them.
+    // The particles there were: the slots a scheduler that stores each once would have used.
     const uint64_t slots = uint64_t{end.n} + end.held - tally.vacated;
+    if (slots > c.capacity) throw CapacityError(c.capacity, slots);
     r.counts.spawned += slots - n;
     r.counts.peak = std::max<uint64_t>(r.counts.peak, slots);
     r.counts.removed += tally.removed + end.held;  // held particles all died

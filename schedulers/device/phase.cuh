@@ -18,14 +18,13 @@ namespace sb {
 // Device-side counters of one phase; the driver sets n and live and zeroes the rest before each
 // phase.
 //
-// n and held are the two halves of one 64-bit word (n the low one), so that a scheduler that
-// keeps children without a slot can count them against the capacity, and give them slots
-// later, with one atomic on both (schedulers/device/slots.cuh). Every spawned particle is in
-// exactly one of the two: the capacity bounds n + held, as it bounds the slots of a scheduler
-// that stores every particle.
+// Schedulers with warp pools (schedulers/device/warp_pool.cuh) keep children without a slot;
+// those that die there never take one. They are added to `held` as each warp exits, so that
+// the driver can count every spawned particle: the capacity bounds n + held after the phase,
+// as it bounds the slots of a scheduler that stores every particle.
 struct DeviceCounters {
   unsigned int n;           // slots claimed: particles live in [0, n); past capacity on overflow
-  unsigned int held;        // warp pools: children without a slot (pooled, or died there)
+  unsigned int held;        // warp pools: children that died without a slot
   unsigned int overflow;    // set once a spawn found no room
   unsigned int next;        // dynamic schedulers: the next slot to hand out
   unsigned int done;        // persistent schedulers: particles taken to the end (or moved)
@@ -33,8 +32,6 @@ struct DeviceCounters {
   unsigned int barrier[2];  // gpu-iterate-global and -organised: hand-made grid barriers
   unsigned long long held_steps;  // warp pools: the particle-steps of the `held` particles
 };
-static_assert(offsetof(DeviceCounters, held) == 4 && alignof(DeviceCounters) == 8,
-              "n and held form one little-endian 64-bit word");
 
 template <class Sim>
 struct DevicePhase {

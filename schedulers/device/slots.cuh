@@ -57,46 +57,6 @@ __device__ inline uint32_t claim_slots(const DevicePhase<Sim>& ph, uint32_t coun
   return first;
 }
 
-// The word of n (low half) and held (high half): DeviceCounters. A kernel that holds particles
-// claims with the functions below only, never with the 32-bit claim_slots above: atomics of
-// two sizes on one word are not ordered with each other.
-using DeviceAtomicU64 = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
-inline constexpr unsigned long long kOneHeld = 1ull << 32;
-
-// Adds `delta` to (n, held) at once; `added` of it are new particles, which must fit in the
-// capacity with every other (else the overflow flag is set and false returned). Returns the n
-// before the addition through `first_slot`.
-template <class Sim>
-__device__ inline bool add_slots(const DevicePhase<Sim>& ph, unsigned long long delta,
-                                 uint32_t added, uint32_t& first_slot) {
-  const unsigned long long before =
-      DeviceAtomicU64(*reinterpret_cast<unsigned long long*>(&ph.counters->n))
-          .fetch_add(delta, cuda::memory_order_relaxed);
-  first_slot = static_cast<uint32_t>(before);
-  if ((before & 0xFFFFFFFFull) + (before >> 32) + added > ph.capacity) {
-    DeviceAtomicU32(ph.counters->overflow).store(1, cuda::memory_order_relaxed);
-    return false;
-  }
-  return true;
-}
-
-// Counts `count` new particles against the capacity without giving them slots
-// (DeviceCounters::held). The capacity is not checked here: the driver checks n + held after
-// the phase, and every claim below checks it before memory is used.
-template <class Sim>
-__device__ inline void hold_slots(const DevicePhase<Sim>& ph, uint32_t count) {
-  DeviceAtomicU64(*reinterpret_cast<unsigned long long*>(&ph.counters->n))
-      .fetch_add(count * kOneHeld, cuda::memory_order_relaxed);
-}
-
-// Claims `count` consecutive slots for particles of which `held` were counted by hold_slots;
-// returns the first, or capacity when they do not fit.
-template <class Sim>
-__device__ inline uint32_t claim_slots(const DevicePhase<Sim>& ph, uint32_t count, uint32_t held) {
-  uint32_t first;
-  return add_slots(ph, count - held * kOneHeld, count - held, first) ? first : ph.capacity;
-}
-
 // One thread's spawn: a slot of its own, then publication.
 template <class Sim>
 __device__ inline void spawn(const DevicePhase<Sim>& ph, const typename Sim::Particle& child) {

@@ -24,25 +24,13 @@ __device__ inline void run_to_end_spawning(const DevicePhase<Sim>& ph, typename 
                   [&ph](const typename Sim::Particle& child) { spawn(ph, child); });
 }
 
-// What a kernel's particles are counted by: slots only, or also children held in warp pools,
-// which are not in n (DeviceCounters::held; schedulers/device/warp_pool.cuh).
-enum class Claims { kSlots, kSlotsAndHeld };
-
 // All particles claimed so far have been taken to the end: nothing can spawn any more. `done`
 // is read first, with acquire, so that every spawn of a finished particle is already counted
-// in the n (and held) read after it. A kernel reads held only if it claims with the 64-bit
-// functions of slots.cuh, as the other kernels' 32-bit claims on n are not ordered with it.
-template <Claims claims, class Sim>
+// in the n read after it.
+template <class Sim>
 __device__ inline bool all_done(const DevicePhase<Sim>& ph) {
   const unsigned int done = DeviceAtomicU32(ph.counters->done).load(cuda::memory_order_acquire);
-  if constexpr (claims == Claims::kSlots) {
-    return done == DeviceAtomicU32(ph.counters->n).load(cuda::memory_order_relaxed);
-  } else {
-    const unsigned long long word =
-        DeviceAtomicU64(*reinterpret_cast<unsigned long long*>(&ph.counters->n))
-            .load(cuda::memory_order_relaxed);
-    return done == (word & 0xFFFFFFFFull) + (word >> 32);
-  }
+  return done == DeviceAtomicU32(ph.counters->n).load(cuda::memory_order_relaxed);
 }
 
 // Counts `count` particles as taken to the end, after their spawns (release).
@@ -75,7 +63,7 @@ __device__ inline bool await_slot(const DevicePhase<Sim>& ph, typename Sim::Part
       count_done(ph, finished);
       finished = 0;
     }
-    if (all_done<Claims::kSlots>(ph) || stop_requested(ph)) return false;
+    if (all_done(ph) || stop_requested(ph)) return false;
     back_off(ns);
   }
   return true;

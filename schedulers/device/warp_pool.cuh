@@ -5,8 +5,9 @@
 // if it ends sooner); children go to the warp's pool, and a lane whose particle ended takes one
 // from there at the next iteration instead of idling until the warp's longest particle ends.
 // A child that lives and dies within its warp never touches global memory: no slot claim, no
-// store, no load. It is only counted (DeviceCounters::held), so that the capacity bounds the
-// same n + held as it bounds the slots of a scheduler that stores every child.
+// store, no load. It is only counted, once, as the warp exits (DeviceCounters::held): the
+// counters that every warp would otherwise update each iteration are the most contended words
+// of the kernel.
 //
 // Eight steps per iteration amortise the iteration's bookkeeping (votes, pool accesses and the
 // convergence points they force), for at most seven idle steps of a lane per particle. Eight is
@@ -28,13 +29,11 @@ inline constexpr unsigned int kFullWarp = 0xFFFFFFFFu;
 inline constexpr unsigned int kPool = 32;          // children per warp: one warp-step's worst case
 inline constexpr uint32_t kStepsPerIteration = 8;  // a multiple of 4: whole Philox blocks
 
-// One warp's pool of children, a segment of the block's dynamic shared memory. The oldest
-// `held` of them are counted against the capacity (hold_slots); newer ones not yet.
+// One warp's pool of children, a segment of the block's dynamic shared memory.
 template <class Particle>
 struct WarpPool {
   Particle children[kPool];
   unsigned int count;
-  unsigned int held;
 };
 
 // The dynamic shared memory for the pools of a block of `block_size` threads.
@@ -47,7 +46,7 @@ constexpr size_t pool_bytes(uint32_t block_size) {
 template <class Particle>
 __device__ WarpPool<Particle>& empty_pool(unsigned char* shared) {
   WarpPool<Particle>& pool = reinterpret_cast<WarpPool<Particle>*>(shared)[threadIdx.x / 32];
-  if ((threadIdx.x & 31) == 0) pool.count = pool.held = 0;
+  if ((threadIdx.x & 31) == 0) pool.count = 0;
   __syncwarp();
   return pool;
 }
@@ -77,12 +76,12 @@ struct Store {
 };
 
 // Warp-collective: the lanes in `movers` put their `p` in consecutive new slots, all claimed
-// with one atomic; `held` of them were counted by hold_slots already.
+// with one atomic.
 template <class Handoff, class Sim>
-__device__ void hand_to_slots(const DevicePhase<Sim>& ph, unsigned int movers, unsigned int held,
+__device__ void hand_to_slots(const DevicePhase<Sim>& ph, unsigned int movers,
                               const typename Sim::Particle& p) {
   uint32_t first = 0;
-  if ((threadIdx.x & 31) == 0) first = claim_slots(ph, __popc(movers), held);
+  if ((threadIdx.x & 31) == 0) first = claim_slots(ph, __popc(movers));
   first = __shfl_sync(kFullWarp, first, 0);
   if ((movers & lane_bit()) && first < ph.capacity)
     Handoff::put(ph.particles + first + lanes_below(movers), p);
@@ -94,12 +93,12 @@ __device__ void write_out(const DevicePhase<Sim>& ph, WarpPool<typename Sim::Par
   const unsigned int lane = threadIdx.x & 31;
   const unsigned int count = pool.count;
   uint32_t first = 0;
-  if (lane == 0) first = claim_slots(ph, count, pool.held);
+  if (lane == 0) first = claim_slots(ph, count);
   first = __shfl_sync(kFullWarp, first, 0);
   if (first < ph.capacity && lane < count)
     Handoff::put(ph.particles + first + lane, pool.children[lane]);
   __syncwarp();
-  if (lane == 0) pool.count = pool.held = 0;
+  if (lane == 0) pool.count = 0;
   __syncwarp();
 }
 
@@ -127,20 +126,9 @@ __device__ unsigned int take_children(WarpPool<Particle>& pool, unsigned int tak
   if (gets) p = pool.children[count - 1 - rank];
   const unsigned int got = __ballot_sync(kFullWarp, gets);
   __syncwarp();
-  if ((threadIdx.x & 31) == 0) pool.count = pool.held = count - __popc(got);  // all were held
+  if ((threadIdx.x & 31) == 0) pool.count = count - __popc(got);
   __syncwarp();
   return got;
-}
-
-// Warp-collective: counts the children pooled since the last call against the capacity.
-template <class Sim>
-__device__ void hold_new_children(const DevicePhase<Sim>& ph,
-                                  WarpPool<typename Sim::Particle>& pool) {
-  if ((threadIdx.x & 31) == 0 && pool.count > pool.held) {
-    hold_slots(ph, pool.count - pool.held);
-    pool.held = pool.count;
-  }
-  __syncwarp();
 }
 
 // The draws of a particle from the step it is at.
@@ -148,6 +136,43 @@ template <class Sim>
 __device__ StepDraws draws_for(const DevicePhase<Sim>& ph, const typename Sim::Particle& p) {
   return StepDraws(ph.key, p.tag.id(), draw_base(p.tag, ph.window));
 }
+
+// What a lane's warp pool did to the slots: pooled children that died without one (added to
+// the run's DeviceCounters::held and held_steps once, as the warp exits), and own slots that
+// the lane vacated (run_family).
+struct SlotTally {
+  unsigned int died = 0;
+  unsigned long long steps = 0;
+  unsigned int vacated = 0;
+
+  template <class Particle>
+  __device__ void add_death(const Particle& p, PhaseWindow w) {
+    ++died;
+    steps += p.tag.step - draw_base(p.tag, w);
+  }
+
+  // Warp-collective: how many more slots the warp may vacate. A vacated slot is one more than a
+  // scheduler that stores every particle once would use; a child that died in the pool is one
+  // fewer. Keeping the first no larger than the second keeps n within that scheduler's need,
+  // so that no run fails for want of slots that cpu-serial completes.
+  __device__ unsigned int spare_slots() const {
+    return __reduce_add_sync(kFullWarp, died) - __reduce_add_sync(kFullWarp, vacated);
+  }
+
+  // Warp-collective.
+  template <class Sim>
+  __device__ void flush(const DevicePhase<Sim>& ph) const {
+    namespace cg = cooperative_groups;
+    const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+    const unsigned int warp_died = cg::reduce(warp, died, cg::plus<unsigned int>());
+    const unsigned long long warp_steps = cg::reduce(warp, steps, cg::plus<unsigned long long>());
+    if (warp.thread_rank() == 0 && warp_died != 0) {
+      DeviceAtomicU32(ph.counters->held).fetch_add(warp_died, cuda::memory_order_relaxed);
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(ph.counters->held_steps)
+          .fetch_add(warp_steps, cuda::memory_order_relaxed);
+    }
+  }
+};
 
 // Warp-collective: the lanes that are `running` advance `p` by kStepsPerIteration steps, or
 // until it ends; their children go to the pool. Returns how many children the warp spawned.
@@ -179,16 +204,17 @@ inline constexpr unsigned int kMinLanes = 16;
 // were born earlier and still have steps to go, which they take in a later pickup with others
 // of their age rather than here with the rest of the warp idle. Ends when no lane holds a
 // particle; or, where `may_hand_on`, after at least one iteration, when fewer than kMinLanes
-// do: those few are then handed to new slots for a later pickup with others (their own slots
-// read kEmpty again). The pool is written out at the end. Particles end in their own slots;
-// pooled ones that end alive are handed to new slots, those that die are counted in `held`
-// and their steps in `held_steps`. Returns, in every lane, how many particles ended in this
-// call: those of own slots, vacated ones included, and pooled ones that died.
+// do and the warp has slots to spare (SlotTally::spare_slots): those few are then handed to
+// new slots for a later pickup with others (their own slots read kEmpty again). The pool is
+// written out at the end. Particles end in their own slots; pooled ones that end alive are
+// handed to new slots, those that die are tallied.
+// Returns, in every lane, how many particles of own slots ended in this call, vacated ones
+// included.
 template <class Handoff, class Sim>
 __device__ unsigned int run_family(const DevicePhase<Sim>& ph,
                                    WarpPool<typename Sim::Particle>& pool,
                                    typename Sim::Particle& p, typename Sim::Particle* own,
-                                   bool may_hand_on, unsigned long long& held_steps) {
+                                   bool may_hand_on, SlotTally& tally) {
   bool running = own != nullptr && has_work(p.tag, ph.window);
   bool pooled = false;
   bool at_end = own != nullptr && !running;  // published and stored only once it ended alive
@@ -202,14 +228,18 @@ __device__ unsigned int run_family(const DevicePhase<Sim>& ph,
       draws = draws_for(ph, p);
     }
     const unsigned int busy = __ballot_sync(kFullWarp, running);
-    const bool hand_on = may_hand_on && stepped && __popc(busy) < kMinLanes;
+    const unsigned int owners = __ballot_sync(kFullWarp, running && !pooled);
+    const bool hand_on = may_hand_on && stepped && __popc(busy) < kMinLanes &&
+                         tally.spare_slots() >= __popc(owners);
     if (busy == 0 || hand_on) {
       if (pool.count != 0) write_out<Handoff>(ph, pool);
       if (busy == 0) break;
-      const unsigned int from_pool = __ballot_sync(kFullWarp, running && pooled);
-      hand_to_slots<Handoff>(ph, busy, __popc(from_pool), p);
-      if (running && !pooled) own->tag.status = kEmpty;
-      ended += __popc(busy & ~from_pool);
+      hand_to_slots<Handoff>(ph, busy, p);
+      if (running && !pooled) {
+        own->tag.status = kEmpty;
+        ++tally.vacated;
+      }
+      ended += __popc(owners);
       break;
     }
     advance_iteration<Handoff>(ph, pool, running, p, draws);
@@ -217,27 +247,12 @@ __device__ unsigned int run_family(const DevicePhase<Sim>& ph,
     if (finished && !pooled) *own = p;
     at_end = at_end || (finished && is_alive(p.tag));
     const unsigned int survivors = __ballot_sync(kFullWarp, finished && pooled && is_alive(p.tag));
-    if (survivors != 0) hand_to_slots<Handoff>(ph, survivors, __popc(survivors), p);
-    const bool died_pooled = finished && pooled && !is_alive(p.tag);
-    if (died_pooled) held_steps += p.tag.step - draw_base(p.tag, ph.window);
-    ended += __popc(__ballot_sync(kFullWarp, (finished && !pooled) || died_pooled));
+    if (survivors != 0) hand_to_slots<Handoff>(ph, survivors, p);
+    if (finished && pooled && !is_alive(p.tag)) tally.add_death(p, ph.window);
+    ended += __popc(__ballot_sync(kFullWarp, finished && !pooled));
     if (finished) running = false;
-    hold_new_children(ph, pool);
   }
   return ended;
-}
-
-// Warp-collective: adds the lanes' `held_steps` to the run's (DeviceCounters::held_steps).
-template <class Sim>
-__device__ void count_held_steps(const DevicePhase<Sim>& ph, unsigned long long held_steps) {
-  namespace cg = cooperative_groups;
-  const unsigned long long warp_steps =
-      cg::reduce(cg::tiled_partition<32>(cg::this_thread_block()), held_steps,
-                 cg::plus<unsigned long long>());
-  if ((threadIdx.x & 31) == 0 && warp_steps != 0) {
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(ph.counters->held_steps)
-        .fetch_add(warp_steps, cuda::memory_order_relaxed);
-  }
 }
 
 }  // namespace sb
