@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs compute-sanitizer's memcheck, racecheck and synccheck over every GPU scheduler (and the
-# bound) on small mvp and pic runs, memcheck on a small toy run, and each compaction variant
-# once; prints a table and exits 1 if any tool reported an error. Needs a CUDA device and
+# bound) on small mvp and pic runs, memcheck on a small toy run, each compaction variant once,
+# and all three on a pic run wide enough for cpu-sync's warps to hand lanes on; prints a table
+# and exits 1 if any tool reported an error or a run failed. Needs a CUDA device and
 # compute-sanitizer on the PATH.
 #   scripts/sanitize.sh [path/to/schedbench] [scheduler ...]   (default: every GPU scheduler)
 set -uo pipefail
