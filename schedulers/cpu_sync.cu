@@ -67,8 +67,8 @@ class CpuSync {
     SB_CUDA_CHECK(cudaFuncSetAttribute(cpu_sync_generation<Sim>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(shared_bytes_)));
-    resident_ = blocks_that_fit(cpu_sync_generation<Sim>, s, shared_bytes_) *
-                s.config.block_size * static_cast<uint32_t>(s.device.sm_count);
+    resident_ = blocks_that_fit(cpu_sync_generation<Sim>, s, shared_bytes_) * s.config.block_size *
+                static_cast<uint32_t>(s.device.sm_count);
   }
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {

@@ -11,7 +11,9 @@
 //      full pool is written out to global memory, all its slots claimed with one atomic;
 //   5. lanes whose particle ended store it back, or, if it came from the pool, give it a slot
 //      only if it is still alive;
-//   6. one atomic per warp keeps `live`, the number of particles created and not finished;
+//   6. the particles of slots that ended are counted into `done`, but only at an iteration where
+//      the warp holds no particle without a slot (its pool is empty and no lane runs a pooled
+//      one);
 //   7. if lanes elsewhere wait for work (the slot counter is past the claimed slots), the pool
 //      is written out for them.
 // The seed takes one step per iteration and writes every child to global memory; its
@@ -20,7 +22,10 @@
 // Keeping children in the warp spares each the slot claim, the release store, the fetch and the
 // acquire load (which empties the SM's L1) of a trip through global memory; where particles live
 // a few dozen steps (pic) that trip is most of a particle's cost. The warp exits when none of
-// its lanes holds a particle and `live` is zero: nothing exists that could still spawn.
+// its lanes holds a particle and `done` equals n: every slot's particle has ended, and, since a
+// warp holding particles without slots withholds the count of the slot particles it ran, no
+// warp holds any. Nothing exists that could still spawn. (A counter of particles alive, updated
+// every iteration, was the kernel's most contended word.)
 //
 // The seed shares one buffer among a block's warps under a lock; a pool per warp needs no lock
 // (the seed's critical section, §3.4.4).
@@ -43,14 +48,15 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
   WarpPool<Particle>& pool = empty_pool<Particle>(shared);
   const unsigned int lane = threadIdx.x & 31;
 
-  DeviceAtomicU32 next(ph.counters->next), live(ph.counters->live);
+  DeviceAtomicU32 next(ph.counters->next);
   uint32_t slot = kNoSlot;  // the global slot this lane holds
   bool running = false;     // its particle is loaded and taking steps
   bool pooled = false;      // that particle came from the pool: it has no slot
   bool exhausted = false;   // the slot counter passed the capacity: no more global work
   bool stop = false;        // a stop request was seen
   uint32_t iteration = 0;
-  SlotTally tally;  // pooled particles that died in this lane
+  unsigned int withheld = 0;  // slot particles ended and not yet counted into `done`
+  SlotTally tally;            // pooled particles that died in this lane
   Particle p;
   StepDraws draws(ph.key, 0, 0);
   while (true) {
@@ -80,7 +86,7 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
         pooled = false;
       }
     }
-    const unsigned int spawned = advance_iteration<Publish>(ph, pool, running, p, draws);
+    advance_iteration<Publish>(ph, pool, running, p, draws);
 
     const bool finished = running && !has_work(p.tag, ph.window);
     // A pooled particle that ends alive needs a slot: it is published like a child, and the lane
@@ -93,13 +99,13 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
       slot = kNoSlot;
       running = false;
     }
-    const int ended = __popc(__ballot_sync(kFullWarp, finished)) - __popc(survivors);
-    const int delta = static_cast<int>(spawned) - ended;
-    // Relaxed: `live` only decides when warps may exit, and an exiting warp reads nothing;
-    // children are published by their own release and acquire. A release here would make every
-    // iteration wait for the warp's stores, an acquire would empty L1.
-    if (delta != 0 && lane == 0)
-      live.fetch_add(static_cast<unsigned int>(delta), cuda::memory_order_relaxed);
+    withheld += __popc(__ballot_sync(kFullWarp, finished && !pooled));
+    // Release, after this warp's claims: every slot claimed by a particle counted here is in n
+    // before `done` can equal it.
+    if (withheld != 0 && pool.count == 0 && !__any_sync(kFullWarp, running && pooled)) {
+      if (lane == 0) count_done(ph, withheld);
+      withheld = 0;
+    }
     // Every few iterations, since each look waits for two loads: whether the run must stop, and
     // whether lanes elsewhere wait for work (they took slots past the claimed ones); those get
     // the pool.
@@ -113,7 +119,7 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
     // A stopped warp leaves its pool: the run has failed.
     if (__ballot_sync(kFullWarp, running) == 0 && (pool.count == 0 || stop)) {
       bool end = false;
-      if (lane == 0) end = live.load(cuda::memory_order_acquire) == 0 || stop;
+      if (lane == 0) end = stop || all_done(ph);
       if (__shfl_sync(kFullWarp, end, 0)) break;
       unsigned int ns = 64;
       back_off(ns);

@@ -113,7 +113,7 @@ class EventCompact {
       const StepCounts c = host_->counts;
       const uint32_t stepped = listed;
       if (n + c.spawned > ph.capacity) {
-        const DeviceCounters overflow{n + c.spawned, 0, 1, 0, 0, 0, {0, 0}, 0};
+        const DeviceCounters overflow{n + c.spawned, 0, 1, 0, 0, {0, 0}, 0};
         SB_CUDA_CHECK(cudaMemcpyAsync(ph.counters, &overflow, sizeof overflow,
                                       cudaMemcpyHostToDevice, s_.stream));
         s_.watchdog.sync(s_.stream);

@@ -140,7 +140,7 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
       watchdog.sync(stream);
       r.parts_ms["grid"] += grid.elapsed_ms();
     }
-    const DeviceCounters start{n, 0, 0, 0, 0, n, {0, 0}, 0};
+    const DeviceCounters start{n, 0, 0, 0, 0, {0, 0}, 0};
     SB_CUDA_CHECK(
         cudaMemcpyAsync(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
     mobility.start(stream);

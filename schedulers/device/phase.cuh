@@ -15,8 +15,7 @@
 
 namespace sb {
 
-// Device-side counters of one phase; the driver sets n and live and zeroes the rest before each
-// phase.
+// Device-side counters of one phase; the driver sets n and zeroes the rest before each phase.
 //
 // Schedulers with warp pools (schedulers/device/warp_pool.cuh) keep children without a slot;
 // those that die there never take one. They are added to `held` as each warp exits, so that
@@ -28,7 +27,6 @@ struct DeviceCounters {
   unsigned int overflow;    // set once a spawn found no room
   unsigned int next;        // dynamic schedulers: the next slot to hand out
   unsigned int done;        // persistent schedulers: particles taken to the end (or moved)
-  unsigned int live;        // dynamic-warp: particles created and not yet finished
   unsigned int barrier[2];  // gpu-iterate-global and -organised: hand-made grid barriers
   unsigned long long held_steps;  // warp pools: the particle-steps of the `held` particles
 };

@@ -175,24 +175,19 @@ struct SlotTally {
 };
 
 // Warp-collective: the lanes that are `running` advance `p` by kStepsPerIteration steps, or
-// until it ends; their children go to the pool. Returns how many children the warp spawned.
+// until it ends; their children go to the pool.
 template <class Handoff, class Sim>
-__device__ unsigned int advance_iteration(const DevicePhase<Sim>& ph,
-                                          WarpPool<typename Sim::Particle>& pool, bool running,
-                                          typename Sim::Particle& p, StepDraws& draws) {
-  unsigned int spawned = 0;
+__device__ void advance_iteration(const DevicePhase<Sim>& ph,
+                                  WarpPool<typename Sim::Particle>& pool, bool running,
+                                  typename Sim::Particle& p, StepDraws& draws) {
 #pragma unroll 1
   for (uint32_t k = 0; k < kStepsPerIteration; ++k) {
     typename Sim::Particle child;
     const bool spawns = running && has_work(p.tag, ph.window) &&
                         advance<Sim>(p, child, ph.params, draws, ph.window) == Fate::kSpawned;
     const unsigned int spawners = __ballot_sync(kFullWarp, spawns);
-    if (spawners != 0) {
-      pool_children<Handoff>(ph, pool, spawners, child);
-      spawned += __popc(spawners);
-    }
+    if (spawners != 0) pool_children<Handoff>(ph, pool, spawners, child);
   }
-  return spawned;
 }
 
 // The fewest lanes a warp that runs a family of particles keeps running with (run_family).
@@ -229,8 +224,8 @@ __device__ unsigned int run_family(const DevicePhase<Sim>& ph,
     }
     const unsigned int busy = __ballot_sync(kFullWarp, running);
     const unsigned int owners = __ballot_sync(kFullWarp, running && !pooled);
-    const bool hand_on = may_hand_on && stepped && __popc(busy) < kMinLanes &&
-                         tally.spare_slots() >= __popc(owners);
+    const bool hand_on =
+        may_hand_on && stepped && __popc(busy) < kMinLanes && tally.spare_slots() >= __popc(owners);
     if (busy == 0 || hand_on) {
       if (pool.count != 0) write_out<Handoff>(ph, pool);
       if (busy == 0) break;
