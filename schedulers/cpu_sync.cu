@@ -4,14 +4,15 @@
 //
 // Ours adds what the seed found for its Dynamic scheduler (§3.4.4), which its authors expected
 // to help CPU Sync too (§3.4): a warp runs its particles in iterations of a few steps with a
-// pool of children in shared memory, a lane whose particle ended taking a child from there
+// pool of children in shared memory, a lane whose particle died taking a child from there
 // (schedulers/device/warp_pool.cuh). A thread's particle is thus followed by children of its
 // warp instead of idling until the warp's longest particle ends; where particles live a few
 // dozen steps of exponential length (pic), that idling was three quarters of the lanes. When
 // fewer than half the lanes are left with work, in a generation large enough to fill the GPU,
-// the warp leaves them to the next generation, where they run with others. Children that do
-// not fit in the pool go to the next generation too, stored without a release: nothing reads
-// them before the next launch.
+// the warp leaves them to the next generation, where they run with others (as long as it has
+// slots to spare: run_family). Children that do not fit in the pool, or that are left when the
+// warp's lanes reach the end of the phase, go to the next generation too, stored without a
+// release: nothing reads them before the next launch.
 //
 // Each generation after the first is sorted by step with CUB's radix sort, earliest first. The
 // lanes of a warp then run equally long, and the longest particles start first, so the

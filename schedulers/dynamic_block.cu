@@ -5,10 +5,10 @@
 //
 // Ours adds what the seed found for its newer Dynamic scheduler (§3.4.4), as cpu-sync does: a
 // warp runs its chunk in iterations of a few steps with a pool of children in shared memory, a
-// lane whose particle ended taking a child from there (schedulers/device/warp_pool.cuh), so that
+// lane whose particle died taking a child from there (schedulers/device/warp_pool.cuh), so that
 // the block meets when its warps' families are done, not after each warp's longest particle.
-// When fewer than half a warp's lanes are left with work, the warp publishes those particles,
-// and later chunks take them up with others.
+// When fewer than half a warp's lanes are left with work, the warp publishes those particles
+// (as long as it has slots to spare: run_family), and later chunks take them up with others.
 //
 // The end of the phase: every slot claimed has been counted into `done`. A warp counts its
 // chunk's particles once their families are done, after every slot those claimed, with one
