@@ -4,7 +4,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cstddef>
 #include <cstdint>
 
 #include "core/device.hpp"
@@ -19,8 +18,9 @@ namespace sb {
 //
 // Schedulers with warp pools (schedulers/device/warp_pool.cuh) keep children without a slot;
 // those that die there never take one. They are added to `held` as each warp exits, so that
-// the driver can count every spawned particle: the capacity bounds n + held after the phase,
-// as it bounds the slots of a scheduler that stores every particle.
+// the driver can count every spawned particle: the capacity bounds n + held, less the slots
+// vacated by particles that moved (driver.cuh), as it bounds the slots of a scheduler that
+// stores every particle once.
 struct DeviceCounters {
   unsigned int n;           // slots claimed: particles live in [0, n); past capacity on overflow
   unsigned int held;        // warp pools: children that died without a slot
