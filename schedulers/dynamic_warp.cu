@@ -11,11 +11,10 @@
 //      full pool is written out to global memory, all its slots claimed with one atomic;
 //   5. lanes whose particle ended store it back, or, if it came from the pool, give it a slot
 //      only if it is still alive;
-//   6. the particles of slots that ended are counted into `done`, but only at an iteration where
-//      the warp holds no particle without a slot (its pool is empty and no lane runs a pooled
-//      one);
-//   7. if lanes elsewhere wait for work (the slot counter is past the claimed slots), the pool
-//      is written out for them.
+//   6. if lanes elsewhere wait for work (the slot counter is past the claimed slots), the pool
+//      is written out for them;
+//   7. once no lane holds a particle and the pool is empty, the particles of slots that ended
+//      are counted into `done`, and the warp waits for work or for the end.
 // The seed takes one step per iteration and writes every child to global memory; its
 // bookkeeping (votes, fetch and load checks, the convergence points they force) then costs
 // about as much as the step itself (our SASS and Nsight Compute counts, docs/performance.md).
@@ -23,9 +22,9 @@
 // acquire load (which empties the SM's L1) of a trip through global memory; where particles live
 // a few dozen steps (pic) that trip is most of a particle's cost. The warp exits when none of
 // its lanes holds a particle and `done` equals n: every slot's particle has ended, and, since a
-// warp holding particles without slots withholds the count of the slot particles it ran, no
-// warp holds any. Nothing exists that could still spawn. (A counter of particles alive, updated
-// every iteration, was the kernel's most contended word.)
+// warp counts the slot particles it ran only when it holds no particle, no warp holds any.
+// Nothing exists that could still spawn. (A counter of particles alive, updated every
+// iteration, was the kernel's most contended word.)
 //
 // The seed shares one buffer among a block's warps under a lock; a pool per warp needs no lock
 // (the seed's critical section, §3.4.4).
@@ -100,12 +99,6 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
       running = false;
     }
     withheld += __popc(__ballot_sync(kFullWarp, finished && !pooled));
-    // Release, after this warp's claims: every slot claimed by a particle counted here is in n
-    // before `done` can equal it.
-    if (withheld != 0 && pool.count == 0 && !__any_sync(kFullWarp, running && pooled)) {
-      if (lane == 0) count_done(ph, withheld);
-      withheld = 0;
-    }
     // Every few iterations, since each look waits for two loads: whether the run must stop, and
     // whether lanes elsewhere wait for work (they took slots past the claimed ones); those get
     // the pool.
@@ -116,10 +109,18 @@ __global__ void dynamic_warp(DevicePhase<Sim> ph) {
       if (starving && pool.count != 0) write_out<Publish>(ph, pool);
     }
 
-    // A stopped warp leaves its pool: the run has failed.
+    // Out of work: the warp holds no particle without a slot, so the slot particles it ended
+    // are counted into `done` (a release, after this warp's claims: every slot claimed by a
+    // particle counted here is in n before `done` can equal it). Counted here rather than as
+    // they end, since `done` is one word that every warp updates. A stopped warp leaves its
+    // pool: the run has failed.
     if (__ballot_sync(kFullWarp, running) == 0 && (pool.count == 0 || stop)) {
       bool end = false;
-      if (lane == 0) end = stop || all_done(ph);
+      if (lane == 0) {
+        if (withheld != 0) count_done(ph, withheld);
+        end = stop || all_done(ph);
+      }
+      withheld = 0;
       if (__shfl_sync(kFullWarp, end, 0)) break;
       unsigned int ns = 64;
       back_off(ns);
