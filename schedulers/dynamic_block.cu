@@ -54,13 +54,14 @@ __device__ bool run_chunk(const DevicePhase<Sim>& ph, WarpPool<typename Sim::Par
   }
 }
 
-// Registers per thread: 25 warps per SM for pic at block 32 instead of the 18 that its 108
-// registers allowed, for a few values spilled to L1: pic's mobility steps 157 -> 134 ms. mvp,
-// given 75 registers instead of 68 under the cap, 212 -> 226 ms (docs/performance.md).
-constexpr int kMaxRegisters = 80;
+// Registers per thread for large particles (pool_register_cap): 25 warps per SM for pic at
+// block 32 instead of the 18 that its 108 registers allowed, for a few values spilled to L1:
+// pic's mobility steps 157 -> 134 ms (88: 141 ms; docs/performance.md).
+constexpr int kLargeParticleRegisters = 80;
 
 template <class Sim>
-__global__ void __maxnreg__(kMaxRegisters) dynamic_block(DevicePhase<Sim> ph) {
+__global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(kLargeParticleRegisters))
+    dynamic_block(DevicePhase<Sim> ph) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
   WarpPool<Particle>& pool = empty_pool<Particle>(shared);

@@ -39,14 +39,15 @@ namespace {
 
 constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
 constexpr uint32_t kLookEvery = 4;  // iterations between looks at the run's counters
-// Registers per thread: 28 warps per SM for pic instead of the 20 that its 92 registers
-// allowed. ptxas spills a few bookkeeping values to L1, and the extra warps hide more of the
-// step's latency: pic's mobility steps 136 -> 123 ms. The cap costs mvp, to which ptxas then
-// gives 68 registers instead of 62 (32 -> 28 warps): 117 -> 120 ms (docs/performance.md).
-constexpr int kMaxRegisters = 72;
+// Registers per thread for large particles (pool_register_cap): 28 warps per SM for pic
+// instead of the 20 that its 92 registers allowed. ptxas spills a few bookkeeping values to
+// L1, and the extra warps hide more of the step's latency: pic's mobility steps 136 -> 123 ms
+// (80: 125 ms; 64: 135 ms; docs/performance.md).
+constexpr int kLargeParticleRegisters = 72;
 
 template <class Sim>
-__global__ void __maxnreg__(kMaxRegisters) dynamic_warp(DevicePhase<Sim> ph) {
+__global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(kLargeParticleRegisters))
+    dynamic_warp(DevicePhase<Sim> ph) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
   WarpPool<Particle>& pool = empty_pool<Particle>(shared);

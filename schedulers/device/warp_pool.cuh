@@ -190,6 +190,17 @@ __device__ void advance_iteration(const DevicePhase<Sim>& ph,
   }
 }
 
+// The register cap of a kernel that runs warp pools of `Particle`s: `large` where particles
+// have more than 64 bytes, so that more warps reside than the 92 to 108 registers that ptxas
+// would otherwise take allow (pic). Smaller particles are capped too, since the kernel's one
+// attribute covers every sim, and under a cap ptxas takes registers up to it (mvp's
+// dynamic-warp: 68 under a cap of 72, 62 without): at 64, which toy and mvp need at most, and
+// with which a block of 1024 threads still fits on an SM.
+template <class Particle>
+constexpr int pool_register_cap(int large) {
+  return sizeof(Particle) > 64 ? large : 64;
+}
+
 // The fewest lanes a warp that runs a family of particles keeps running with (run_family).
 inline constexpr unsigned int kMinLanes = 16;
 
