@@ -30,16 +30,10 @@
 namespace sb {
 namespace {
 
-// Registers per thread for large particles (pool_register_cap): 25 warps per SM for pic at
-// block 32 instead of the 21 that its 92 registers allowed, for a few values spilled to L1:
-// pic's mobility steps 229 -> 220 ms (72: 230 ms; docs/performance.md).
-constexpr int kLargeParticleRegisters = 80;
-
 // Runs in[k] and the children of its warp (run_family), in[k] ending in slot first + k.
 template <class Sim>
-__global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(kLargeParticleRegisters))
-    cpu_sync_generation(DevicePhase<Sim> ph, const typename Sim::Particle* in, uint32_t first,
-                        uint32_t count, bool may_hand_on) {
+__global__ void cpu_sync_generation(DevicePhase<Sim> ph, const typename Sim::Particle* in,
+                                    uint32_t first, uint32_t count, bool may_hand_on) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
   WarpPool<Particle>& pool = empty_pool<Particle>(shared);
