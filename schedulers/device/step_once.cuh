@@ -8,11 +8,17 @@
 
 namespace sb {
 
+// The draws of a particle from the step it is at.
+template <class Sim>
+__device__ inline StepDraws draws_for(const DevicePhase<Sim>& ph, const typename Sim::Particle& p) {
+  return StepDraws(ph.key, p.tag.id(), draw_base(p.tag, ph.window));
+}
+
 // Advances p by one step (it must have work); on a spawn returns true with `child` set.
 template <class Sim>
 __device__ inline bool step_once(const DevicePhase<Sim>& ph, typename Sim::Particle& p,
                                  typename Sim::Particle& child) {
-  StepDraws draws(ph.key, p.tag.id(), draw_base(p.tag, ph.window));
+  StepDraws draws = draws_for(ph, p);
   return advance<Sim>(p, child, ph.params, draws, ph.window) == Fate::kSpawned;
 }
 

@@ -22,6 +22,7 @@
 #include "core/particle.hpp"
 #include "schedulers/device/phase.cuh"
 #include "schedulers/device/slots.cuh"
+#include "schedulers/device/step_once.cuh"
 
 namespace sb {
 
@@ -75,14 +76,19 @@ struct Store {
   }
 };
 
-// Warp-collective: the lanes in `movers` put their `p` in consecutive new slots, all claimed
-// with one atomic.
+// Warp-collective: the first of `count` new slots, claimed for the warp with one atomic.
+template <class Sim>
+__device__ uint32_t claim_for_warp(const DevicePhase<Sim>& ph, unsigned int count) {
+  uint32_t first = 0;
+  if ((threadIdx.x & 31) == 0) first = claim_slots(ph, count);
+  return __shfl_sync(kFullWarp, first, 0);
+}
+
+// Warp-collective: the lanes in `movers` put their `p` in consecutive new slots.
 template <class Handoff, class Sim>
 __device__ void hand_to_slots(const DevicePhase<Sim>& ph, unsigned int movers,
                               const typename Sim::Particle& p) {
-  uint32_t first = 0;
-  if ((threadIdx.x & 31) == 0) first = claim_slots(ph, __popc(movers));
-  first = __shfl_sync(kFullWarp, first, 0);
+  const uint32_t first = claim_for_warp(ph, __popc(movers));
   if ((movers & lane_bit()) && first < ph.capacity)
     Handoff::put(ph.particles + first + lanes_below(movers), p);
 }
@@ -92,9 +98,7 @@ template <class Handoff, class Sim>
 __device__ void write_out(const DevicePhase<Sim>& ph, WarpPool<typename Sim::Particle>& pool) {
   const unsigned int lane = threadIdx.x & 31;
   const unsigned int count = pool.count;
-  uint32_t first = 0;
-  if (lane == 0) first = claim_slots(ph, count);
-  first = __shfl_sync(kFullWarp, first, 0);
+  const uint32_t first = claim_for_warp(ph, count);
   if (first < ph.capacity && lane < count)
     Handoff::put(ph.particles + first + lane, pool.children[lane]);
   __syncwarp();
@@ -129,12 +133,6 @@ __device__ unsigned int take_children(WarpPool<Particle>& pool, unsigned int tak
   if ((threadIdx.x & 31) == 0) pool.count = count - __popc(got);
   __syncwarp();
   return got;
-}
-
-// The draws of a particle from the step it is at.
-template <class Sim>
-__device__ StepDraws draws_for(const DevicePhase<Sim>& ph, const typename Sim::Particle& p) {
-  return StepDraws(ph.key, p.tag.id(), draw_base(p.tag, ph.window));
 }
 
 // What a lane's warp pool did to the slots: pooled children that died without one (added to
