@@ -94,11 +94,9 @@ __global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(kLargePart
     advance_iteration<Publish>(ph, pool, running, p, draws);
 
     const bool finished = running && !has_work(p.tag, ph.window);
-    // A pooled particle that ends alive needs a slot: it is published like a child, and the lane
-    // that picks it up finds it finished and counts it.
-    const unsigned int survivors = __ballot_sync(kFullWarp, finished && pooled && is_alive(p.tag));
-    if (survivors != 0) hand_to_slots<Publish>(ph, survivors, p);
-    if (finished && pooled && !is_alive(p.tag)) tally.add_death(p, ph.window);
+    // A pooled particle that ends alive is published like a child, and the lane that picks it up
+    // finds it finished and counts it.
+    end_pooled<Publish>(ph, finished && pooled, p, tally);
     if (finished && !pooled) ph.particles[slot] = p;
     if (finished) {
       slot = kNoSlot;

@@ -172,6 +172,16 @@ struct SlotTally {
   }
 };
 
+// Warp-collective: the lanes whose pooled particle `p` ended (`ended`; it has no slot) give it
+// one if it is still alive, like a child, and tally it if it died.
+template <class Handoff, class Sim>
+__device__ void end_pooled(const DevicePhase<Sim>& ph, bool ended, const typename Sim::Particle& p,
+                           SlotTally& tally) {
+  const unsigned int survivors = __ballot_sync(kFullWarp, ended && is_alive(p.tag));
+  if (survivors != 0) hand_to_slots<Handoff>(ph, survivors, p);
+  if (ended && !is_alive(p.tag)) tally.add_death(p, ph.window);
+}
+
 // Warp-collective: the lanes that are `running` advance `p` by kStepsPerIteration steps, or
 // until it ends; their children go to the pool.
 template <class Handoff, class Sim>
@@ -250,9 +260,7 @@ __device__ unsigned int run_family(const DevicePhase<Sim>& ph,
     const bool finished = running && !has_work(p.tag, ph.window);
     if (finished && !pooled) *own = p;
     at_end = at_end || (finished && is_alive(p.tag));
-    const unsigned int survivors = __ballot_sync(kFullWarp, finished && pooled && is_alive(p.tag));
-    if (survivors != 0) hand_to_slots<Handoff>(ph, survivors, p);
-    if (finished && pooled && !is_alive(p.tag)) tally.add_death(p, ph.window);
+    end_pooled<Handoff>(ph, finished && pooled, p, tally);
     ended += __popc(__ballot_sync(kFullWarp, finished && !pooled));
     if (finished) running = false;
   }
