@@ -2,6 +2,9 @@
 # builds, and runs. Other targets are steps of those two.
 BUILD ?= build
 JOBS ?= $(shell nproc)
+# ccache (optional, CMakeLists.txt) rewrites paths below the checkout as relative ones, so a fresh
+# clone elsewhere reuses what another checkout compiled.
+export CCACHE_BASEDIR ?= $(CURDIR)
 PYTHON := .venv/bin/python
 # Where `make figures` and `make report` read committed job results: results/$(DEVICE)/<job>.json.
 DEVICE ?= nvidia-h100-80gb-hbm3

@@ -22,7 +22,9 @@ struct Counts {
   uint64_t peak = 0;  // most particle slots in use at once: the number --capacity bounds
 };
 
-// The final particles of a run, kept only where asked (tests, `schedbench verify`).
+// The final particles of a run, kept only where asked (RunOptions::keep_particles): by the tests
+// that compare engines particle by particle, and by `bound`, whose population is a run's final
+// particles.
 class ParticleSet {
  public:
   virtual ~ParticleSet() = default;

@@ -1,5 +1,5 @@
 // Google Benchmark glue shared by the programs that use it as their runner: the context every
-// result carries (DESIGN.md §6) and the counters of one run.
+// result carries (docs/design.md §6) and the counters of one run.
 #pragma once
 
 #include <benchmark/benchmark.h>

@@ -31,7 +31,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // What the benchmark function saw: the first repetition's result, against which every later
-// one is checked (the counts and digest of a run do not depend on timing: DESIGN.md §3).
+// one is checked (the counts and digest of a run do not depend on timing: docs/design.md §3).
 struct Observed {
   RunResult first;
   int repetitions = 0;

@@ -27,7 +27,7 @@ BOOKKEEPING = frozenset({"timeout", "capacity"})
 # Config keys one tunes rather than a workload size: a scheduler is compared at its best value.
 TUNING = frozenset({"block_size", "blocks_per_sm", "compaction", "warp_sync"})
 
-# Not a scheduler but the yardstick (DESIGN.md §6): drawn as a dashed black line, never ranked.
+# Not a scheduler but the yardstick (docs/design.md §6): drawn as a dashed black line, never ranked.
 YARDSTICK = "bound"
 
 # Every scheduler keeps its colour in every figure: the first ten get tab20's strong colours,

@@ -150,7 +150,7 @@ def at_best(tab, quantity, xname):
 
 def yardstick(figure, quantity, x, best, label):
     """How far the best scheduler is from `bound` at x: the same particle-steps on a fixed,
-    balanced population (DESIGN.md §6)."""
+    balanced population (docs/design.md §6)."""
     bound = [value(p, quantity) for ps_label, ps in series(figure).items()
              if ps_label.startswith(YARDSTICK) for p in ps if config(p)[figure.x] == x]
     if not bound or bound[0] is None or quantity != "time":

@@ -1,4 +1,4 @@
-// bound: the yardstick of DESIGN.md §6, not a simulation. It does the particle-steps of the
+// bound: the yardstick of docs/design.md §6, not a simulation. It does the particle-steps of the
 // real run with a fixed, perfectly balanced population and no spawn bookkeeping: a persistent
 // grid where every thread advances one particle (taken from the initial particles) through the
 // same step function for its equal share of the steps, dropping children. Its time is what the

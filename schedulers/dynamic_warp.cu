@@ -126,8 +126,9 @@ __global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(kLargePart
       }
       withheld = 0;
       if (__shfl_sync(kFullWarp, end, 0)) break;
-      unsigned int ns = 64;
-      back_off(ns);
+      // A short fixed pause, not a growing back-off: a warp out of work should see new work or
+      // the run's end soon after either appears.
+      __nanosleep(64);
     }
   }
   tally.flush(ph);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent model of the pic workload, written from DESIGN.md section 4 alone with numpy's
+"""An independent model of the pic workload, written from docs/design.md section 5 alone with numpy's
 random numbers, to check our counts against something that shares no code with the sim:
 step-synchronous, children appended and moving from the step after their birth. Its counts
 differ from ours by the spread of different random numbers only (docs/performance.md).

@@ -1,5 +1,5 @@
 // Reads the device's particle counter n from the host, for schedulers that decide launches on
-// the host (naive, cpu-sync, event-compact): a pinned word, a copy, a watched wait.
+// the host (naive, naive-buffered, cpu-sync): a pinned word, a copy, a watched wait.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -1,4 +1,4 @@
-// PIC-MCC constants (seed 003 §3.4, DESIGN.md §4). SI units.
+// PIC-MCC constants (seed 003 §3.4, docs/design.md §5). SI units.
 #pragma once
 
 #include <cstdint>

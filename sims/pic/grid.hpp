@@ -1,4 +1,4 @@
-// The mock field solve of seed 003 §3.4.1 (DESIGN.md §4, phases 1-3), as pure functions that
+// The mock field solve of seed 003 §3.4.1 (docs/design.md §5, pic steps 1-3), as pure functions that
 // host and device share. Particles hardly move in a phase, so they occupy a small box of the
 // 512^3 grid: counts and accelerations are kept for that box of occupied cells plus a halo of
 // one (empty) cell, which gives exactly the values of the full grid wherever a particle reads.
@@ -74,7 +74,7 @@ struct LocalGrid {
 };
 
 // One component of a cell's acceleration: k times the difference of its neighbours' counts,
-// stored as float32 (DESIGN.md §4, phase 2).
+// stored as float32 (docs/design.md §5, pic step 2).
 SB_HD inline float acceleration(double k, uint32_t ahead, uint32_t behind) {
   return static_cast<float>(k * (static_cast<double>(ahead) - static_cast<double>(behind)));
 }

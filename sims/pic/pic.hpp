@@ -1,4 +1,4 @@
-// pic (seed 003 §3.4, DESIGN.md §4): electrons in a 512^3 grid of 1 cm cells. Each poisson step
+// pic (seed 003 §3.4, docs/design.md §5): electrons in a 512^3 grid of 1 cm cells. Each poisson step
 // (a phase) counts the particles per cell, turns neighbouring counts into a float32
 // acceleration per cell (a mock field solve) and gives each particle its cell's; then M
 // mobility steps: leapfrog, death outside the grid, and a Monte Carlo collision whose split and

@@ -1,4 +1,4 @@
-// pic's rules (seed 003 §3.4, DESIGN.md §4), stated independently of sims/pic.
+// pic's rules (seed 003 §3.4, docs/design.md §5), stated independently of sims/pic.
 #include <gtest/gtest.h>
 
 #include <cmath>

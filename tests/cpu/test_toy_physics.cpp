@@ -1,4 +1,4 @@
-// The toy's rules, stated independently of sims/toy/box.hpp (seed 003 §3.1, DESIGN.md §4).
+// The toy's rules, stated independently of sims/toy/box.hpp (seed 003 §3.1, docs/design.md §5).
 #include <gtest/gtest.h>
 
 #include "core/particle.hpp"

@@ -1,5 +1,5 @@
 // The short table a test program prints last, so that a plain run of it ends in a readable
-// summary (DESIGN.md §7). Tests add rows; the program's main prints the table after all tests.
+// summary (docs/design.md §7). Tests add rows; the program's main prints the table after all tests.
 #pragma once
 
 #include <string>
