@@ -170,7 +170,9 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
     a.options[p.key] = p.is_switch ? cmd.add_flag(p.flag, a.switches[p.key], p.help)
                                    : cmd.add_option(p.flag, a.values[p.key], p.help);
   }
-  cmd.add_option("--json", a.json_path, "write the result as JSON to FILE (atomically)")
+  cmd.add_option(
+         "--json", a.json_path,
+         "write the result as JSON to FILE (atomically; an existing FILE needs --overwrite)")
       ->check(output_file());
   cmd.add_option(
          "--density-png", a.density_dir,
@@ -218,8 +220,9 @@ void check_run_outputs(const RunArgs& a, const RunOptions& options) {
 
 // What is about to run, in one line: a long run says what it is before it goes quiet.
 std::string start_banner(const RunConfig& c) {
+  const nlohmann::json config = config_json(c);
   std::vector<std::string> values;
-  for (const auto& [key, value] : config_json(c).items()) {
+  for (const auto& [key, value] : config.items()) {
     if (key != "sim" && key != "scheduler")
       values.push_back(key + " " + (value.is_string() ? value.get<std::string>() : value.dump()));
   }
@@ -302,10 +305,12 @@ void check_command_name(CLI::App& app, int argc, char** argv) {
   }
 }
 
-// `schedbench help [COMMAND]`: the same text as --help.
+// `schedbench help [COMMAND]`: the same text as --help. (App::help() would describe the
+// command selected, which is `help` itself.)
 int help_command(CLI::App& app, const std::string& topic) {
   if (topic.empty()) {
-    fmt::print("{}", app.help());
+    fmt::print("{}",
+               app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal));
     return 0;
   }
   const std::vector<std::string> names = command_names(app);
@@ -313,7 +318,7 @@ int help_command(CLI::App& app, const std::string& topic) {
     throw UsageError(
         fmt::format("help: '{}' is not a command; accepted: {}", topic, fmt::join(names, ", ")));
   }
-  fmt::print("{}", app.get_subcommand(topic)->help());
+  fmt::print("{}", app.get_subcommand(topic)->help(app.get_name()));
   return 0;
 }
 
