@@ -2,11 +2,22 @@
 // disk, then renamed over it. A crash leaves either the old file or the new one.
 #pragma once
 
+#include <sys/types.h>
+
+#include <stdexcept>
 #include <string>
 
 namespace sb {
 
-// Writes `text` to `path`; throws std::runtime_error naming the path on failure.
-void write_file_atomically(const std::string& path, const std::string& text);
+// A file could not be written (disk full, read-only, the path turned into something that is not
+// a regular file): exit code 3. The message names the path and the system's reason.
+class WriteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Writes `text` to `path` (a regular file or a new name: output_path.hpp), making missing parent
+// folders; `mode` before the umask. Throws WriteError; the temporary file never outlives it.
+void write_file_atomically(const std::string& path, const std::string& text, mode_t mode = 0644);
 
 }  // namespace sb

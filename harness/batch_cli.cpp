@@ -1,7 +1,6 @@
 #include "harness/batch_cli.hpp"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include "harness/environment.hpp"
 #include "harness/job.hpp"
 #include "harness/job_results.hpp"
+#include "harness/output_path.hpp"
 #include "harness/progress.hpp"
 #include "harness/values.hpp"
 
@@ -130,8 +130,9 @@ int submit_command(BatchArgs& a) {
         "--time: '{}' is not a Slurm time; accepted e.g. 90, 01:30:00, 1-00:00:00", r.time_limit));
   }
   const std::string script = a.script_path.empty() ? job.name + ".slurm.sh" : a.script_path;
-  write_file_atomically(script, slurm_script(r));
-  chmod(script.c_str(), 0755);
+  check_output_file("--out", r.results_path);
+  check_output_file("--script", script);
+  write_file_atomically(script, slurm_script(r), 0755);
   fmt::print("wrote {}: `bash {}` submits {} shards of {} ({} points) and their merge into {}\n",
              script, script, r.shards, a.job_path, job.points.size(), r.results_path);
   return 0;
@@ -143,8 +144,10 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
   a.sweep = app.add_subcommand(
       "sweep", "run every point of a job file, each in its own process (jobs/README.md)");
   a.sweep->add_option("job", a.job_path, "job file")->required();
-  a.sweep->add_option("--out", a.out_path,
-                      "results file (default results/<device>/<job name>.json; results/README.md)");
+  a.sweep
+      ->add_option("--out", a.out_path,
+                   "results file (default results/<device>/<job name>.json; results/README.md)")
+      ->check(output_file());
   a.sweep->add_flag("--resume", a.sweep_options.resume,
                     "keep the results file's finished points, run the others");
   a.sweep->add_flag("--retry-failed", a.sweep_options.retry_failed,
@@ -166,7 +169,9 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
 
   a.merge = app.add_subcommand("merge",
                                "join the shard files of a sweep (X.shard-I-of-N.json) into X.json");
-  a.merge->add_option("results", a.out_path, "the merged results file to write")->required();
+  a.merge->add_option("results", a.out_path, "the merged results file to write (replaced)")
+      ->required()
+      ->check(output_file());
 
   a.submit = app.add_subcommand(
       "submit", "write a script that runs a sweep on a cluster as shards, then merges");
@@ -183,9 +188,14 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
                        "time limit per shard (default 01:00:00)");
   a.submit->add_option("--partition", a.slurm_request.partition, "Slurm partition");
   a.submit->add_option("--account", a.slurm_request.account, "Slurm account");
-  a.submit->add_option("--out", a.out_path,
-                       "merged results file (default results/slurm/<job name>.json)");
-  a.submit->add_option("--script", a.script_path, "script to write (default <job name>.slurm.sh)");
+  a.submit
+      ->add_option("--out", a.out_path,
+                   "merged results file (default results/slurm/<job name>.json)")
+      ->check(output_file());
+  a.submit
+      ->add_option("--script", a.script_path,
+                   "script to write (default <job name>.slurm.sh; replaced if it exists)")
+      ->check(output_file());
 }
 
 bool run_batch_command(BatchArgs& a, int& exit_code) {

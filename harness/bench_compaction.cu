@@ -99,6 +99,12 @@ int bench_main(int argc, char** argv) {
     }
   }
   argc = kept;
+  try {
+    check_benchmark_out(argc, argv);
+  } catch (const UsageError& e) {
+    fmt::print(stderr, "bench_compaction: error: {}\n", e.what());
+    return 2;
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   if (!cuda_device_present()) {

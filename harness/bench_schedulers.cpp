@@ -222,6 +222,7 @@ int bench_main(int argc, char** argv) {
   Options o;
   try {
     o = parse_options(argc, argv);
+    check_benchmark_out(argc, argv);
   } catch (const UsageError& e) {
     fmt::print(stderr, "bench_schedulers: error: {}\n", e.what());
     return 2;

@@ -2,11 +2,9 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -14,8 +12,10 @@
 #include "core/errors.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/batch_cli.hpp"
+#include "harness/build_info.hpp"
 #include "harness/gif.hpp"
 #include "harness/job.hpp"
+#include "harness/output_path.hpp"
 #include "harness/parameters.hpp"
 #include "harness/png.hpp"
 #include "harness/run_report.hpp"
@@ -31,7 +31,8 @@ namespace {
 constexpr const char* kAbout =
     "schedbench: schedulers for GPU particle simulations whose population changes as they run.\n"
     "Exit codes: 0 done, 1 internal or CUDA error, 2 bad input (nothing run or written),\n"
-    "3 a run failed (capacity exceeded, watchdog; in a sweep: some point failed),\n"
+    "3 a run failed (capacity exceeded, watchdog; in a sweep: some point failed) or an output\n"
+    "file could not be written (README: Output files),\n"
     "130 a sweep was interrupted (its finished points are kept).";
 
 const char* kind_name(SchedulerKind k) {
@@ -58,16 +59,6 @@ int list_command() {
   return 0;
 }
 
-// A --json target must be a file in an existing, writable directory.
-void check_output_file(const std::string& path) {
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : ".";
-  if (!fs::is_directory(dir) || access(dir.c_str(), W_OK) != 0) {
-    throw UsageError(fmt::format("--json: '{}' is not in a writable directory", path));
-  }
-  if (fs::is_directory(path)) throw UsageError(fmt::format("--json: '{}' is a directory", path));
-}
-
 struct RunArgs {
   RunConfig config;
   std::map<std::string, std::string> values;  // parameter key -> text, for options with values
@@ -78,6 +69,7 @@ struct RunArgs {
   std::string density_phases;  // comma-separated phase indices; empty: every phase
   std::string frames_dir;
   std::string frame_every;  // checked once the steps are known; empty: the default
+  bool overwrite = false;   // replace output files that exist
 };
 
 constexpr uint32_t kMaxFrames = 500;      // beyond this an animation is too long to watch
@@ -120,20 +112,27 @@ void plan_frames(RunArgs& a) {
   find_sim(a.config.sim).check(a.config);  // toy rejects steps per frame that do not divide --steps
 }
 
+std::string frame_png(const RunArgs& a, uint32_t phase) {
+  return fmt::format("{}/frame_{:03}.png", a.frames_dir, phase);
+}
+
+std::string frames_gif(const RunArgs& a) {
+  return a.frames_dir + "/toy.gif";
+}
+
+std::string density_png(const RunArgs& a, uint32_t phase) {
+  return fmt::format("{}/density_phase_{}.png", a.density_dir, phase);
+}
+
 // Each phase end as DIR/frame_NNN.png and a frame of `animation`.
 RunOptions frame_options(const RunArgs& a, GifAnimation& animation) {
-  std::error_code error;
-  std::filesystem::create_directories(a.frames_dir, error);
-  if (error || access(a.frames_dir.c_str(), W_OK) != 0) {
-    throw UsageError(fmt::format("--frames: '{}' is not a writable directory", a.frames_dir));
-  }
   RunOptions options;
   const uint32_t frames = find_sim(a.config.sim).phase_count(a.config);
   for (uint32_t k = 0; k < frames; ++k)
     options.snapshot_phases.push_back(k);
   options.on_snapshot = [&a, &animation](uint32_t phase, const ParticleSet& ps) {
     const Image picture = *ps.picture();
-    write_png(fmt::format("{}/frame_{:03}.png", a.frames_dir, phase), picture);
+    write_png(frame_png(a, phase), picture);
     animation.add(picture);
   };
   return options;
@@ -171,18 +170,63 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
     a.options[p.key] = p.is_switch ? cmd.add_flag(p.flag, a.switches[p.key], p.help)
                                    : cmd.add_option(p.flag, a.values[p.key], p.help);
   }
-  cmd.add_option("--json", a.json_path, "write the result as JSON to FILE (atomically)");
   cmd.add_option(
-      "--density-png", a.density_dir,
-      "write the sim's picture at the end of each phase as DIR/density_phase_K.png (pic: "
-      "particles per cell; toy: the particles)");
+         "--json", a.json_path,
+         "write the result as JSON to FILE (atomically; an existing FILE needs --overwrite)")
+      ->check(output_file());
+  cmd.add_option(
+         "--density-png", a.density_dir,
+         "write the sim's picture at the end of each phase as DIR/density_phase_K.png (pic: "
+         "particles per cell; toy: the particles)")
+      ->check(output_dir());
   cmd.add_option("--density-phases", a.density_phases,
                  "phases (poisson steps, from 0) to draw, comma-separated (default: all)");
   cmd.add_option("--frames", a.frames_dir,
                  "toy: draw the particles every --frame-every steps as DIR/frame_NNN.png and "
-                 "DIR/toy.gif");
+                 "DIR/toy.gif")
+      ->check(output_dir());
   cmd.add_option("--frame-every", a.frame_every,
                  "steps per frame, a divisor of --steps (default: at most 100 frames)");
+  cmd.add_flag("--overwrite", a.overwrite,
+               "replace output files that exist (without it, an existing one is refused)");
+}
+
+// Each chosen phase end as DIR/density_phase_K.png.
+RunOptions density_options(const RunArgs& a) {
+  RunOptions options;
+  options.snapshot_phases = snapshot_phases(a);
+  options.on_snapshot = [&a](uint32_t phase, const ParticleSet& ps) {
+    write_png(density_png(a, phase), *ps.picture());
+    fmt::print("  wrote           {}\n", density_png(a, phase));
+  };
+  return options;
+}
+
+// Every file the run will write, before it starts: each must be a new name, or a regular file
+// that --overwrite lets it replace.
+void check_run_outputs(const RunArgs& a, const RunOptions& options) {
+  const bool refuse_existing = !a.overwrite;
+  if (!a.json_path.empty()) check_output_file("--json", a.json_path, refuse_existing);
+  if (!a.frames_dir.empty()) {
+    for (const uint32_t phase : options.snapshot_phases)
+      check_output_file("--frames", frame_png(a, phase), refuse_existing);
+    check_output_file("--frames", frames_gif(a), refuse_existing);
+  }
+  if (!a.density_dir.empty()) {
+    for (const uint32_t phase : options.snapshot_phases)
+      check_output_file("--density-png", density_png(a, phase), refuse_existing);
+  }
+}
+
+// What is about to run, in one line: a long run says what it is before it goes quiet.
+std::string start_banner(const RunConfig& c) {
+  const nlohmann::json config = config_json(c);
+  std::vector<std::string> values;
+  for (const auto& [key, value] : config.items()) {
+    if (key != "sim" && key != "scheduler")
+      values.push_back(key + " " + (value.is_string() ? value.get<std::string>() : value.dump()));
+  }
+  return fmt::format("running {} with {}: {}\n", c.sim, c.scheduler, fmt::join(values, ", "));
 }
 
 int run_command(RunArgs& a) {
@@ -194,21 +238,15 @@ int run_command(RunArgs& a) {
   }
   check_config(a.config, given);
   plan_frames(a);
-  if (!a.json_path.empty()) check_output_file(a.json_path);
   RunOptions options;
   GifAnimation animation(kFrameDelayCs);
   if (!a.density_dir.empty()) {
-    options.snapshot_phases = snapshot_phases(a);
-    std::filesystem::create_directories(a.density_dir);
-    options.on_snapshot = [&a](uint32_t phase, const ParticleSet& ps) {
-      const std::string path = fmt::format("{}/density_phase_{}.png", a.density_dir, phase);
-      write_png(path, *ps.picture());
-      fmt::print("  wrote           {}\n", path);
-    };
+    options = density_options(a);
   } else if (!a.density_phases.empty()) {
     throw UsageError("--density-phases: needs --density-png DIR");
   }
   if (!a.frames_dir.empty()) options = frame_options(a, animation);
+  check_run_outputs(a, options);
   const SchedulerEntry& entry = find_scheduler(a.config.scheduler);
   for (const Parameter& p : parameters()) {
     if ((p.scope == ParameterScope::kScheduler || p.scope == ParameterScope::kGpuDriver) &&
@@ -220,13 +258,14 @@ int run_command(RunArgs& a) {
     throw RunError(fmt::format("{} needs a CUDA device and none is present", entry.name));
   }
 
+  fmt::print("{}", start_banner(a.config));
+  std::fflush(stdout);
   const RunResult r = run(a.config, options);
   fmt::print("{}", run_summary(a.config, r));
   if (!a.frames_dir.empty()) {
-    const std::string gif = a.frames_dir + "/toy.gif";
-    animation.write(gif);
+    animation.write(frames_gif(a));
     fmt::print("  wrote           {} frames {}/frame_*.png, {}\n", animation.frames(), a.frames_dir,
-               gif);
+               frames_gif(a));
   }
   if (!a.json_path.empty()) {
     write_file_atomically(a.json_path, run_json(a.config, r).dump(2) + "\n");
@@ -236,7 +275,6 @@ int run_command(RunArgs& a) {
 }
 
 int cross_section_command(const std::string& out, double chance) {
-  check_output_file(out);
   const pic::CrossSections cs =
       chance >= 0 ? pic::constant_cross_sections(chance) : pic::synthetic_cross_sections();
   write_file_atomically(out, pic::format_cross_sections(cs));
@@ -246,11 +284,51 @@ int cross_section_command(const std::string& out, double chance) {
   return 0;
 }
 
+std::vector<std::string> command_names(CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* command : app.get_subcommands([](CLI::App*) { return true; }))
+    names.push_back(command->get_name());
+  return names;
+}
+
+// CLI11 calls an unknown command an argument "not expected"; name it as what it was meant to be.
+void check_command_name(CLI::App& app, int argc, char** argv) {
+  const std::vector<std::string> names = command_names(app);
+  if (argc < 2) {
+    throw UsageError(fmt::format("name a command; accepted: {} (schedbench help explains them)",
+                                 fmt::join(names, ", ")));
+  }
+  const std::string first = argv[1];
+  if (first.empty() || (first[0] != '-' && std::count(names.begin(), names.end(), first) == 0)) {
+    throw UsageError(
+        fmt::format("'{}' is not a command; accepted: {}", first, fmt::join(names, ", ")));
+  }
+}
+
+// `schedbench help [COMMAND]`: the same text as --help. (App::help() would describe the
+// command selected, which is `help` itself.)
+int help_command(CLI::App& app, const std::string& topic) {
+  if (topic.empty()) {
+    fmt::print("{}",
+               app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal));
+    return 0;
+  }
+  const std::vector<std::string> names = command_names(app);
+  if (std::count(names.begin(), names.end(), topic) == 0) {
+    throw UsageError(
+        fmt::format("help: '{}' is not a command; accepted: {}", topic, fmt::join(names, ", ")));
+  }
+  fmt::print("{}", app.get_subcommand(topic)->help(app.get_name()));
+  return 0;
+}
+
 }  // namespace
 
 int cli_main(int argc, char** argv) {
   CLI::App app(kAbout, "schedbench");
   app.require_subcommand(1);
+  app.set_version_flag("--version", fmt::format("schedbench {}", kGitCommit),
+                       "print the commit this schedbench was built from");
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // last one wins
   CLI::App* list = app.add_subcommand("list", "print every sim and scheduler");
 
@@ -265,19 +343,30 @@ int cli_main(int argc, char** argv) {
   CLI::App* tables = app.add_subcommand(
       "cross-section", "write a pic cross-section file: the seed's synthetic table, or a constant");
   std::string table_path, chance_text;
-  tables->add_option("--out", table_path, "file to write")->required();
+  tables->add_option("--out", table_path, "file to write (replaced if it exists)")
+      ->required()
+      ->check(output_file());
   tables->add_option("--collision-chance", chance_text,
                      "constant collision chance, percent (split = remove = half of it)");
 
+  CLI::App* help = app.add_subcommand("help", "print this help, or a command's: help COMMAND");
+  std::string help_topic;
+  help->add_option("command", help_topic, "the command to explain");
+
   try {
+    check_command_name(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    fmt::print(stderr, "schedbench: error: {}\n", e.what());
+    return 2;
+  } catch (const UsageError& e) {
     fmt::print(stderr, "schedbench: error: {}\n", e.what());
     return 2;
   }
 
   try {
+    if (help->parsed()) return help_command(app, help_topic);
     if (list->parsed()) return list_command();
     if (run->parsed()) return run_command(run_args);
     if (tables->parsed()) {
@@ -293,6 +382,9 @@ int cli_main(int argc, char** argv) {
     return 2;
   } catch (const RunError& e) {
     fmt::print(stderr, "schedbench: run failed: {}\n", e.what());
+    return 3;
+  } catch (const WriteError& e) {
+    fmt::print(stderr, "schedbench: {}\n", e.what());
     return 3;
   } catch (const std::exception& e) {
     fmt::print(stderr, "schedbench: internal error: {}\n", e.what());

@@ -1,6 +1,9 @@
 #include "harness/gbench_support.hpp"
 
+#include <string>
+
 #include "harness/environment.hpp"
+#include "harness/output_path.hpp"
 
 namespace sb {
 
@@ -19,6 +22,14 @@ void add_benchmark_context() {
     for (const auto& [key, value] : d["nvidia_smi"].items()) {
       benchmark::AddCustomContext(key, value.is_string() ? value.get<std::string>() : value.dump());
     }
+  }
+}
+
+void check_benchmark_out(int argc, char** argv) {
+  const std::string flag = "--benchmark_out=";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind(flag, 0) == 0) check_output_file("--benchmark_out", arg.substr(flag.size()));
   }
 }
 

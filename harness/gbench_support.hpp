@@ -11,6 +11,10 @@ namespace sb {
 // The GPU, its clocks, the driver and CUDA versions and the git commit, as custom context.
 void add_benchmark_context();
 
+// Google Benchmark writes --benchmark_out=FILE itself, after every run, without the checks of
+// output_path.hpp; this makes them before any run. Throws UsageError.
+void check_benchmark_out(int argc, char** argv);
+
 // Counts, rates, device memory and the time's parts of `r` as the state's counters.
 void set_run_counters(benchmark::State& state, const RunResult& r);
 

@@ -99,8 +99,6 @@ void JobResults::write(const std::string& path) {
     if (bound_ms > 0)
       p["counters"]["efficiency"] = bound_ms / p["stats"]["median_ms"].get<double>();
   }
-  const fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty()) fs::create_directories(parent);
   write_file_atomically(path, doc_.dump(2) + "\n");
 }
 

@@ -184,6 +184,9 @@ int point_main(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return sb::point_main(argc, argv);
+  } catch (const sb::WriteError& e) {
+    fmt::print(stderr, "schedbench-point: {}\n", e.what());
+    return 3;
   } catch (const std::exception& e) {
     fmt::print(stderr, "schedbench-point: internal error: {}\n", e.what());
     return 1;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -14,9 +15,11 @@
 #include <thread>
 
 #include "core/errors.hpp"
+#include "harness/atomic_file.hpp"
 #include "harness/child_process.hpp"
 #include "harness/environment.hpp"
 #include "harness/job_results.hpp"
+#include "harness/output_path.hpp"
 #include "harness/parameters.hpp"
 #include "harness/progress.hpp"
 #include "harness/text_table.hpp"
@@ -124,11 +127,11 @@ Running start(const Job& job, size_t index, const std::string& gpu, const SweepO
   r.request = scratch.file(p.label + ".request.json");
   r.result = scratch.file(p.label + ".result.json");
   r.log = scratch.file(p.label + ".log");
-  std::ofstream(r.request) << Json{
-      {"label", p.label},
-      {"config", config_json(p.config)},
-      {"repetitions", job.repetitions},
-      {"warmup", job.warmup}}.dump(2);
+  write_file_atomically(r.request, Json{{"label", p.label},
+                                        {"config", config_json(p.config)},
+                                        {"repetitions", job.repetitions},
+                                        {"warmup", job.warmup}}
+                                       .dump(2));
   std::vector<std::string> argv = o.runner;
   argv.push_back(r.request);
   argv.push_back(r.result);
@@ -231,12 +234,24 @@ std::string summary(const Job& job, const JobResults& results, const std::vector
   return table.str();
 }
 
+// The job's estimate for `mine`, its points this shard runs. The estimate is for GPU schedulers
+// on an H100: a sweep of CPU points only (a job's fallback where there is no GPU) has no
+// estimate, and its ETA comes from its own points.
+double h100_estimate(const Job& job, const std::vector<size_t>& mine) {
+  const bool gpu = std::any_of(mine.begin(), mine.end(),
+                               [&](size_t k) { return !is_cpu(job.points[k].config); });
+  return gpu ? job.estimated_s * static_cast<double>(mine.size()) /
+                   static_cast<double>(job.points.size())
+             : 0;
+}
+
 }  // namespace
 
 int run_sweep(const Job& job, const SweepOptions& o) {
   const Json environment = environment_json();
   std::string path = o.out_path.empty() ? default_results_path(job, environment) : o.out_path;
   if (o.shard_count > 1) path = shard_path(path, o.shard_index, o.shard_count);
+  check_output_file("--out", path);
   const bool exists = fs::exists(path);
   if (exists && !o.resume && !o.overwrite) {
     throw UsageError(
@@ -271,10 +286,8 @@ int run_sweep(const Job& job, const SweepOptions& o) {
   std::vector<std::optional<Running>> running(slots.size());
   const ScratchDir scratch;
   const StopSignals stop_signals;
-  Progress progress(
-      mine.size(), mine.size() - todo.size(), slots.size(),
-      job.estimated_s * static_cast<double>(mine.size()) / static_cast<double>(job.points.size()),
-      isatty(STDOUT_FILENO) != 0);
+  Progress progress(mine.size(), mine.size() - todo.size(), slots.size(), h100_estimate(job, mine),
+                    isatty(STDOUT_FILENO) != 0);
   size_t next = 0, busy = 0;
   int failed = 0;
   while (!g_stop && (next < todo.size() || busy > 0)) {
@@ -300,6 +313,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
       slot.reset();
       --busy;
     }
+    progress.tick(Clock::now());
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   progress.clear();

@@ -32,9 +32,17 @@ std::vector<std::string> run_args(std::vector<std::string> extra) {
 }
 
 std::vector<std::string> toy_frames_args(std::vector<std::string> extra) {
-  std::vector<std::string> args = {
-      "run", "--sim",   "toy", "--scheduler", "cpu-serial",         "--init-n",
-      "100", "--steps", "100", "--frames",    "/nonexistent/frames"};
+  std::vector<std::string> args = {"run",
+                                   "--sim",
+                                   "toy",
+                                   "--scheduler",
+                                   "cpu-serial",
+                                   "--init-n",
+                                   "100",
+                                   "--steps",
+                                   "100",
+                                   "--frames",
+                                   "/tmp/schedbench-never-written/frames"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -104,9 +112,9 @@ const BadInput kBadInputs[] = {
      {"run", "--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "5"},
      "--steps: required"},
     {"unknown_option", run_args({"--speed", "11"}), "--speed"},
-    {"json_in_missing_directory", run_args({"--json", "/nonexistent/dir/r.json"}),
-     "--json: '/nonexistent/dir/r.json' is not in a writable directory"},
-    {"frames_for_mvp", run_args({"--frames", "/nonexistent/frames"}),
+    {"json_in_a_file", run_args({"--json", SCHEDBENCH_SOURCE_DIR "/README.md/r.json"}),
+     "/README.md' is not a directory"},
+    {"frames_for_mvp", run_args({"--frames", "/tmp/schedbench-never-written/frames"}),
      "--frames: sim mvp draws no frames; accepted: toy"},
     {"frame_every_zero", toy_frames_args({"--frame-every", "0"}),
      "--frame-every: '0' is not a whole number from 1 to 100"},
@@ -123,7 +131,8 @@ const BadInput kBadInputs[] = {
      {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5",
       "--frame-every", "5"},
      "--frame-every: needs --frames DIR"},
-    {"frames_with_density_png", toy_frames_args({"--density-png", "/nonexistent/density"}),
+    {"frames_with_density_png",
+     toy_frames_args({"--density-png", "/tmp/schedbench-never-written/density"}),
      "--frames: cannot be combined with --density-png"},
 };
 

@@ -1,0 +1,489 @@
+// Where schedbench writes (README: "Output files"): every output option takes a regular file or
+// a new name and refuses anything else before any work starts; missing parent folders are made
+// when the first file is written; a write that fails names the file and the system's reason and
+// leaves nothing under the final name. And what a user meets on the way: --version, help, the
+// start banner, overwriting, the progress of a sweep.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <pty.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "core/device.hpp"
+#include "harness/atomic_file.hpp"
+#include "harness/progress.hpp"
+#include "tests/support/process.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace sb {
+namespace {
+
+namespace fs = std::filesystem;
+using testing_support::Outcome;
+using testing_support::slurp;
+using testing_support::TempDir;
+
+Outcome schedbench(const TempDir& dir, std::vector<std::string> args) {
+  args.insert(args.begin(), SCHEDBENCH_EXE);
+  return testing_support::run_program(args, dir.path(""));
+}
+
+size_t lines(const std::string& text) {
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// The names in `dir`, but for the test's own stdout and stderr files.
+std::vector<std::string> entries(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name != "stdout" && name != "stderr") names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+mode_t lstat_type(const std::string& path) {
+  struct stat st {};
+  return lstat(path.c_str(), &st) == 0 ? (st.st_mode & S_IFMT) : 0;
+}
+
+std::string cpu_job(const TempDir& dir) {
+  return dir.write("job.json", R"({"name": "out", "sims": ["mvp"], "schedulers": ["cpu-serial"],
+    "repetitions": 1, "warmup": 0, "axes": {"init_n": 50, "steps": 10, "seed": [1, 2]}})");
+}
+
+// --- Every output option refuses what is not a regular file or a new name. ---
+
+// Something that is not a regular file, made at `path`: what the test puts where an output goes.
+struct Special {
+  const char* name;
+  const char* described;  // as the error line describes it
+};
+
+const Special kSpecials[] = {{"fifo", "a FIFO"},           {"symlink", "a symbolic link"},
+                             {"socket", "a socket"},       {"device", "a character device"},
+                             {"directory", "a directory"}, {"regular", "a regular file"},
+                             {"empty", "an empty name"}};
+
+// Makes `s` at `path`; false where this process may not (a device node needs root). A link
+// points at what the option takes, a folder or a file: the link itself is what is refused.
+bool make_special(const std::string& s, const std::string& path, bool folder, const TempDir& dir) {
+  if (s == "fifo") return mkfifo(path.c_str(), 0644) == 0;
+  if (s == "symlink") {
+    const std::string target = dir.path("target");
+    if (folder ? !fs::create_directory(target) : dir.write("target", "keep").empty()) return false;
+    return symlink(target.c_str(), path.c_str()) == 0;
+  }
+  if (s == "socket") {
+    const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+    const bool made = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+    close(fd);
+    return made;
+  }
+  if (s == "device") return mknod(path.c_str(), S_IFCHR | 0600, makedev(1, 7)) == 0;  // /dev/full
+  if (s == "directory") return fs::create_directory(path);
+  if (s == "regular") return !dir.write(fs::path(path).filename().string(), "keep").empty();
+  return true;  // "empty": nothing to make
+}
+
+struct OutputOption {
+  const char* name;
+  const char* option;  // as the error line names it
+  bool folder;         // it names a folder of output files
+  std::vector<std::string> (*args)(const std::string& job, const std::string& path);
+};
+
+const OutputOption kOutputOptions[] = {
+    {"run_json", "--json", false,
+     [](const std::string&, const std::string& p) -> std::vector<std::string> {
+       return {"run", "--sim",  "mvp", "--scheduler", "cpu-serial", "--init-n", "10", "--steps",
+               "5",   "--json", p};
+     }},
+    {"run_frames", "--frames", true,
+     [](const std::string&, const std::string& p) -> std::vector<std::string> {
+       return {"run", "--sim",    "toy", "--scheduler", "cpu-serial", "--init-n", "10", "--steps",
+               "5",   "--frames", p};
+     }},
+    {"run_density_png", "--density-png", true,
+     [](const std::string&, const std::string& p) -> std::vector<std::string> {
+       return {"run",        "--sim",         "toy", "--scheduler",
+               "cpu-serial", "--init-n",      "10",  "--steps",
+               "5",          "--density-png", p};
+     }},
+    {"sweep_out", "--out", false,
+     [](const std::string& job, const std::string& p) -> std::vector<std::string> {
+       return {"sweep", job, "--out", p};
+     }},
+    {"merge", "results", false,
+     [](const std::string&, const std::string& p) -> std::vector<std::string> {
+       return {"merge", p};
+     }},
+    {"cross_section_out", "--out", false,
+     [](const std::string&, const std::string& p) -> std::vector<std::string> {
+       return {"cross-section", "--out", p};
+     }},
+    {"submit_script", "--script", false,
+     [](const std::string& job, const std::string& p) -> std::vector<std::string> {
+       return {"submit", job, "--slurm", "--script", p};
+     }},
+    {"submit_out", "--out", false,
+     [](const std::string& job, const std::string& p) -> std::vector<std::string> {
+       return {"submit", job, "--slurm", "--out", p};
+     }},
+};
+
+void PrintTo(const OutputOption& o, std::ostream* os) {
+  *os << o.name;
+}
+
+void PrintTo(const Special& s, std::ostream* os) {
+  *os << s.name;
+}
+
+class OutputRefused : public testing::TestWithParam<std::tuple<OutputOption, Special>> {};
+
+TEST_P(OutputRefused, ExitTwoOneLineNamingOptionAndPathNothingTouched) {
+  const auto& [option, special] = GetParam();
+  const std::string kind = special.name;
+  TempDir dir;
+  const std::string job = cpu_job(dir);
+  const std::string path = kind == "empty" ? "" : dir.path("out");
+  if (!make_special(kind, path, option.folder, dir)) {
+    GTEST_SKIP() << "cannot make a " << kind << " here (a device node needs root)";
+  }
+  const mode_t type = lstat_type(path);
+  const std::vector<std::string> before = entries(dir.path(""));
+
+  const Outcome o = schedbench(dir, option.args(job, path));
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(lines(o.err), 1u) << o.err;
+  const std::string line = std::string(option.option) + ": '" + path + "' is " + special.described;
+  EXPECT_NE(o.err.find(line), std::string::npos) << o.err;
+  EXPECT_TRUE(o.out.empty()) << o.out;
+  EXPECT_EQ(entries(dir.path("")), before);
+  if (!path.empty()) {
+    EXPECT_EQ(lstat_type(path), type);
+  }
+  if (kind == "symlink" && !option.folder) {
+    EXPECT_EQ(slurp(dir.path("target")), "keep");
+  }
+}
+
+// Every option with every kind it refuses: all but a directory for a folder option, all but a
+// regular file for a file option.
+std::vector<std::tuple<OutputOption, Special>> refusals() {
+  std::vector<std::tuple<OutputOption, Special>> out;
+  for (const OutputOption& option : kOutputOptions) {
+    for (const Special& special : kSpecials) {
+      if (std::string(special.name) != (option.folder ? "directory" : "regular"))
+        out.emplace_back(option, special);
+    }
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Outputs, OutputRefused, testing::ValuesIn(refusals()),
+                         [](const testing::TestParamInfo<std::tuple<OutputOption, Special>>& i) {
+                           return std::string(std::get<0>(i.param).name) + "_" +
+                                  std::get<1>(i.param).name;
+                         });
+
+// A file the run would write inside its folder follows the same rule, before the run starts.
+TEST(Outputs, AFileInsideAnOutputFolderIsCheckedBeforeTheRun) {
+  TempDir dir;
+  const std::string frames = dir.path("frames");
+  fs::create_directory(frames);
+  ASSERT_EQ(mkfifo((frames + "/toy.gif").c_str(), 0644), 0);
+  const Outcome o = schedbench(dir, {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n",
+                                     "10", "--steps", "10", "--frames", frames});
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(lines(o.err), 1u) << o.err;
+  EXPECT_NE(o.err.find("--frames: '" + frames + "/toy.gif' is a FIFO"), std::string::npos) << o.err;
+  EXPECT_EQ(entries(frames), std::vector<std::string>{"toy.gif"});
+  EXPECT_EQ(lstat_type(frames + "/toy.gif"), static_cast<mode_t>(S_IFIFO));
+}
+
+// Google Benchmark writes --benchmark_out itself, after every run: bench_schedulers checks it
+// first.
+TEST(Outputs, BenchSchedulersChecksItsOutputFirst) {
+  TempDir dir;
+  const std::string fifo = dir.path("fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  const Outcome o =
+      testing_support::run_program({BENCH_SCHEDULERS_EXE, "--benchmark_out=" + fifo}, dir.path(""));
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_NE(o.err.find("--benchmark_out: '" + fifo + "' is a FIFO"), std::string::npos) << o.err;
+}
+
+// --- Missing parent folders: made by every command, when it first writes. ---
+
+TEST(Outputs, MissingParentFoldersAreMadeByEveryCommand) {
+  TempDir dir;
+  const std::string job = cpu_job(dir);
+  const std::vector<std::vector<std::string>> commands = {
+      {"run", "--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "10", "--steps", "5",
+       "--json", dir.path("a/b/r.json")},
+      {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "10", "--steps", "5",
+       "--frames", dir.path("c/d/frames")},
+      {"sweep", job, "--out", dir.path("e/f/s.json")},
+      {"cross-section", "--out", dir.path("g/h/t.txt")},
+      {"submit", job, "--slurm", "--script", dir.path("i/j/s.sh")}};
+  for (const auto& args : commands) {
+    const Outcome o = schedbench(dir, args);
+    EXPECT_EQ(o.exit_code, 0) << args[0] << ": " << o.err;
+  }
+  for (const char* made :
+       {"a/b/r.json", "c/d/frames/toy.gif", "e/f/s.json", "g/h/t.txt", "i/j/s.sh"}) {
+    EXPECT_EQ(lstat_type(dir.path(made)), static_cast<mode_t>(S_IFREG)) << made;
+  }
+  EXPECT_EQ(access(dir.path("i/j/s.sh").c_str(), X_OK), 0);  // the script is executable
+}
+
+TEST(Outputs, AParentThatIsNotAFolderIsRefused) {
+  TempDir dir;
+  const std::string file = dir.write("file", "keep");
+  const Outcome o = schedbench(dir, {"cross-section", "--out", file + "/t.txt"});
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(lines(o.err), 1u) << o.err;
+  EXPECT_NE(o.err.find("--out: '" + file + "/t.txt': '" + file + "' is not a directory"),
+            std::string::npos)
+      << o.err;
+}
+
+// A run that fails before its first picture leaves no folder behind.
+TEST(Outputs, ARunThatFailsBeforeItDrawsMakesNoFolder) {
+  TempDir dir;
+  const std::string frames = dir.path("new/frames");
+  // The only frame is at the end, which a run that runs out of capacity never reaches.
+  const Outcome o = schedbench(
+      dir, {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "100", "--steps",
+            "2000", "--capacity", "150", "--frames", frames, "--frame-every", "2000"});
+  EXPECT_EQ(o.exit_code, 3) << o.err;
+  EXPECT_FALSE(fs::exists(dir.path("new")));
+}
+
+TEST(Outputs, ARunThatCannotStartMakesNoFolder) {
+  if (cuda_device_present()) GTEST_SKIP() << "a GPU scheduler would start here";
+  TempDir dir;
+  const Outcome o = schedbench(dir, {"run", "--sim", "toy", "--scheduler", "naive", "--init-n",
+                                     "10", "--steps", "10", "--frames", dir.path("new/frames")});
+  EXPECT_EQ(o.exit_code, 3) << o.err;
+  EXPECT_NE(o.err.find("needs a CUDA device"), std::string::npos) << o.err;
+  EXPECT_FALSE(fs::exists(dir.path("new")));
+}
+
+// --- A write that fails: the file and the reason, exit 3, nothing under the final name. ---
+
+// `args` run with files limited to a few kilobytes (RLIMIT_FSIZE): writes beyond fail with EFBIG
+// as they would with ENOSPC on a full disk.
+Outcome schedbench_with_small_files(const TempDir& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"/bin/sh", "-c", "trap '' XFSZ; ulimit -f 16; exec \"$@\"", "sh",
+                                   SCHEDBENCH_EXE};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return testing_support::run_program(argv, dir.path(""));
+}
+
+TEST(Outputs, AFailedWriteNamesTheFileAndTheReasonAndLeavesNoPart) {
+  TempDir dir;
+  const std::string table = dir.path("t.txt"), old = dir.write("old.txt", "old");
+  for (const std::string& out : {table, old}) {
+    const Outcome o = schedbench_with_small_files(dir, {"cross-section", "--out", out});
+    EXPECT_EQ(o.exit_code, 3) << o.err;
+    EXPECT_EQ(lines(o.err), 1u) << o.err;
+    EXPECT_NE(o.err.find("cannot write " + out + ": " + std::strerror(EFBIG)), std::string::npos)
+        << o.err;
+    EXPECT_EQ(o.err.find("internal error"), std::string::npos) << o.err;
+  }
+  EXPECT_FALSE(fs::exists(table));
+  EXPECT_EQ(slurp(old), "old");
+  EXPECT_EQ(entries(dir.path("")), (std::vector<std::string>{"old.txt"}));  // no temporary file
+}
+
+// The target is checked again when the file is committed: it may have changed since the check.
+TEST(Outputs, TheCommitNeverReplacesWhatIsNotARegularFile) {
+  TempDir dir;
+  const std::string fifo = dir.path("fifo"), link = dir.path("link"), device = dir.path("full");
+  const std::string target = dir.write("target", "keep");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+  std::vector<std::string> paths = {fifo, link};
+  if (mknod(device.c_str(), S_IFCHR | 0600, makedev(1, 7)) == 0) paths.push_back(device);
+  for (const std::string& path : paths) {
+    const mode_t type = lstat_type(path);
+    try {
+      write_file_atomically(path, "new");
+      ADD_FAILURE() << path << " was replaced";
+    } catch (const WriteError& e) {
+      EXPECT_NE(std::string(e.what()).find("cannot write " + path + ": "), std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(lstat_type(path), type) << path;
+  }
+  EXPECT_EQ(slurp(target), "keep");
+  EXPECT_EQ(entries(dir.path("")).size(), 1 + paths.size()) << "a temporary file was left";
+}
+
+// --- Overwriting: run and sweep agree. ---
+
+TEST(Outputs, RunAndSweepRefuseAnExistingFileUnlessOverwrite) {
+  TempDir dir;
+  const std::string json = dir.write("r.json", "old"), results = dir.write("s.json", "old");
+  const std::vector<std::string> run = {"run",        "--sim",    "mvp", "--scheduler",
+                                        "cpu-serial", "--init-n", "10",  "--steps",
+                                        "5",          "--json",   json};
+  const std::vector<std::string> sweep = {"sweep", cpu_job(dir), "--out", results};
+  for (const auto& args : {run, sweep}) {
+    const Outcome refused = schedbench(dir, args);
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_EQ(lines(refused.err), 1u) << refused.err;
+    EXPECT_NE(refused.err.find("exists; accepted: "), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("--overwrite"), std::string::npos) << refused.err;
+    std::vector<std::string> again = args;
+    again.push_back("--overwrite");
+    const Outcome replaced = schedbench(dir, again);
+    EXPECT_EQ(replaced.exit_code, 0) << replaced.err;
+  }
+  EXPECT_NE(slurp(json), "old");
+  EXPECT_NE(slurp(results), "old");
+}
+
+TEST(Outputs, ARunRefusesToReplaceItsOldPicturesUnlessOverwrite) {
+  TempDir dir;
+  const std::vector<std::string> args = {
+      "run", "--sim",   "toy", "--scheduler", "cpu-serial",      "--init-n",
+      "10",  "--steps", "10",  "--frames",    dir.path("frames")};
+  ASSERT_EQ(schedbench(dir, args).exit_code, 0);
+  const Outcome again = schedbench(dir, args);
+  EXPECT_EQ(again.exit_code, 2) << again.err;
+  EXPECT_NE(again.err.find("--frames: '" + dir.path("frames") + "/frame_000.png' exists"),
+            std::string::npos)
+      << again.err;
+}
+
+// --- What a user meets on the way. ---
+
+TEST(Usability, VersionNamesTheBuild) {
+  TempDir dir;
+  const Outcome o = schedbench(dir, {"--version"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.out.rfind("schedbench ", 0), 0u) << o.out;
+  EXPECT_EQ(lines(o.out), 1u) << o.out;
+}
+
+TEST(Usability, HelpListsTheCommandsAndExplainsOne) {
+  TempDir dir;
+  const Outcome all = schedbench(dir, {"help"});
+  EXPECT_EQ(all.exit_code, 0) << all.err;
+  for (const char* command : {"run", "sweep", "merge", "submit", "cross-section", "list"})
+    EXPECT_NE(all.out.find(command), std::string::npos) << command;
+  const Outcome run = schedbench(dir, {"help", "run"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("--split-chance"), std::string::npos) << run.out;
+  const Outcome unknown = schedbench(dir, {"help", "fly"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("help: 'fly' is not a command; accepted: list, run"),
+            std::string::npos)
+      << unknown.err;
+}
+
+TEST(Usability, AnUnknownCommandIsNamed) {
+  TempDir dir;
+  const Outcome o = schedbench(dir, {"rnu", "--sim", "mvp"});
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(lines(o.err), 1u) << o.err;
+  EXPECT_NE(o.err.find("'rnu' is not a command; accepted: list, run"), std::string::npos) << o.err;
+  const Outcome none = schedbench(dir, {});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("name a command; accepted: list, run"), std::string::npos) << none.err;
+}
+
+TEST(Usability, RunSaysWhatItRunsBeforeRunning) {
+  TempDir dir;
+  const Outcome o = schedbench(dir, {"run", "--sim", "mvp", "--scheduler", "cpu-serial", "--init-n",
+                                     "10", "--steps", "5", "--split-chance", "3"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::string first = o.out.substr(0, o.out.find('\n'));
+  EXPECT_EQ(first.rfind("running mvp with cpu-serial: ", 0), 0u) << o.out;
+  for (const char* value : {"init_n 10", "steps 5", "split_chance 3"})
+    EXPECT_NE(first.find(value), std::string::npos) << first;
+}
+
+// What a Progress wrote to its file.
+std::string written(std::FILE* f) {
+  std::fflush(f);
+  std::rewind(f);
+  std::string text;
+  for (int c = std::fgetc(f); c != EOF; c = std::fgetc(f))
+    text += static_cast<char>(c);
+  return text;
+}
+
+TEST(Usability, ALogGetsAHeartbeatWhilePointsRun) {
+  std::FILE* log = std::tmpfile();
+  Progress progress(3, 0, 1, 0, false, log);
+  progress.started("p1");
+  const auto now = Progress::Clock::now();
+  progress.tick(now + std::chrono::seconds(10));
+  EXPECT_EQ(written(log), "");
+  progress.tick(now + std::chrono::seconds(31));
+  EXPECT_NE(written(log).find("still running: p1 (31s); 0 of 3 points done (ETA ?)"),
+            std::string::npos)
+      << written(log);
+  progress.tick(now + std::chrono::seconds(40));  // 9 s after the last line
+  EXPECT_EQ(lines(written(log)), 1u) << written(log);
+  progress.finished("p1", "ok  1.000 ms");
+  EXPECT_NE(written(log).find("[1/3] p1  ok  1.000 ms  (ETA "), std::string::npos);
+  progress.tick(now + std::chrono::seconds(100));  // nothing runs: nothing to report
+  EXPECT_EQ(lines(written(log)), 2u) << written(log);
+  std::fclose(log);
+}
+
+// Runs `args` on a pseudo-terminal, as a user at a terminal would; returns what it showed.
+std::string schedbench_on_a_terminal(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {SCHEDBENCH_EXE};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> pointers;
+  for (std::string& a : argv)
+    pointers.push_back(a.data());
+  pointers.push_back(nullptr);
+  int terminal = -1;
+  const pid_t pid = forkpty(&terminal, nullptr, nullptr, nullptr);
+  if (pid == 0) {
+    execv(pointers[0], pointers.data());
+    _exit(127);
+  }
+  std::string shown;
+  char buffer[4096];
+  for (ssize_t n; (n = read(terminal, buffer, sizeof buffer)) > 0;)
+    shown.append(buffer, static_cast<size_t>(n));
+  close(terminal);
+  waitpid(pid, nullptr, 0);
+  return shown;
+}
+
+// The job's estimate is for an H100; a sweep of CPU points shows an ETA from its own points only.
+TEST(Usability, ACpuSweepShowsNoH100Estimate) {
+  TempDir dir;
+  const std::string job = dir.write("job.json", R"({"name": "eta", "estimated_s": 36000,
+    "sims": ["mvp"], "schedulers": ["cpu-serial"], "repetitions": 1, "warmup": 0,
+    "axes": {"init_n": 50, "steps": 10, "seed": [1, 2, 3]}})");
+  const std::string shown = schedbench_on_a_terminal({"sweep", job, "--out", dir.path("r.json")});
+  EXPECT_NE(shown.find("[3/3]"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("ETA ?"), std::string::npos) << shown;
+  EXPECT_EQ(shown.find("ETA ~"), std::string::npos) << shown;
+}
+
+}  // namespace
+}  // namespace sb
