@@ -27,10 +27,16 @@ bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-// The script `submit --slurm` writes for `job` with `flags`; fails the test if submit fails.
+// The script `submit --slurm` writes for `job` with `flags`, run in `dir` as a user would, so
+// that the jobs run (and log) there; fails the test if submit fails.
 std::string script_for(const TempDir& dir, const std::string& job,
                        const std::vector<std::string>& flags) {
-  std::vector<std::string> args = {"submit",
+  std::vector<std::string> args = {"bash",
+                                   "-c",
+                                   "cd \"$0\" && exec \"$@\"",
+                                   dir.path(""),
+                                   SCHEDBENCH_EXE,
+                                   "submit",
                                    job,
                                    "--slurm",
                                    "--out",
@@ -38,7 +44,7 @@ std::string script_for(const TempDir& dir, const std::string& job,
                                    "--script",
                                    dir.path("job.slurm.sh")};
   args.insert(args.end(), flags.begin(), flags.end());
-  const Outcome o = schedbench(dir, args);
+  const Outcome o = testing_support::run_program(args, dir.path(""));
   EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
   return slurp(dir.path("job.slurm.sh"));
 }
@@ -126,8 +132,9 @@ TEST(Slurm, TheScriptRunsTheShardsAndThenTheMergeAndWaitsForIt) {
   script_for(dir, seed_job(dir, "[1, 2, 3]", 1), {"--shards", "3"});
   const Outcome o = run_script(dir, dir.path("job.slurm.sh"), {"--wait"});
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
-  EXPECT_EQ(o.out, "submitted: 3 shards as job array 4242; their logs: " + dir.path("") +
-                       "/slurm-seeds-4242_<shard>.out\nwaiting for the merge job to end\n"
+  EXPECT_EQ(o.out, "submitted: 3 shards as job array 4242; their logs: " +
+                       dir.path("slurm-seeds-4242_<shard>.out") +
+                       "\nwaiting for the merge job to end\n"
                        "merge job 4242: done: every shard finished; results in " +
                        dir.path("r/seeds.json") +
                        "; its log: " + dir.path("slurm-seeds-merge-4242.out") + "\n");
