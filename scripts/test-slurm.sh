@@ -35,7 +35,10 @@ fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/schedbench-slurm.XXXXXX")
 cluster=$work/cluster
+script_group=""
 cleanup() {
+  # A script still waiting for its merge, and what it started (setsid: its own process group).
+  [ -z "$script_group" ] || kill -- "-$script_group" 2>/dev/null || true
   "$root/scripts/slurm-cluster.sh" stop "$cluster" || true
   rm -rf "$work"
 }
@@ -54,23 +57,17 @@ cpus=$(sinfo -h -N -o '%c' | head -n1)
 mkdir -p "$work/run"
 cd "$work/run"
 cat >job.json <<'EOF'
-{"name": "slurm-seeds", "sims": ["mvp"], "schedulers": ["cpu-serial"], "repetitions": 1,
+{"name": "seeds", "sims": ["mvp"], "schedulers": ["cpu-serial"], "repetitions": 1,
  "warmup": 0, "axes": {"init_n": 2000, "steps": 200, "split_chance": 2, "seed": [1, 2, 3, 4, 5]}}
 EOF
 
-# Runs SCRIPT with --wait, at most 4 minutes; the script's output goes to OUT.
-run_script() {
-  local script=$1 out=$2
-  timeout 240 bash "$script" --wait >"$out" 2>&1
-}
-
 # 1. Two shards and their merge, compared with a plain sweep.
-"$schedbench" submit job.json --slurm --shards 2 --time 00:05:00 --out merged/slurm-seeds.json \
+"$schedbench" submit job.json --slurm --shards 2 --time 00:05:00 --out merged/seeds.json \
   --script two.slurm.sh
 grep -q -- '--cpus-per-task=1' two.slurm.sh && ! grep -q -- '--gres' two.slurm.sh ||
   fail "two.slurm.sh: a CPU-only job must ask for --cpus-per-task and no --gres"
 status=0
-run_script two.slurm.sh two.out || status=$?
+timeout 240 bash two.slurm.sh --wait >two.out 2>&1 || status=$?
 cat two.out
 [ "$status" -eq 0 ] || fail "bash two.slurm.sh --wait: exit $status"
 grep -q '^merge job [0-9]*: done' two.out || fail "two.out: no line 'merge job N: done'"
@@ -78,7 +75,7 @@ grep -q '^merge job [0-9]*: done' two.out || fail "two.out: no line 'merge job N
   cat plain.out >&2
   fail "the plain sweep failed"
 }
-python3 - merged/slurm-seeds.json plain.json <<'EOF' || fail "the merged results differ from the plain sweep's"
+python3 - merged/seeds.json plain.json <<'EOF' || fail "the merged results differ from the plain sweep's"
 import json, sys
 merged, plain = (json.load(open(p)) for p in sys.argv[1:3])
 def rows(doc):
@@ -94,23 +91,25 @@ say "passed: 2 shards on Slurm, merged, equal to a plain sweep"
 # 2. The second shard is cancelled before it starts (each shard asks for every core of the
 # node, so it waits for the first): the merge must fail and name it.
 "$schedbench" submit job.json --slurm --shards 2 --cpus-per-shard "$cpus" --time 00:05:00 \
-  --out cancelled/slurm-seeds.json --script cancel.slurm.sh
+  --out cancelled/seeds.json --script cancel.slurm.sh
 status=0
-run_script cancel.slurm.sh cancel.out &
-script_pid=$!
+setsid timeout 240 bash cancel.slurm.sh --wait >cancel.out 2>&1 &
+script_group=$!
 array=""
-for ((i = 0; i < 100 && -z "$array"; i++)); do
+for ((i = 0; i < 100; i++)); do
   array=$(sed -n 's/^submitted: 2 shards as job array \([0-9]*\);.*/\1/p' cancel.out)
-  [ -n "$array" ] || sleep 0.1
+  [ -z "$array" ] || break
+  sleep 0.1
 done
 [ -n "$array" ] || fail "cancel.out: no line 'submitted: 2 shards as job array N'"
 scancel "${array}_2"
-wait "$script_pid" || status=$?
+wait "$script_group" || status=$?
+script_group=""
 cat cancel.out
 [ "$status" -ne 0 ] || fail "bash cancel.slurm.sh --wait: exit 0 although shard 2 was cancelled"
 grep -q 'merge: shard 2 of 2: no file' cancel.out ||
   fail "cancel.out: the merge's log does not name shard 2"
-[ ! -e cancelled/slurm-seeds.json ] || fail "cancelled/slurm-seeds.json: written by a failed merge"
+[ ! -e cancelled/seeds.json ] || fail "cancelled/seeds.json: written by a failed merge"
 passed=$((passed + 1))
 say "passed: a cancelled shard fails the merge, which names it"
 
