@@ -202,10 +202,11 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
   a.merge->add_option("results", a.out_path, "the merged results file to write")->required();
 
   a.submit = app.add_subcommand(
-      "submit", "write a script that runs a sweep on a cluster as shards, then merges");
+      "submit",
+      "write a script that runs a sweep on a cluster, in shards and a merge or as one job");
   a.submit->add_option("job", a.job_path, "job file")->required();
   a.submit->add_flag("--slurm", a.slurm,
-                     "for Slurm: a job array of shards and a merge job after them");
+                     "for Slurm: one job, or a job array of shards and a merge job after them");
   a.shards = "1";
   a.gpus_per_shard = "1";
   a.slurm_request.time_limit = "01:00:00";
