@@ -12,7 +12,7 @@ DEVICE ?= nvidia-h100-80gb-hbm3
 FIGURE_JOBS := toy-block-size toy-init-n toy-steps mvp pic-cross-section pic-block-size \
 	pic-poisson-steps pic-mobility-steps pic-init-n table-3.2-compaction warp-sync
 
-.PHONY: all deps build demo test clean format figures report results
+.PHONY: all deps build demo test test-slurm clean format figures report results
 
 all: build
 
@@ -45,6 +45,11 @@ report: figures
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	$(PYTHON) -m unittest discover -s plot -p 'test_*.py'
+
+# `submit --slurm` end to end on a one-node Slurm cluster of this machine (README: Tests); as
+# root it installs Slurm where missing; SKIPPED where the cluster cannot start.
+test-slurm: build
+	scripts/test-slurm.sh $(BUILD)/bin/schedbench
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp' '*.cu' '*.cuh')

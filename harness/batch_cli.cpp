@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "harness/output_path.hpp"
 #include "harness/progress.hpp"
 #include "harness/values.hpp"
+#include "schedulers/registry.hpp"
 
 namespace sb {
 namespace {
@@ -110,21 +112,50 @@ int sweep_command(BatchArgs& a) {
 }
 
 int merge_command(const BatchArgs& a) {
-  const size_t points = merge_shards(a.out_path);
-  fmt::print("merged {} points into {}\n", points, a.out_path);
+  const MergeOutcome merged = merge_shards(a.out_path);
+  if (!merged.unfinished.empty()) {
+    for (const std::string& line : merged.unfinished)
+      fmt::print(stderr, "schedbench: merge: {}\n", line);
+    fmt::print(stderr, "schedbench: merge: {} not written\n", a.out_path);
+    return 3;
+  }
+  fmt::print("merged {} points into {}\n", merged.points, a.out_path);
   return 0;
+}
+
+// A job whose every point runs a CPU scheduler asks Slurm for cores only.
+bool cpu_only(const Job& job) {
+  return std::all_of(job.points.begin(), job.points.end(), [](const JobPoint& p) {
+    return find_scheduler(p.config.scheduler).kind == SchedulerKind::kCpu;
+  });
 }
 
 int submit_command(BatchArgs& a) {
   if (!a.slurm) throw UsageError("submit: name the batch system; accepted: --slurm");
   const Job job = load_job(a.job_path, true);
   SlurmRequest& r = a.slurm_request;
+  r.name = job.name;
   r.job_path = fs::absolute(a.job_path).string();
   r.workdir = fs::current_path().string();
   r.schedbench = fs::read_symlink("/proc/self/exe").string();
-  r.results_path = a.out_path.empty() ? fmt::format("results/slurm/{}.json", job.name) : a.out_path;
+  r.results_path =
+      fs::absolute(a.out_path.empty() ? fmt::format("results/slurm/{}.json", job.name) : a.out_path)
+          .string();
   r.shards = static_cast<int>(parse_whole("--shards", a.shards, 1, 10000));
+  r.cpu_only = cpu_only(job);
+  const auto given = [&](const char* option) { return a.submit->get_option(option)->count() > 0; };
+  if (r.cpu_only && given("--gpus-per-shard")) {
+    throw UsageError(fmt::format(
+        "--gpus-per-shard: {} runs CPU schedulers only, so its shards ask for no GPU; accepted "
+        "for it: --cpus-per-shard",
+        a.job_path));
+  }
   r.gpus_per_shard = static_cast<int>(parse_whole("--gpus-per-shard", a.gpus_per_shard, 1, 64));
+  // A GPU job's shard runs a point process per GPU at once: a core each unless told otherwise.
+  r.cpus_per_shard =
+      !given("--cpus-per-shard")
+          ? (r.cpu_only ? 1 : r.gpus_per_shard)
+          : static_cast<int>(parse_whole("--cpus-per-shard", a.cpus_per_shard, 1, 4096));
   if (!std::regex_match(r.time_limit, std::regex(R"((\d+-)?\d+(:\d\d){0,2})"))) {
     throw UsageError(fmt::format(
         "--time: '{}' is not a Slurm time; accepted e.g. 90, 01:30:00, 1-00:00:00", r.time_limit));
@@ -133,8 +164,10 @@ int submit_command(BatchArgs& a) {
   check_output_file("--out", r.results_path);
   check_output_file("--script", script);
   write_file_atomically(script, slurm_script(r), 0755);
-  fmt::print("wrote {}: `bash {}` submits {} shards of {} ({} points) and their merge into {}\n",
-             script, script, r.shards, a.job_path, job.points.size(), r.results_path);
+  fmt::print("wrote {}: `bash {}` submits {} ({} points, {}) {} into {}\n", script, script,
+             a.job_path, job.points.size(), r.cpu_only ? "CPU only" : "on GPUs",
+             r.shards == 1 ? "as one job" : fmt::format("as {} shards and their merge", r.shards),
+             r.results_path);
   return 0;
 }
 
@@ -174,16 +207,20 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       ->check(output_file());
 
   a.submit = app.add_subcommand(
-      "submit", "write a script that runs a sweep on a cluster as shards, then merges");
+      "submit",
+      "write a script that runs a sweep on a cluster, in shards and a merge or as one job");
   a.submit->add_option("job", a.job_path, "job file")->required();
   a.submit->add_flag("--slurm", a.slurm,
-                     "for Slurm: a job array of shards and a merge job after them");
+                     "for Slurm: one job, or a job array of shards and a merge job after them");
   a.shards = "1";
   a.gpus_per_shard = "1";
   a.slurm_request.time_limit = "01:00:00";
   a.submit->add_option("--shards", a.shards, "number of shards (default 1)");
   a.submit->add_option("--gpus-per-shard", a.gpus_per_shard,
-                       "GPUs each shard runs points on (default 1)");
+                       "GPUs each shard runs points on (default 1); a CPU-only job asks for none");
+  a.submit->add_option("--cpus-per-shard", a.cpus_per_shard,
+                       "CPU cores each shard asks for (default: 1 for a CPU-only job, one per "
+                       "GPU otherwise)");
   a.submit->add_option("--time", a.slurm_request.time_limit,
                        "time limit per shard (default 01:00:00)");
   a.submit->add_option("--partition", a.slurm_request.partition, "Slurm partition");

@@ -24,7 +24,7 @@ struct BatchArgs {
   bool slurm = false;
   SweepOptions sweep_options;
   SlurmRequest slurm_request;
-  std::string shards, gpus_per_shard, script_path;
+  std::string shards, gpus_per_shard, cpus_per_shard, script_path;
 };
 
 void add_batch_commands(CLI::App& app, BatchArgs& a);

@@ -84,6 +84,10 @@ void JobResults::put(Json point) {
   points.insert(later, std::move(point));
 }
 
+void JobResults::plan(size_t points) {
+  doc_["shard"]["planned_points"] = points;
+}
+
 void JobResults::write(const std::string& path) {
   for (Json& p : doc_["points"]) {
     if (!is_ok(p) || p["config"]["scheduler"] == "bound") continue;
@@ -129,7 +133,7 @@ std::string shard_path(const std::string& path, int index, int count) {
       .string();
 }
 
-size_t merge_shards(const std::string& path) {
+MergeOutcome merge_shards(const std::string& path) {
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : ".";
   const std::regex pattern(
@@ -157,37 +161,63 @@ size_t merge_shards(const std::string& path) {
     throw UsageError(fmt::format("{}: no shard files ({}.shard-I-of-N.json) in {}", path,
                                  target.stem().string(), dir.string()));
   }
-  std::vector<int> missing;
-  for (int i = 1; i <= count; ++i) {
-    if (shards.count(i) == 0) missing.push_back(i);
-  }
-  if (!missing.empty()) {
-    throw UsageError(
-        fmt::format("{}: shards {} of {} are missing", path, fmt::join(missing, ", "), count));
-  }
-  Json merged;
-  std::vector<std::string> sources;
+  std::map<int, Json> docs;
   for (const auto& [index, file] : shards) {
     Json shard = read_json_file(file, "results file");
     check_results(shard, file, "");
-    if (merged.is_null()) {
-      merged = shard;
-      merged["points"] = Json::array();
-    } else if (shard["job"]["spec"] != merged["job"]["spec"]) {
-      throw UsageError(fmt::format("{}: its job differs from {}'s", file, sources.front()));
+    if (!docs.empty() && shard["job"]["spec"] != docs.begin()->second["job"]["spec"]) {
+      throw UsageError(
+          fmt::format("{}: its job differs from {}'s", file, shards.at(docs.begin()->first)));
     }
+    docs.emplace(index, std::move(shard));
+  }
+  MergeOutcome outcome;
+  const std::string job_file = docs.begin()->second["job"].value("file", "JOB");
+  for (int index = 1; index <= count; ++index) {
+    const std::string file = shard_path(path, index, count);
+    const std::string rerun = fmt::format("`schedbench sweep {} --out {} --shard {}/{} --resume`",
+                                          job_file, path, index, count);
+    const auto found = docs.find(index);
+    if (found == docs.end()) {
+      outcome.unfinished.push_back(fmt::format(
+          "shard {} of {}: no file {}; it never ran ({} runs it)", index, count, file, rerun));
+      continue;
+    }
+    const Json& plan = found->second["shard"]["planned_points"];
+    const size_t done = found->second["points"].size();
+    if (!plan.is_number_unsigned()) {
+      outcome.unfinished.push_back(fmt::format(
+          "shard {} of {}: {} does not record how many points it planned (an older schedbench "
+          "wrote it; {} records it)",
+          index, count, file, rerun));
+    } else if (done < plan.get<size_t>()) {
+      outcome.unfinished.push_back(fmt::format(
+          "shard {} of {}: {} of {} points in {}; it was stopped before its end ({} runs the rest)",
+          index, count, done, plan.get<size_t>(), file, rerun));
+    }
+  }
+  if (!outcome.unfinished.empty()) return outcome;
+
+  Json merged = docs.begin()->second;
+  merged["points"] = Json::array();
+  std::vector<std::string> sources;
+  size_t planned = 0;
+  for (auto& [index, shard] : docs) {
+    planned += shard["shard"]["planned_points"].get<size_t>();
     for (Json& p : shard["points"])
       merged["points"].push_back(std::move(p));
-    sources.push_back(file);
+    sources.push_back(shards.at(index));
   }
-  merged["shard"] = {{"index", 1}, {"count", 1}, {"merged_from", sources}};
+  merged["shard"] = {
+      {"index", 1}, {"count", 1}, {"planned_points", planned}, {"merged_from", sources}};
   std::stable_sort(merged["points"].begin(), merged["points"].end(),
                    [](const Json& x, const Json& y) {
                      return x["index"].get<size_t>() < y["index"].get<size_t>();
                    });
   JobResults results(std::move(merged));
   results.write(path);
-  return results.doc()["points"].size();
+  outcome.points = results.doc()["points"].size();
+  return outcome;
 }
 
 }  // namespace sb

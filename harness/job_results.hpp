@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 #include "harness/job.hpp"
 
@@ -24,13 +25,16 @@ class JobResults {
   const nlohmann::ordered_json* find(const std::string& label) const;
   // Adds `point`, replacing a record with the same label; points stay in job order ("index").
   void put(nlohmann::ordered_json point);
+  // Records how many points the sweep (or shard) that writes this file runs, so that a merge
+  // can tell a shard that finished from one that was stopped.
+  void plan(size_t points);
   // Sets each point's efficiency against `bound` and writes the file atomically.
   void write(const std::string& path);
 
   const nlohmann::ordered_json& doc() const { return doc_; }
 
  private:
-  friend size_t merge_shards(const std::string& path);
+  friend struct MergeOutcome merge_shards(const std::string& path);
   explicit JobResults(nlohmann::ordered_json doc) : doc_(std::move(doc)) {}
   nlohmann::ordered_json doc_;
 };
@@ -45,8 +49,14 @@ std::string default_results_path(const Job& job, const nlohmann::json& environme
 // The file shard `index` of `count` writes for `path`: X.json -> X.shard-I-of-N.json.
 std::string shard_path(const std::string& path, int index, int count);
 
-// Joins the shard files of `path` (every one of 1..N must be there, all of the same job) into
-// `path`; returns the number of points. UsageError naming what is missing or inconsistent.
-size_t merge_shards(const std::string& path);
+struct MergeOutcome {
+  size_t points = 0;                    // in the merged file
+  std::vector<std::string> unfinished;  // a line per shard that did not finish; then no file
+};
+
+// Joins the shard files of `path` (X.shard-I-of-N.json, all of the same job) into `path` if
+// every shard of 1..N finished; otherwise writes nothing and names each shard that did not
+// (no file, or fewer points than it planned). UsageError where the files do not fit together.
+MergeOutcome merge_shards(const std::string& path);
 
 }  // namespace sb

@@ -1,5 +1,5 @@
-// `schedbench submit --slurm`: a script that submits a sweep to a Slurm cluster as a job array
-// of shards, one GPU set per shard, and a merge job that runs after all of them.
+// `schedbench submit --slurm`: a script that submits a sweep to a Slurm cluster: one job for one
+// shard; otherwise a job array of shards and a merge job that runs after all of them.
 #pragma once
 
 #include <string>
@@ -7,10 +7,13 @@
 namespace sb {
 
 struct SlurmRequest {
+  std::string name;          // the job's name: Slurm job names and log names start with it
   std::string job_path;      // the job file
   std::string results_path;  // the merged results file; shards write beside it
   int shards = 1;
-  int gpus_per_shard = 1;
+  bool cpu_only = false;   // every point runs a CPU scheduler: ask for cores, no GPU
+  int gpus_per_shard = 1;  // GPU jobs only
+  int cpus_per_shard = 1;
   std::string time_limit;  // sbatch --time, per shard
   std::string partition;   // optional
   std::string account;     // optional
@@ -18,7 +21,9 @@ struct SlurmRequest {
   std::string workdir;     // absolute path the jobs run in (relative paths resolve here)
 };
 
-// The bash script's text: running it calls sbatch twice and prints the job ids.
+// The bash script's text: running it calls sbatch and prints the job ids and their logs;
+// `bash SCRIPT --wait` also waits for the last job (the merge, or the one shard) and exits
+// with its exit code.
 std::string slurm_script(const SlurmRequest& r);
 
 }  // namespace sb

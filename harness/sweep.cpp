@@ -276,6 +276,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
   }
   for (const std::string& why : job.skipped)
     fmt::print("{}: {}\n", job.path, why);
+  results.plan(mine.size());
   results.write(path);
   fmt::print(
       "{}: {} points{} -> {}\n", job.path, mine.size(),

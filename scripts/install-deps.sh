@@ -4,11 +4,20 @@
 #           GoogleTest, stb for PNG and giflib for GIF output). The CUDA toolkit (nvcc) must
 #           already be on the machine.
 #   Python: matplotlib for plot/, from plot/requirements.txt, in the virtual environment .venv/.
+# With --slurm it also installs Slurm and munge for `make test-slurm` (scripts/slurm-cluster.sh).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 packages=(cmake make g++ nlohmann-json3-dev libfmt-dev libcli11-dev libbenchmark-dev
           libgtest-dev libstb-dev libgif-dev python3-venv)
+case "${1:-}" in
+  "") ;;
+  --slurm) packages+=(slurmctld slurmd slurm-client munge) ;;
+  *)
+    echo "usage: $0 [--slurm]" >&2
+    exit 2
+    ;;
+esac
 
 say() { printf 'install-deps: %s\n' "$*"; }
 

@@ -1,7 +1,7 @@
 // `schedbench sweep` as a batch job: one results file per job with every repetition, points
 // isolated in their own processes (a crash or a hang fails that point only), an interrupted
-// sweep that keeps what finished and resumes, shards that merge into the whole, and the Slurm
-// script that runs them. CPU engines only, so that CI runs it all.
+// sweep that keeps what finished and resumes, and shards that merge into the whole (the Slurm
+// script that runs them: test_slurm.cpp). CPU engines only, so that CI runs it all.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -11,42 +11,19 @@
 #include <thread>
 
 #include "harness/job_results.hpp"
-#include "tests/support/process.hpp"
-#include "tests/support/temp_dir.hpp"
+#include "tests/support/sweep_job.hpp"
 
 namespace sb {
 namespace {
 
 using nlohmann::json;
 using testing_support::Outcome;
+using testing_support::read_json;
+using testing_support::schedbench;
+using testing_support::seed_job;
 using testing_support::TempDir;
+using testing_support::with_fake_runner;
 namespace fs = std::filesystem;
-
-const std::string kFakeRunner =
-    std::string(SCHEDBENCH_SOURCE_DIR) + "/tests/support/fake_runner.sh";
-
-// A job of mvp points on cpu-serial, one per seed.
-std::string seed_job(const TempDir& dir, const std::string& seeds, int repetitions = 2) {
-  return dir.write("job.json", R"({"name": "seeds", "sims": ["mvp"], "schedulers": ["cpu-serial"],
-    "repetitions": )" + std::to_string(repetitions) +
-                                   R"(, "warmup": 1,
-    "axes": {"init_n": 200, "steps": 50, "split_chance": 2, "seed": )" +
-                                   seeds + "}}");
-}
-
-Outcome schedbench(const TempDir& dir, std::vector<std::string> args,
-                   const std::vector<std::string>& env = {}) {
-  args.insert(args.begin(), SCHEDBENCH_EXE);
-  return testing_support::run_program(args, dir.path(""), env);
-}
-
-std::string with_fake_runner() {
-  return kFakeRunner + " " + SCHEDBENCH_POINT_EXE;
-}
-
-json read_json(const std::string& path) {
-  return json::parse(testing_support::slurp(path));
-}
 
 const json& point(const json& results, int seed) {
   for (const json& p : results["points"]) {
@@ -156,8 +133,8 @@ TEST(Sweep, ShardsMergeIntoTheWholeSweep) {
   const std::string job = seed_job(dir, "[1, 2, 3, 4, 5]", 1), out = dir.path("seeds.json");
   ASSERT_EQ(schedbench(dir, {"sweep", job, "--out", out, "--shard", "1/2"}).exit_code, 0);
   const Outcome early = schedbench(dir, {"merge", out});
-  EXPECT_EQ(early.exit_code, 2);
-  EXPECT_NE(early.err.find("shards 2 of 2 are missing"), std::string::npos) << early.err;
+  EXPECT_EQ(early.exit_code, 3);
+  EXPECT_NE(early.err.find("shard 2 of 2: no file"), std::string::npos) << early.err;
   ASSERT_EQ(schedbench(dir, {"sweep", job, "--out", out, "--shard", "2/2"}).exit_code, 0);
   EXPECT_EQ(read_json(dir.path("seeds.shard-1-of-2.json"))["points"].size(), 3u);
   EXPECT_EQ(read_json(dir.path("seeds.shard-2-of-2.json"))["points"].size(), 2u);
@@ -171,29 +148,6 @@ TEST(Sweep, ShardsMergeIntoTheWholeSweep) {
     EXPECT_EQ(merged["points"][i]["label"], unsharded["points"][i]["label"]);
     EXPECT_EQ(merged["points"][i]["digest"], unsharded["points"][i]["digest"]);
   }
-}
-
-TEST(Sweep, TheSlurmScriptRunsTheShardsAndThenTheMerge) {
-  TempDir dir;
-  const std::string job = seed_job(dir, "[1, 2, 3]", 1), out = dir.path("cluster/seeds.json"),
-                    script = dir.path("seeds.slurm.sh");
-  const Outcome o = schedbench(
-      dir, {"submit", job, "--slurm", "--shards", "3", "--out", out, "--script", script});
-  ASSERT_EQ(o.exit_code, 0) << o.err;
-  const std::string text = testing_support::slurp(script);
-  EXPECT_NE(text.find("--array=1-3"), std::string::npos) << text;
-  EXPECT_NE(text.find("--dependency=afterany:"), std::string::npos) << text;
-  // The fake sbatch runs each batch script at once, as the cluster would later.
-  const std::string path =
-      std::string(SCHEDBENCH_SOURCE_DIR) + "/tests/support/slurm:" + getenv("PATH");
-  const Outcome submitted =
-      testing_support::run_program({"bash", script}, dir.path(""), {"PATH=" + path});
-  ASSERT_EQ(submitted.exit_code, 0) << submitted.out << submitted.err;
-  EXPECT_NE(submitted.out.find("submitted: shards as job array 4242"), std::string::npos)
-      << submitted.out;
-  const json merged = read_json(out);
-  ASSERT_EQ(merged["points"].size(), 3u);
-  EXPECT_EQ(merged["shard"]["merged_from"].size(), 3u);
 }
 
 TEST(JobResultsFile, EfficiencyIsTheFastestFittingBoundOverTheMedian) {

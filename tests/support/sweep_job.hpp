@@ -1,0 +1,40 @@
+// What the sweep and Slurm tests share: a small CPU job, schedbench run as a user would run it,
+// and the fake point runner (tests/support/fake_runner.sh).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/process.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace sb::testing_support {
+
+// A job of mvp points on cpu-serial, one per seed.
+inline std::string seed_job(const TempDir& dir, const std::string& seeds, int repetitions = 2) {
+  return dir.write("job.json", R"({"name": "seeds", "sims": ["mvp"], "schedulers": ["cpu-serial"],
+    "repetitions": )" + std::to_string(repetitions) +
+                                   R"(, "warmup": 1,
+    "axes": {"init_n": 200, "steps": 50, "split_chance": 2, "seed": )" +
+                                   seeds + "}}");
+}
+
+// `schedbench ARGS` run in `dir`, with `env` ("NAME=value") added to the environment.
+inline Outcome schedbench(const TempDir& dir, std::vector<std::string> args,
+                          const std::vector<std::string>& env = {}) {
+  args.insert(args.begin(), SCHEDBENCH_EXE);
+  return run_program(args, dir.path(""), env);
+}
+
+// The --runner of a sweep whose seed 13 crashes and seed 14 hangs (fake_runner.sh).
+inline std::string with_fake_runner() {
+  return std::string(SCHEDBENCH_SOURCE_DIR) + "/tests/support/fake_runner.sh " +
+         SCHEDBENCH_POINT_EXE;
+}
+
+inline nlohmann::json read_json(const std::string& path) {
+  return nlohmann::json::parse(slurp(path));
+}
+
+}  // namespace sb::testing_support
