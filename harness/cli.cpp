@@ -12,10 +12,12 @@
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "core/printable.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/batch_cli.hpp"
 #include "harness/gif.hpp"
 #include "harness/job.hpp"
+#include "harness/option_checks.hpp"
 #include "harness/parameters.hpp"
 #include "harness/png.hpp"
 #include "harness/run_report.hpp"
@@ -177,12 +179,14 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
       "write the sim's picture at the end of each phase as DIR/density_phase_K.png (pic: "
       "particles per cell; toy: the particles)");
   cmd.add_option("--density-phases", a.density_phases,
-                 "phases (poisson steps, from 0) to draw, comma-separated (default: all)");
+                 "phases (poisson steps, from 0) to draw, comma-separated (default: all)")
+      ->check(not_empty());
   cmd.add_option("--frames", a.frames_dir,
                  "toy: draw the particles every --frame-every steps as DIR/frame_NNN.png and "
                  "DIR/toy.gif");
   cmd.add_option("--frame-every", a.frame_every,
-                 "steps per frame, a divisor of --steps (default: at most 100 frames)");
+                 "steps per frame, a divisor of --steps (default: at most 100 frames)")
+      ->check(not_empty());
 }
 
 int run_command(RunArgs& a) {
@@ -246,6 +250,12 @@ int cross_section_command(const std::string& out, double chance) {
   return 0;
 }
 
+// An error as one line, whatever user text (a value with a line break) it quotes.
+void print_error(const char* kind, const char* what) {
+  constexpr size_t kMaxChars = 4000;  // above any message of ours with its quoted values cut
+  fmt::print(stderr, "schedbench: {}: {}\n", kind, printable(what, kMaxChars));
+}
+
 }  // namespace
 
 int cli_main(int argc, char** argv) {
@@ -266,14 +276,16 @@ int cli_main(int argc, char** argv) {
       "cross-section", "write a pic cross-section file: the seed's synthetic table, or a constant");
   std::string table_path, chance_text;
   tables->add_option("--out", table_path, "file to write")->required();
-  tables->add_option("--collision-chance", chance_text,
-                     "constant collision chance, percent (split = remove = half of it)");
+  tables
+      ->add_option("--collision-chance", chance_text,
+                   "constant collision chance, percent (split = remove = half of it)")
+      ->check(not_empty());
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    fmt::print(stderr, "schedbench: error: {}\n", e.what());
+    print_error("error", e.what());
     return 2;
   }
 
@@ -289,13 +301,13 @@ int cli_main(int argc, char** argv) {
     if (run_batch_command(batch, code)) return code;
     return 1;
   } catch (const UsageError& e) {
-    fmt::print(stderr, "schedbench: error: {}\n", e.what());
+    print_error("error", e.what());
     return 2;
   } catch (const RunError& e) {
-    fmt::print(stderr, "schedbench: run failed: {}\n", e.what());
+    print_error("run failed", e.what());
     return 3;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "schedbench: internal error: {}\n", e.what());
+    print_error("internal error", e.what());
     return 1;
   }
 }
