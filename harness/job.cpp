@@ -234,9 +234,17 @@ uint64_t point_count(const std::vector<Axis>& axes, const RunConfig& base) {
   return n;
 }
 
-// The points of one sub-sweep for one sim and scheduler, each checked.
+// The points whose configurations the sim's own check (which can be slow) must see: one for each
+// distinct set of values of the sim's parameters, all that check reads (check_parameters).
+struct SimChecks {
+  std::set<std::string> seen;                          // sim and its parameters' values
+  std::vector<std::pair<std::string, size_t>> points;  // (sub-sweep, index of the point)
+};
+
+// The points of one sub-sweep for one sim and scheduler, each checked but for the sim's own
+// check, which `sim_checks` collects.
 void expand_axes(const std::string& path, const std::string& where, const std::vector<Axis>& axes,
-                 const RunConfig& base, std::vector<JobPoint>& out) {
+                 const RunConfig& base, SimChecks& sim_checks, std::vector<JobPoint>& out) {
   // An axis multiplies only the points it applies to.
   std::vector<const Axis*> live;
   for (const Axis& axis : axes) {
@@ -245,17 +253,21 @@ void expand_axes(const std::string& path, const std::string& where, const std::v
   std::vector<size_t> at(live.size(), 0);
   while (true) {
     JobPoint point{base, {}, {}};
+    std::string sim_values = base.sim;
     for (size_t i = 0; i < live.size(); ++i) {
       const Parameter& p = *live[i]->parameter;
       const auto& [value_where, text] = live[i]->values[at[i]];
       p.set(point.config, printable(path) + ": " + value_where, text);
       point.given.push_back(p.key);
+      if (p.scope == ParameterScope::kSim) sim_values += "\n" + p.key + "=" + text;
     }
     try {
-      check_config(point.config, point.given);
+      check_parameters(point.config, point.given);
     } catch (const UsageError& e) {
       bad(path, where, e.what());
     }
+    if (sim_checks.seen.insert(sim_values).second)
+      sim_checks.points.emplace_back(where, out.size());
     out.push_back(std::move(point));
     size_t i = 0;
     while (i < live.size() && ++at[i] == live[i]->values.size())
@@ -394,9 +406,17 @@ Job load_job(const std::string& path, bool have_gpu, uint64_t max_points) {
 
   std::vector<JobPoint> points;
   points.reserve(count);
+  SimChecks sim_checks;
   for (const RunConfig& base : bases) {
     for (const auto& [where, sweep] : sweeps)
-      expand_axes(path, where, sweep, base, points);
+      expand_axes(path, where, sweep, base, sim_checks, points);
+  }
+  for (const auto& [where, i] : sim_checks.points) {
+    try {
+      find_sim(points[i].config.sim).check(points[i].config);
+    } catch (const UsageError& e) {
+      bad(path, where, e.what());
+    }
   }
   label_points(points);
   std::set<std::string> labels;

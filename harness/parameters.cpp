@@ -214,6 +214,11 @@ RunConfig config_from_json(const json& j, const std::string& where) {
 }
 
 void check_config(const RunConfig& c, const std::vector<std::string>& given) {
+  check_parameters(c, given);
+  find_sim(c.sim).check(c);
+}
+
+void check_parameters(const RunConfig& c, const std::vector<std::string>& given) {
   const SimInfo& sim = find_sim(c.sim);
   find_scheduler(c.scheduler);
   for (const Parameter& p : kParameters) {
@@ -234,7 +239,6 @@ void check_config(const RunConfig& c, const std::vector<std::string>& given) {
     throw UsageError(fmt::format("--capacity: {} is below --init-n {}; accepted: at least {}",
                                  c.capacity, c.init_n, c.init_n));
   }
-  sim.check(c);
 }
 
 }  // namespace sb

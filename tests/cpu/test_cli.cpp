@@ -291,7 +291,7 @@ TEST(Cli, BatchAndCrossSectionNumbersAreDecimalOnly) {
       {{"sweep", job, "--list", "--max-points", "1.5"},
        "--max-points: '1.5' is not a whole number"},
       {{"sweep", job, "--list", "--max-points", "2"},
-       "j.json: axes: 3 points; accepted: at most 2 (--max-points raises it)"},
+       "j.json: axes.init_n: 3 values; accepted: at most 2 (--max-points raises it)"},
       {{"submit", job, "--slurm", "--script", out, "--shards", "inf"},
        "--shards: 'inf' is not a whole"},
       {{"submit", job, "--slurm", "--script", out, "--max-points", "0x10"},

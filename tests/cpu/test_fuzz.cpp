@@ -146,7 +146,8 @@ std::vector<std::string> good_jobs() {
 // Where the leaves (numbers, strings, booleans) of `doc` are, as JSON pointers.
 std::vector<std::string> leaves(const Json& doc) {
   std::vector<std::string> out;
-  for (const auto& [pointer, value] : doc.flatten().items()) {
+  const Json flat = doc.flatten();
+  for (const auto& [pointer, value] : flat.items()) {
     if (value.is_primitive() && !value.is_null()) out.push_back(pointer);
   }
   return out;
