@@ -454,7 +454,7 @@ TEST(Fuzz, SchedbenchRefusesBadCommandLines) {
       R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": [1, 2], "steps": 5}})");
   const std::string table = r.write("table.txt", good_table());
   const std::vector<GoodCommand> commands = good_commands(r, job, table);
-  for (int i = 0; i < 160; ++i) {
+  for (int i = 0; i < 300; ++i) {
     const std::vector<std::string> args = bad_command(rng, pick(rng, commands));
     r.expect_refused(args, "case " + std::to_string(i) + ": " + joined(args));
   }
@@ -464,7 +464,7 @@ TEST(Fuzz, SchedbenchRefusesBadJobFiles) {
   Rng rng(12006);
   Refusals r;
   const std::vector<std::string> good = good_jobs();
-  for (int i = 0; i < 120; ++i) {
+  for (int i = 0; i < 200; ++i) {
     const std::string text = bad_job(rng, pick(rng, good));
     const std::string job = r.write("job.json", text);
     const std::vector<std::vector<std::string>> commands = {
@@ -481,7 +481,7 @@ TEST(Fuzz, SchedbenchRefusesBadCrossSectionFiles) {
   Rng rng(12007);
   Refusals r;
   const std::string good = good_table();
-  for (int i = 0; i < 80; ++i) {
+  for (int i = 0; i < 120; ++i) {
     const std::string table = r.write("table.txt", bad_table(rng, good));
     r.expect_refused(
         {"run", "--sim", "pic", "--scheduler", "cpu-serial", "--init-n", "10", "--poisson-steps",
