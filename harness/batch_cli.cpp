@@ -10,11 +10,13 @@
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "core/printable.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/environment.hpp"
 #include "harness/job.hpp"
 #include "harness/job_results.hpp"
 #include "harness/output_path.hpp"
+#include "harness/option_checks.hpp"
 #include "harness/progress.hpp"
 #include "harness/values.hpp"
 #include "schedulers/registry.hpp"
@@ -23,6 +25,8 @@ namespace sb {
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr uint64_t kMaxMaxPoints = 1000000000;  // a billion points: days on any machine
 
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> out;
@@ -35,8 +39,8 @@ std::vector<std::string> split(const std::string& text, char sep) {
 void parse_shard(const std::string& text, SweepOptions& o) {
   const std::vector<std::string> parts = split(text, '/');
   const auto bad = [&] {
-    return UsageError(
-        fmt::format("--shard: '{}' is not I/N; accepted: whole numbers with 1 <= I <= N", text));
+    return UsageError(fmt::format(
+        "--shard: '{}' is not I/N; accepted: whole numbers with 1 <= I <= N", printable(text)));
   };
   if (parts.size() != 2) throw bad();
   try {
@@ -54,11 +58,12 @@ std::vector<std::string> parse_gpus(const std::string& text) {
     try {
       out.push_back(std::to_string(parse_whole("--gpus", g, 0, 1023)));
     } catch (const UsageError&) {
-      throw UsageError(
-          fmt::format("--gpus: '{}' is not a list of device numbers; accepted e.g. 0,1,2", text));
+      throw UsageError(fmt::format(
+          "--gpus: '{}' is not a list of device numbers; accepted e.g. 0,1,2", printable(text)));
     }
     if (std::count(out.begin(), out.end(), out.back()) > 1) {
-      throw UsageError(fmt::format("--gpus: device {} is named twice in '{}'", out.back(), text));
+      throw UsageError(
+          fmt::format("--gpus: device {} is named twice in '{}'", out.back(), printable(text)));
     }
   }
   if (out.empty()) throw UsageError("--gpus: empty; accepted e.g. 0,1,2");
@@ -91,9 +96,16 @@ int list_points(const Job& job) {
   return 0;
 }
 
+// The job file, read with --max-points.
+Job load_job_of(const BatchArgs& a, bool have_gpu) {
+  const uint64_t max_points = a.max_points.empty()
+                                  ? kDefaultMaxPoints
+                                  : parse_whole("--max-points", a.max_points, 1, kMaxMaxPoints);
+  return load_job(a.job_path, have_gpu, max_points);
+}
+
 int sweep_command(BatchArgs& a) {
-  const Job job = load_job(a.job_path, cuda_device_present());
-  if (a.list) return list_points(job);
+  const Job job = load_job_of(a, cuda_device_present());
   SweepOptions& o = a.sweep_options;
   o.out_path = a.out_path;
   if (!a.shard.empty()) parse_shard(a.shard, o);
@@ -102,6 +114,7 @@ int sweep_command(BatchArgs& a) {
     o.point_timeout_s = parse_real("--point-timeout", a.point_timeout, 1, 1e6);
   if (o.resume && o.overwrite) throw UsageError("--resume and --overwrite: choose one");
   if (o.retry_failed && !o.resume) throw UsageError("--retry-failed: needs --resume");
+  if (a.list) return list_points(job);  // every option checked, as for a sweep that runs
   o.runner = a.runner.empty() ? default_runner() : split(a.runner, ' ');
   if (access(o.runner.front().c_str(), X_OK) != 0) {
     throw UsageError(fmt::format("--runner: '{}' is not an executable file", o.runner.front()));
@@ -132,7 +145,7 @@ bool cpu_only(const Job& job) {
 
 int submit_command(BatchArgs& a) {
   if (!a.slurm) throw UsageError("submit: name the batch system; accepted: --slurm");
-  const Job job = load_job(a.job_path, true);
+  const Job job = load_job_of(a, true);
   SlurmRequest& r = a.slurm_request;
   r.name = job.name;
   r.job_path = fs::absolute(a.job_path).string();
@@ -187,18 +200,27 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
                     "with --resume: run its failed points again");
   a.sweep->add_flag("--overwrite", a.sweep_options.overwrite,
                     "start afresh although the results file exists");
-  a.sweep->add_option(
-      "--shard", a.shard,
-      "I/N: run every N-th point from the I-th (1 <= I <= N), into <out>.shard-I-of-N.json");
-  a.sweep->add_option("--gpus", a.gpus,
-                      "CUDA devices to run points on at once, e.g. 0,1 (default: one at a time)");
-  a.sweep->add_option("--point-timeout", a.point_timeout,
-                      "seconds before a point is killed and recorded as failed (default: its runs' "
-                      "watchdog times (warm-up + repetitions) + 60)");
+  a.sweep
+      ->add_option(
+          "--shard", a.shard,
+          "I/N: run every N-th point from the I-th (1 <= I <= N), into <out>.shard-I-of-N.json")
+      ->check(not_empty());
+  a.sweep
+      ->add_option("--gpus", a.gpus,
+                   "CUDA devices to run points on at once, e.g. 0,1 (default: one at a time)")
+      ->check(not_empty());
+  a.sweep
+      ->add_option("--point-timeout", a.point_timeout,
+                   "seconds before a point is killed and recorded as failed (default: its runs' "
+                   "watchdog times (warm-up + repetitions) + 60)")
+      ->check(not_empty());
   a.sweep->add_option(
       "--runner", a.runner,
       "command that runs one point, given REQUEST RESULT (default: schedbench-point)");
   a.sweep->add_flag("--list", a.list, "print the points and the estimate; run nothing");
+  const std::string max_points_help = fmt::format(
+      "refuse a job of more points (default {}; at most {})", kDefaultMaxPoints, kMaxMaxPoints);
+  a.sweep->add_option("--max-points", a.max_points, max_points_help)->check(not_empty());
 
   a.merge = app.add_subcommand("merge",
                                "join the shard files of a sweep (X.shard-I-of-N.json) into X.json");
@@ -233,6 +255,7 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       ->add_option("--script", a.script_path,
                    "script to write (default <job name>.slurm.sh; replaced if it exists)")
       ->check(output_file());
+  a.submit->add_option("--max-points", a.max_points, max_points_help)->check(not_empty());
 }
 
 bool run_batch_command(BatchArgs& a, int& exit_code) {

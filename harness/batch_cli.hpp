@@ -20,6 +20,7 @@ struct BatchArgs {
   std::string gpus;           // "0,1"
   std::string runner;         // command line
   std::string point_timeout;  // seconds
+  std::string max_points;     // most points of the job; empty: kDefaultMaxPoints
   bool list = false;
   bool slurm = false;
   SweepOptions sweep_options;

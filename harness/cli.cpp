@@ -10,12 +10,14 @@
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "core/printable.hpp"
 #include "harness/atomic_file.hpp"
 #include "harness/batch_cli.hpp"
 #include "harness/build_info.hpp"
 #include "harness/gif.hpp"
 #include "harness/job.hpp"
 #include "harness/output_path.hpp"
+#include "harness/option_checks.hpp"
 #include "harness/parameters.hpp"
 #include "harness/png.hpp"
 #include "harness/run_report.hpp"
@@ -180,13 +182,15 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
          "particles per cell; toy: the particles)")
       ->check(output_dir());
   cmd.add_option("--density-phases", a.density_phases,
-                 "phases (poisson steps, from 0) to draw, comma-separated (default: all)");
+                 "phases (poisson steps, from 0) to draw, comma-separated (default: all)")
+      ->check(not_empty());
   cmd.add_option("--frames", a.frames_dir,
                  "toy: draw the particles every --frame-every steps as DIR/frame_NNN.png and "
                  "DIR/toy.gif")
       ->check(output_dir());
   cmd.add_option("--frame-every", a.frame_every,
-                 "steps per frame, a divisor of --steps (default: at most 100 frames)");
+                 "steps per frame, a divisor of --steps (default: at most 100 frames)")
+      ->check(not_empty());
   cmd.add_flag("--overwrite", a.overwrite,
                "replace output files that exist (without it, an existing one is refused)");
 }
@@ -322,6 +326,12 @@ int help_command(CLI::App& app, const std::string& topic) {
   return 0;
 }
 
+// An error as one line, whatever user text (a value with a line break) it quotes.
+void print_error(const char* kind, const char* what) {
+  constexpr size_t kMaxChars = 4000;  // above any message of ours with its quoted values cut
+  fmt::print(stderr, "schedbench: {}: {}\n", kind, printable(what, kMaxChars));
+}
+
 }  // namespace
 
 int cli_main(int argc, char** argv) {
@@ -347,7 +357,8 @@ int cli_main(int argc, char** argv) {
       ->required()
       ->check(output_file());
   tables->add_option("--collision-chance", chance_text,
-                     "constant collision chance, percent (split = remove = half of it)");
+                     "constant collision chance, percent (split = remove = half of it)")
+      ->check(not_empty());
 
   CLI::App* help = app.add_subcommand("help", "print this help, or a command's: help COMMAND");
   std::string help_topic;
@@ -358,10 +369,10 @@ int cli_main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    fmt::print(stderr, "schedbench: error: {}\n", e.what());
+    print_error("error", e.what());
     return 2;
   } catch (const UsageError& e) {
-    fmt::print(stderr, "schedbench: error: {}\n", e.what());
+    print_error("error", e.what());
     return 2;
   }
 
@@ -378,16 +389,16 @@ int cli_main(int argc, char** argv) {
     if (run_batch_command(batch, code)) return code;
     return 1;
   } catch (const UsageError& e) {
-    fmt::print(stderr, "schedbench: error: {}\n", e.what());
+    print_error("error", e.what());
     return 2;
   } catch (const RunError& e) {
-    fmt::print(stderr, "schedbench: run failed: {}\n", e.what());
+    print_error("run failed", e.what());
     return 3;
   } catch (const WriteError& e) {
     fmt::print(stderr, "schedbench: {}\n", e.what());
     return 3;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "schedbench: internal error: {}\n", e.what());
+    print_error("internal error", e.what());
     return 1;
   }
 }

@@ -1,9 +1,11 @@
 // A job file is data: which sims and schedulers, and named axes of values. load_job expands it
-// into run points and checks every point before anything runs. jobs/README.md documents the
-// format.
+// into run points and checks every point (and every axis value) before anything runs.
+// jobs/README.md documents the format.
 #pragma once
 
 #include <nlohmann/json.hpp>
+
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -30,8 +32,13 @@ struct Job {
   std::vector<std::string> skipped;  // why schedulers were left out (e.g. no CUDA device)
 };
 
+// The most points a job may have unless --max-points raises it.
+inline constexpr uint64_t kDefaultMaxPoints = 100000;
+
 // Reads and expands `path`. `have_gpu` selects `schedulers` or, where the job names them and no
-// device is present, `fallback_schedulers`. Throws UsageError naming the file and the key.
-Job load_job(const std::string& path, bool have_gpu);
+// device is present, `fallback_schedulers`. The points are counted before any is built, and a job
+// of more than `max_points` (or an axis of more values) is refused. Throws UsageError naming the
+// file and the key.
+Job load_job(const std::string& path, bool have_gpu, uint64_t max_points = kDefaultMaxPoints);
 
 }  // namespace sb

@@ -1,5 +1,6 @@
-// Reading a JSON file a user gave (a job, a request, a results file): a missing file or bad JSON
-// is bad input, a UsageError naming the file.
+// Reading a JSON file a user gave (a job, a request, a results file): a missing file, one that is
+// not a regular file (a directory, a device) or bad JSON is bad input, a UsageError naming the
+// file.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "core/printable.hpp"
 #include "harness/values.hpp"
 #include "schedulers/registry.hpp"
 
@@ -24,14 +25,22 @@ uint32_t parse_block_size(const std::string& flag, const std::string& text) {
 
 uint32_t parse_blocks_per_sm(const std::string& flag, const std::string& text) {
   if (text == "fill") return 0;
-  const double v = std::strtod(text.c_str(), nullptr);
-  if (v >= 1 && v <= 32 && text.find_first_not_of("0123456789") == std::string::npos) {
-    return static_cast<uint32_t>(v);
+  try {
+    return static_cast<uint32_t>(parse_whole(flag, text, 1, 32));
+  } catch (const UsageError&) {
+    throw UsageError(fmt::format(
+        "{}: '{}' is not accepted; accepted: fill (the occupancy maximum) or a whole number from 1 "
+        "to 32, written in decimal",
+        flag, printable(text)));
   }
-  throw UsageError(fmt::format(
-      "{}: '{}' is not accepted; accepted: fill (the occupancy maximum) or a whole number from 1 "
-      "to 32",
-      flag, text));
+}
+
+// A cross-section file's name, or "synthetic" for the seed's table (stored as "").
+std::string parse_cross_section(const std::string& flag, const std::string& text) {
+  if (text.empty()) {
+    throw UsageError(fmt::format("{}: empty; accepted: a file name or 'synthetic'", flag));
+  }
+  return text == "synthetic" ? "" : text;
 }
 
 const std::vector<Parameter> kParameters = {
@@ -91,8 +100,8 @@ const std::vector<Parameter> kParameters = {
      "pic: file of split and remove percent per energy level, or 'synthetic' (default): the "
      "seed's synthetic table",
      ParameterScope::kSim, false, false,
-     [](RunConfig& c, const std::string&, const std::string& t) {
-       c.cross_section = t == "synthetic" ? "" : t;
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.cross_section = parse_cross_section(f, t);
      },
      [](const RunConfig& c) {
        return c.cross_section.empty() ? json("synthetic") : json(c.cross_section);
@@ -205,6 +214,11 @@ RunConfig config_from_json(const json& j, const std::string& where) {
 }
 
 void check_config(const RunConfig& c, const std::vector<std::string>& given) {
+  check_parameters(c, given);
+  find_sim(c.sim).check(c);
+}
+
+void check_parameters(const RunConfig& c, const std::vector<std::string>& given) {
   const SimInfo& sim = find_sim(c.sim);
   find_scheduler(c.scheduler);
   for (const Parameter& p : kParameters) {
@@ -225,7 +239,6 @@ void check_config(const RunConfig& c, const std::vector<std::string>& given) {
     throw UsageError(fmt::format("--capacity: {} is below --init-n {}; accepted: at least {}",
                                  c.capacity, c.init_n, c.init_n));
   }
-  sim.check(c);
 }
 
 }  // namespace sb

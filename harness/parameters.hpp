@@ -48,4 +48,9 @@ RunConfig config_from_json(const nlohmann::json& j, const std::string& where);
 // and the sim accepts the values. Throws UsageError.
 void check_config(const RunConfig& c, const std::vector<std::string>& given);
 
+// check_config but for the sim's own check (SimInfo::check), which can be slow (pic builds its
+// tables), for a caller that checks many configurations: that check reads only the sim's
+// parameters (Sim::kParameters), so it needs to run once for each distinct set of their values.
+void check_parameters(const RunConfig& c, const std::vector<std::string>& given);
+
 }  // namespace sb

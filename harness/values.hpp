@@ -8,10 +8,11 @@
 
 namespace sb {
 
-// A whole number in [lo, hi]; "1e6" and "1000000" are both accepted.
+// A whole number in [lo, hi], written in decimal (core/decimal.hpp): "1e6" and "1000000" are both
+// accepted, "1.5", "0x10" and "inf" are not.
 uint64_t parse_whole(const std::string& option, const std::string& text, uint64_t lo, uint64_t hi);
 
-// A real number in [lo, hi].
+// A real number in [lo, hi], written in decimal (core/decimal.hpp).
 double parse_real(const std::string& option, const std::string& text, double lo, double hi);
 
 // One of `choices`.

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "core/errors.hpp"
+#include "core/printable.hpp"
 #include "core/sim_state.hpp"
 #include "schedulers/entries.hpp"
 #include "schedulers/host_driver.hpp"
@@ -40,8 +41,8 @@ const SchedulerEntry& find_scheduler(const std::string& name) {
     if (e.name == name) return e;
     names.push_back(e.name);
   }
-  throw UsageError(fmt::format("--scheduler: '{}' is not a scheduler; accepted: {}", name,
-                               fmt::join(names, ", ")));
+  throw UsageError(fmt::format("--scheduler: '{}' is not a scheduler; accepted: {}",
+                               printable(name), fmt::join(names, ", ")));
 }
 
 const std::vector<SimInfo>& all_sims() {
@@ -66,8 +67,8 @@ const SimInfo& find_sim(const std::string& name) {
     if (s.name == name) return s;
     names.push_back(s.name);
   }
-  throw UsageError(
-      fmt::format("--sim: '{}' is not a sim; accepted: {}", name, fmt::join(names, ", ")));
+  throw UsageError(fmt::format("--sim: '{}' is not a sim; accepted: {}", printable(name),
+                               fmt::join(names, ", ")));
 }
 
 RunResult run(const RunConfig& c, const RunOptions& opt) {

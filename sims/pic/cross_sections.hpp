@@ -20,8 +20,10 @@ CrossSections synthetic_cross_sections();
 // split = remove = chance / 2 at every level (seed §5.3.1: "collision chance" c).
 CrossSections constant_cross_sections(double chance);
 
-// Throws UsageError naming the file and line for a missing file, a line that is not two
-// numbers, a value below 0 or above 100, or a count of lines other than kLevels.
+// Throws UsageError naming the file and line for a missing file, a line that is not two decimal
+// numbers, a value below 0 or above 100, a split + remove above 100, or a count of lines other
+// than kLevels; naming the file where it is not a regular file (a directory, a device). A UTF-8
+// byte-order mark is skipped.
 CrossSections read_cross_sections(const std::string& path);
 
 // The file text of `cs`, which read_cross_sections reads back exactly.

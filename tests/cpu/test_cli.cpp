@@ -134,6 +134,46 @@ const BadInput kBadInputs[] = {
     {"frames_with_density_png",
      toy_frames_args({"--density-png", "/tmp/schedbench-never-written/density"}),
      "--frames: cannot be combined with --density-png"},
+    // Numbers are decimal only: no hex, no inf or nan, no overflow, no fraction for a count.
+    {"init_n_hex", run_args({"--init-n", "0x10"}),
+     "--init-n: '0x10' is not a whole number from 1 to 2147483647, written in decimal"},
+    {"init_n_overflow", run_args({"--init-n", "1e400"}), "--init-n: '1e400' is not a whole"},
+    {"init_n_inf", run_args({"--init-n", "inf"}), "--init-n: 'inf' is not a whole"},
+    {"init_n_fraction_in_scientific", run_args({"--init-n", "1.5e0"}),
+     "--init-n: '1.5e0' is not a whole"},
+    {"init_n_plus", run_args({"--init-n", "+100"}), "--init-n: '+100' is not a whole"},
+    {"init_n_space", run_args({"--init-n", " 100"}), "--init-n: ' 100' is not a whole"},
+    {"init_n_line_break", run_args({"--init-n", "100\n5"}), "--init-n: '100\\x0a5' is not"},
+    {"capacity_overflow", run_args({"--capacity", "99999999999999999999999"}),
+     "--capacity: '99999999999999999999999' is not a whole number"},
+    {"seed_above_2_53", run_args({"--seed", "9007199254740993"}),
+     "--seed: '9007199254740993' is not a whole number from 0 to 9007199254740992"},
+    {"split_chance_nan", run_args({"--split-chance", "nan"}),
+     "--split-chance: 'nan' is not a number from 0 to 100, written in decimal"},
+    {"split_chance_minus_inf", run_args({"--split-chance=-inf"}),
+     "--split-chance: '-inf' is not a number"},
+    {"split_chance_hex_float", run_args({"--split-chance", "0x1p-3"}),
+     "--split-chance: '0x1p-3' is not a number"},
+    {"split_chance_underflow", run_args({"--split-chance", "1e-400"}),
+     "--split-chance: '1e-400' is not a number"},
+    {"timeout_inf", run_args({"--timeout", "inf"}), "--timeout: 'inf' is not a number"},
+    {"blocks_per_sm_hex", run_args({"--blocks-per-sm", "0x10"}),
+     "--blocks-per-sm: '0x10' is not accepted; accepted: fill (the occupancy maximum) or a whole "
+     "number from 1 to 32, written in decimal"},
+    {"blocks_per_sm_fraction", run_args({"--blocks-per-sm", "2.5"}),
+     "--blocks-per-sm: '2.5' is not accepted"},
+    {"cross_section_empty",
+     {"run", "--sim", "pic", "--scheduler", "cpu-serial", "--init-n", "5", "--poisson-steps", "1",
+      "--mobility-steps", "1", "--cross-section", ""},
+     "--cross-section: empty; accepted: a file name or 'synthetic'"},
+    {"cross_section_directory",
+     {"run", "--sim", "pic", "--scheduler", "cpu-serial", "--init-n", "5", "--poisson-steps", "1",
+      "--mobility-steps", "1", "--cross-section", "/"},
+     "/: the cross-section file is a directory; accepted: a regular file"},
+    {"cross_section_device",
+     {"run", "--sim", "pic", "--scheduler", "cpu-serial", "--init-n", "5", "--poisson-steps", "1",
+      "--mobility-steps", "1", "--cross-section", "/dev/zero"},
+     "/dev/zero: the cross-section file is a device; accepted: a regular file"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Cli, CliBadInput, testing::ValuesIn(kBadInputs),
@@ -237,6 +277,47 @@ TEST(Cli, FramesKeepTheDigest) {
   ASSERT_EQ(framed.exit_code, 0) << framed.err;
   EXPECT_FALSE(digest_line(whole.out).empty()) << whole.out;
   EXPECT_EQ(digest_line(framed.out), digest_line(whole.out));
+}
+
+TEST(Cli, WholeValuesInScientificNotationAreWholeNumbers) {
+  const Outcome o = schedbench(run_args({"--init-n", "1e2", "--capacity", "1E6"}));
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("100"), std::string::npos) << o.out;
+}
+
+// Numbers of the batch commands and the cross-section command: one line, exit 2, nothing written.
+TEST(Cli, BatchAndCrossSectionNumbersAreDecimalOnly) {
+  TempDir dir;
+  const std::string job = dir.write(
+      "j.json",
+      R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": [1, 2, 3], "steps": 5}})");
+  const std::string out = dir.path("out.json");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"sweep", job, "--out", out, "--shard", "0x1/2"}, "--shard: '0x1/2' is not I/N"},
+      {{"sweep", job, "--out", out, "--gpus", "0,1e400"}, "--gpus: '0,1e400' is not a list"},
+      {{"sweep", job, "--out", out, "--point-timeout", "nan"},
+       "--point-timeout: 'nan' is not a number"},
+      {{"sweep", job, "--list", "--max-points", "1.5"},
+       "--max-points: '1.5' is not a whole number"},
+      {{"sweep", job, "--list", "--max-points", "2"},
+       "j.json: axes.init_n: 3 values; accepted: at most 2 (--max-points raises it)"},
+      {{"submit", job, "--slurm", "--script", out, "--shards", "inf"},
+       "--shards: 'inf' is not a whole"},
+      {{"submit", job, "--slurm", "--script", out, "--max-points", "0x10"},
+       "--max-points: '0x10' is not a whole"},
+      {{"cross-section", "--out", out, "--collision-chance", "-inf"},
+       "--collision-chance: '-inf' is not a number"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Outcome o = schedbench(args);
+    EXPECT_EQ(o.exit_code, 2) << args.back() << ": " << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_NE(o.err.find(message), std::string::npos) << o.err;
+    EXPECT_FALSE(std::filesystem::exists(out)) << args.back();
+  }
+  const Outcome raised = schedbench({"sweep", job, "--list", "--max-points", "3"});
+  EXPECT_EQ(raised.exit_code, 0) << raised.err;
+  EXPECT_NE(raised.out.find("3 points"), std::string::npos) << raised.out;
 }
 
 TEST(Cli, HelpExitsZero) {

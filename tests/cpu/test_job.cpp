@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,14 +16,23 @@ namespace {
 
 using testing_support::TempDir;
 
-std::string usage_error(const std::string& path) {
+std::string usage_error(const std::string& path, uint64_t max_points = kDefaultMaxPoints) {
   try {
-    load_job(path, false);
+    load_job(path, false, max_points);
   } catch (const UsageError& e) {
     return e.what();
   }
   return "no error";
 }
+
+// The error of a job file that `text` makes, each part of `message` expected in it.
+void expect_refused(const TempDir& dir, const std::string& text, const std::string& message) {
+  const std::string error = usage_error(dir.write("bad.json", text));
+  EXPECT_NE(error.find(message), std::string::npos) << text << "\ngave: " << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+}
+
+const std::string kHead = R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], )";
 
 TEST(Job, ExpandsSimsSchedulersAndApplicableAxes) {
   TempDir dir;
@@ -129,10 +139,144 @@ TEST(Job, BadFilesNameTheFileAndTheKey) {
       {head + R"("axes": [{"init_n": 10, "steps": 5}, {"init_n": 10, "steps": []}]})",
        "bad.json: axes[1].steps: is an empty list"},
   };
-  for (const auto& [text, message] : cases) {
-    const std::string error = usage_error(dir.write("bad.json", text));
-    EXPECT_NE(error.find(message), std::string::npos) << text << "\ngave: " << error;
+  for (const auto& [text, message] : cases)
+    expect_refused(dir, text, message);
+}
+
+TEST(Job, PointsAreCountedAndCappedBeforeAnyIsBuilt) {
+  TempDir dir;
+  // Two billion values: refused from its count alone (expanding it would exhaust memory).
+  expect_refused(
+      dir, kHead + R"("axes": {"init_n": {"linear": [1, 2000000000], "step": 1}, "steps": 5}})",
+      "bad.json: axes.init_n: 2000000000 values; accepted: at most 100000 "
+      "(--max-points raises it)");
+  expect_refused(dir,
+                 kHead + R"("axes": {"init_n": {"log": [1, 1e9], "points": 1000000}, "steps": 5}})",
+                 "bad.json: axes.init_n: 1000000 values; accepted: at most 100000");
+  // Each axis is small; their product is not.
+  expect_refused(
+      dir,
+      kHead + R"("axes": {"init_n": {"linear": [1, 1000], "step": 1}, )"
+              R"("steps": {"linear": [1, 1000], "step": 1}}})",
+      "bad.json: axes: 1000000 points; accepted: at most 100000 (--max-points raises it)");
+  const std::string twelve = dir.write(
+      "twelve.json", kHead + R"("axes": {"init_n": [1, 2, 3, 4, 5, 6], "steps": [1, 2]}})");
+  EXPECT_NE(usage_error(twelve, 11).find("twelve.json: axes: 12 points; accepted: at most 11"),
+            std::string::npos);
+  EXPECT_EQ(load_job(twelve, false, 12).points.size(), 12u);
+  // An axis counts only where it applies: block_size does not multiply CPU points.
+  const std::string cpu = dir.write(
+      "cpu.json", kHead + R"("axes": {"init_n": [1, 2, 3], "steps": 1, "block_size": [32, 64]}})");
+  EXPECT_EQ(load_job(cpu, false, 3).points.size(), 3u);
+}
+
+TEST(Job, NullsAndWrongTypesNameTheKey) {
+  TempDir dir;
+  const std::string gpu_head = R"({"sims": ["mvp"], "schedulers": ["naive"], )";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {gpu_head + R"("axes": {"init_n": 10, "steps": 5, "block_size": [32, 64, null]}})",
+       "bad.json: axes.block_size[2]: null is not a value"},
+      {kHead + R"("axes": {"init_n": null, "steps": 5}})",
+       "bad.json: axes.init_n: null is not a value"},
+      {kHead + R"("axes": {"init_n": [10, [20]], "steps": 5}})",
+       "bad.json: axes.init_n[1]: [20] is not a value"},
+      {kHead + R"("axes": {"init_n": {"every": 2}, "steps": 5}})",
+       "bad.json: axes.init_n: {\"every\":2} is not accepted; accepted: a value, a list"},
+      {kHead + R"("axes": {"init_n": {"linear": [1, null], "step": 1}, "steps": 5}})",
+       "bad.json: axes.init_n.linear: [1,null] is not accepted; accepted: [first, last]"},
+      {kHead + R"("axes": {"init_n": {"linear": [1, 5], "step": null}, "steps": 5}})",
+       "bad.json: axes.init_n.step: null is not accepted; accepted: a number above 0"},
+      {kHead + R"("axes": {"init_n": {"log": [1, 5], "points": "3"}, "steps": 5}})",
+       "bad.json: axes.init_n.points: \"3\" is not accepted; accepted: a whole number"},
+      {kHead + R"("axes": null})", "bad.json: axes: null is not accepted; accepted: an object"},
+      {kHead + R"("axes": [{"init_n": 1, "steps": 5}, null]})",
+       "bad.json: axes[1]: null is not accepted; accepted: an object"},
+      {R"({"sims": ["mvp", null], "schedulers": ["cpu-serial"], "axes": {"init_n": 1, "steps": 5}})",
+       "bad.json: sims[1]: null is not a name"},
+      {kHead + R"("fallback_schedulers": null, "axes": {"init_n": 1, "steps": 5}})",
+       "bad.json: fallback_schedulers: must be a non-empty list of names"},
+      {kHead + R"("repetitions": null, "axes": {"init_n": 1, "steps": 5}})",
+       "bad.json: repetitions: null is not a whole number from 1 to 1000"},
+      {kHead + R"("estimated_s": null, "axes": {"init_n": 1, "steps": 5}})",
+       "bad.json: estimated_s: must be seconds above 0"},
+      {kHead + R"("description": null, "axes": {"init_n": 1, "steps": 5}})",
+       "bad.json: description: must be text"},
+      {"null", "bad.json: (top level): must be an object"},
+  };
+  for (const auto& [text, message] : cases)
+    expect_refused(dir, text, message);
+}
+
+TEST(Job, NumbersAreDecimalOnly) {
+  TempDir dir;
+  const std::string ok_steps = R"(, "steps": 5}})";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"("axes": {"init_n": "0x10")" + ok_steps,
+       "bad.json: axes.init_n: '0x10' is not a whole number from 1 to 2147483647, written in "
+       "decimal"},
+      {R"("axes": {"init_n": 1.5)" + ok_steps,
+       "bad.json: axes.init_n: '1.5' is not a whole number"},
+      {R"("axes": {"init_n": [10, "inf"])" + ok_steps, "bad.json: axes.init_n[1]: 'inf' is not"},
+      {R"("axes": {"init_n": 10, "split_chance": "nan")" + ok_steps,
+       "bad.json: axes.split_chance: 'nan' is not a number from 0 to 100, written in decimal"},
+      {R"("axes": {"init_n": 10, "split_chance": 1e400)" + ok_steps, "bad.json: not valid JSON"},
+      {R"("axes": {"init_n": 10, "seed": 18446744073709551615)" + ok_steps,
+       "bad.json: axes.seed: '18446744073709551615' is not a whole number from 0 to"},
+  };
+  for (const auto& [text, message] : cases)
+    expect_refused(dir, kHead + text, message);
+  // A whole value in scientific notation is a whole number.
+  const std::string sci = dir.write("sci.json", kHead + R"("axes": {"init_n": 1e4)" + ok_steps);
+  EXPECT_EQ(load_job(sci, false).points.at(0).config.init_n, 10000u);
+}
+
+TEST(Job, ValuesAreCheckedWhereTheirAxisDoesNotApply) {
+  TempDir dir;
+  // pic's poisson_steps on an mvp job, block_size on a CPU scheduler: they multiply no point,
+  // but a bad value is still a bad file.
+  expect_refused(dir, kHead + R"("axes": {"init_n": 10, "steps": 5, "poisson_steps": 0}})",
+                 "bad.json: axes.poisson_steps: '0' is not a whole number from 1 to 100000");
+  expect_refused(dir, kHead + R"("axes": {"init_n": 10, "steps": 5, "block_size": [128, 100]}})",
+                 "bad.json: axes.block_size[1]: '100' is not a multiple of 32");
+  // Fallback schedulers are checked on a machine that runs the others.
+  const std::string fallback =
+      dir.write("fallback.json",
+                R"({"sims": ["mvp"], "schedulers": ["naive"], "fallback_schedulers": ["nope"], )"
+                R"("axes": {"init_n": 10, "steps": 5}})");
+  try {
+    load_job(fallback, true);
+    ADD_FAILURE() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "fallback.json: fallback_schedulers: --scheduler: 'nope' is not a scheduler"),
+              std::string::npos)
+        << e.what();
   }
+}
+
+TEST(Job, NameKeepsResultsInsideResults) {
+  TempDir dir;
+  for (const std::string name : {"../escape", "a/b", "..", "up..", "", "two\nlines"}) {
+    expect_refused(dir,
+                   kHead + R"("name": )" + nlohmann::json(name).dump() +
+                       R"(, "axes": {"init_n": 10, "steps": 5}})",
+                   "bad.json: name: '");
+  }
+  expect_refused(dir, kHead + R"("name": "a/b", "axes": {"init_n": 10, "steps": 5}})",
+                 "bad.json: name: 'a/b' is not accepted; accepted: a name without '/', '..'");
+  const std::string fine =
+      dir.write("fine.json", kHead + R"("name": "v1.2_x-y", "axes": {"init_n": 10, "steps": 5}})");
+  EXPECT_EQ(load_job(fine, false).name, "v1.2_x-y");
+}
+
+TEST(Job, ADirectoryOrADeviceIsNamedAsSuch) {
+  TempDir dir;
+  EXPECT_NE(usage_error(dir.path("")).find("the job file is a directory; accepted: a regular file"),
+            std::string::npos);
+  EXPECT_NE(usage_error("/dev/zero").find("/dev/zero: the job file is a device"),
+            std::string::npos);
+  EXPECT_NE(usage_error(dir.path("missing.json")).find("cannot read the job file"),
+            std::string::npos);
 }
 
 }  // namespace

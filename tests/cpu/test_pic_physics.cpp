@@ -232,6 +232,71 @@ TEST(CrossSectionFile, RoundTripsAndNamesTheBadLine) {
   EXPECT_NE(read_error(dir.path("missing.txt")).find("cannot read"), std::string::npos);
 }
 
+// A table of kLevels lines "1 2", with `line` (from 1) replaced by `text`.
+std::string table_with(size_t line, const std::string& text) {
+  std::string out;
+  for (size_t i = 1; i <= pic::kLevels; ++i)
+    out += (i == line ? text : std::string("1 2")) + "\n";
+  return out;
+}
+
+TEST(CrossSectionFile, NumbersAreDecimalOnly) {
+  TempDir dir;
+  for (const std::string bad :
+       {"0x10 1", "nan 1", "1 inf", "-inf 1", "1e400 1", "+1 2", "1 2 3", "1;2", "1e-400 1"}) {
+    const std::string error = read_error(dir.write("t.txt", table_with(7, bad)));
+    EXPECT_NE(error.find("t.txt:7: '" + bad +
+                         "' is not two numbers; accepted: 10000 lines of two "
+                         "percentages (split remove) in decimal"),
+              std::string::npos)
+        << error;
+  }
+  // Decimal forms, separated by spaces, tabs or a comma, with a Windows line end.
+  const pic::CrossSections ok =
+      pic::read_cross_sections(dir.write("ok.txt", table_with(3, " 2.5e-1,\t-0\r")));
+  EXPECT_EQ(ok.split[2], 0.25);
+  EXPECT_EQ(ok.remove[2], 0.0);
+}
+
+TEST(CrossSectionFile, SplitAndRemoveAboveAHundredIsRefused) {
+  TempDir dir;
+  EXPECT_NE(read_error(dir.write("t.txt", table_with(12, "60 50")))
+                .find("t.txt:12: split 60 + remove 50 is 110 %, above 100"),
+            std::string::npos);
+  EXPECT_EQ(pic::read_cross_sections(dir.write("full.txt", table_with(12, "60 40"))).remove[11],
+            40.0);
+}
+
+TEST(CrossSectionFile, AByteOrderMarkIsSkipped) {
+  TempDir dir;
+  const pic::CrossSections cs =
+      pic::read_cross_sections(dir.write("bom.txt", "\xef\xbb\xbf" + table_with(1, "3 4")));
+  EXPECT_EQ(cs.split[0], 3.0);
+  EXPECT_EQ(cs.split.size(), pic::kLevels);
+}
+
+TEST(CrossSectionFile, EchoedLinesAreShortAndPrintable) {
+  TempDir dir;
+  const std::string error =
+      read_error(dir.write("t.txt", table_with(2, "1\x01\x1b[31m" + std::string(500, 'x'))));
+  EXPECT_NE(error.find("t.txt:2: '1\\x01\\x1b[31m" + std::string(67, 'x') + "...' is not two"),
+            std::string::npos)
+      << error;
+  EXPECT_EQ(error.find('\x1b'), std::string::npos);
+}
+
+TEST(CrossSectionFile, ADirectoryOrADeviceIsNamedAsSuch) {
+  TempDir dir;
+  EXPECT_NE(read_error(dir.path("")).find("the cross-section file is a directory"),
+            std::string::npos);
+  // Read as text, /dev/zero would never end.
+  EXPECT_NE(read_error("/dev/zero").find("/dev/zero: the cross-section file is a device"),
+            std::string::npos);
+  EXPECT_NE(read_error(dir.write("big.txt", std::string(3000000, '1')))
+                .find("the cross-section file has 3000000 bytes; accepted: at most"),
+            std::string::npos);
+}
+
 TEST(CrossSectionFile, ConstantChanceAndFileAreExclusive) {
   RunConfig c = pic_config(30);
   c.cross_section = "table.txt";
