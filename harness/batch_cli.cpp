@@ -44,8 +44,8 @@ void parse_shard(const std::string& text, SweepOptions& o) {
   };
   if (parts.size() != 2) throw bad();
   try {
-    o.shard_count = static_cast<int>(parse_whole("--shard", parts[1], 1, 100000));
-    o.shard_index = static_cast<int>(parse_whole("--shard", parts[0], 1, 100000));
+    o.shard_count = static_cast<int>(parse_whole("--shard", parts[1], 1, kMaxShards));
+    o.shard_index = static_cast<int>(parse_whole("--shard", parts[0], 1, kMaxShards));
   } catch (const UsageError&) {
     throw bad();
   }
@@ -147,6 +147,7 @@ int submit_command(BatchArgs& a) {
   if (!a.slurm) throw UsageError("submit: name the batch system; accepted: --slurm");
   const Job job = load_job_of(a, true);
   SlurmRequest& r = a.slurm_request;
+  r.max_points = a.max_points;  // checked by load_job_of: a decimal whole number
   r.name = job.name;
   r.job_path = fs::absolute(a.job_path).string();
   r.workdir = fs::current_path().string();

@@ -133,6 +133,19 @@ std::string shard_path(const std::string& path, int index, int count) {
       .string();
 }
 
+namespace {
+
+// I or N of a shard file's name: a sweep has at most kMaxShards shards (`sweep --shard`).
+int shard_number(const std::string& file, const std::string& digits) {
+  if (digits.size() > 6 || std::stoi(digits) < 1 || std::stoi(digits) > kMaxShards) {
+    throw UsageError(fmt::format("{}: '{}' is not a shard number; accepted: 1 to {}", file,
+                                 digits, kMaxShards));
+  }
+  return std::stoi(digits);
+}
+
+}  // namespace
+
 MergeOutcome merge_shards(const std::string& path) {
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : ".";
@@ -146,7 +159,7 @@ MergeOutcome merge_shards(const std::string& path) {
       std::smatch m;
       const std::string name = e.path().filename().string();
       if (!std::regex_match(name, m, pattern)) continue;
-      const int n = std::stoi(m[2]);
+      const int n = shard_number(e.path().string(), m[2]);
       if (count != 0 && n != count) {
         throw UsageError(
             fmt::format("{}: shards of {} and of {} sweeps lie side by side; remove the "
@@ -154,7 +167,7 @@ MergeOutcome merge_shards(const std::string& path) {
                         dir.string(), count, n));
       }
       count = n;
-      shards[std::stoi(m[1])] = e.path().string();
+      shards[shard_number(e.path().string(), m[1])] = e.path().string();
     }
   }
   if (count == 0) {

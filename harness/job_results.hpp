@@ -46,6 +46,9 @@ std::string device_slug(const nlohmann::json& environment);
 // Where `schedbench sweep` writes by default: results/<device>/<job name>.json.
 std::string default_results_path(const Job& job, const nlohmann::json& environment);
 
+// The most shards a sweep may be split into (`sweep --shard I/N`).
+inline constexpr int kMaxShards = 100000;
+
 // The file shard `index` of `count` writes for `path`: X.json -> X.shard-I-of-N.json.
 std::string shard_path(const std::string& path, int index, int count);
 

@@ -43,6 +43,7 @@ std::string sweep_batch_script(const SlurmRequest& r, const std::string& shard) 
   std::string sweep = fmt::format("{} sweep {} --out {}", quoted(r.schedbench), quoted(r.job_path),
                                   quoted(r.results_path));
   if (!shard.empty()) sweep += " --shard " + shard;
+  if (!r.max_points.empty()) sweep += " --max-points " + r.max_points;
   sweep += " --resume";
   std::string setup;
   if (r.cpu_only) {

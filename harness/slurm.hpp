@@ -19,6 +19,7 @@ struct SlurmRequest {
   std::string account;     // optional
   std::string schedbench;  // absolute path of the schedbench binary
   std::string workdir;     // absolute path the jobs run in (relative paths resolve here)
+  std::string max_points;  // submit's --max-points, passed on to every shard's sweep; empty: none
 };
 
 // The bash script's text: running it calls sbatch and prints the job ids and their logs;

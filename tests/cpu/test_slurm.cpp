@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -77,6 +78,16 @@ TEST(Slurm, ACpuOnlyJobAsksForCoresAndNoGpu) {
   const std::string four = script_for(dir, seed_job(dir, "[1, 2]"), {"--cpus-per-shard", "4"});
   EXPECT_TRUE(has(four, "--cpus-per-task=4 ")) << four;
   EXPECT_TRUE(has(four, "export OMP_NUM_THREADS=4\n")) << four;
+}
+
+TEST(Slurm, ARaisedPointCapReachesEveryShard) {
+  TempDir dir;
+  const std::string text =
+      script_for(dir, seed_job(dir, "[1, 2, 3]"), {"--shards", "2", "--max-points", "200000"});
+  EXPECT_TRUE(has(text, "--shard \"$SLURM_ARRAY_TASK_ID/2\" --max-points 200000 --resume\n"))
+      << text;
+  const std::string plain = script_for(dir, seed_job(dir, "[1, 2]"), {"--shards", "2"});
+  EXPECT_FALSE(has(plain, "--max-points")) << plain;
 }
 
 TEST(Slurm, AGpuJobAsksForItsGpusAndRunsAPointOnEach) {
@@ -154,7 +165,7 @@ TEST(Slurm, ACancelledShardFailsTheMergeAndTheScriptSaysWhere) {
   EXPECT_TRUE(has(o.err, "merge job 4242: failed (exit 3); the end of its log, " + log + ":\n"))
       << o.err;
   EXPECT_TRUE(has(o.err, "schedbench: merge: shard 2 of 3: no file")) << o.err;
-  EXPECT_FALSE(fs::exists(dir.path("r/seeds.json")));
+  EXPECT_FALSE(fs::exists(dir.path("seeds.json")));
 
   // Without --wait the script says where the merge's outcome will be.
   const Outcome later = run_script(dir, dir.path("job.slurm.sh"), {}, {"FAKE_SBATCH_CANCEL=2"});
@@ -196,6 +207,16 @@ TEST(Merge, RefusesAShardThatWasStoppedAndOneThatNeverRan) {
                        "schedbench: merge: " +
                        out + " not written\n");
   EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(Merge, AShardNumberOutOfRangeIsBadInput) {
+  TempDir dir;
+  dir.write("seeds.shard-1-of-99999999999.json", "{}");
+  const Outcome o = schedbench(dir, {"merge", dir.path("seeds.json")});
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_TRUE(has(o.err, "'99999999999' is not a shard number; accepted: 1 to 100000")) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  EXPECT_FALSE(fs::exists(dir.path("seeds.json")));
 }
 
 }  // namespace
