@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +18,7 @@
 #include "harness/job_results.hpp"
 #include "harness/parameters.hpp"
 #include "harness/progress.hpp"
+#include "harness/sweep_guard.hpp"
 #include "harness/text_table.hpp"
 #include "schedulers/registry.hpp"
 
@@ -28,52 +28,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
-
-volatile std::sig_atomic_t g_stop = 0;
-void on_stop_signal(int) {
-  g_stop = 1;
-}
-
-// Ctrl-C or a batch system's SIGTERM ends the sweep between two polls: the running points are
-// killed and left unrecorded, everything finished is already in the results file.
-class StopSignals {
- public:
-  StopSignals() {
-    g_stop = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~StopSignals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  struct sigaction old_int_ {
-  }, old_term_{};
-};
-
-// A scratch directory for requests, results and logs of the running points.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string pattern = (fs::temp_directory_path() / "schedbench-sweep-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr)
-      throw std::runtime_error("cannot make a scratch directory");
-    path_ = pattern;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
 
 struct Running {
   size_t index = 0;  // into job.points
@@ -237,6 +191,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
   const Json environment = environment_json();
   std::string path = o.out_path.empty() ? default_results_path(job, environment) : o.out_path;
   if (o.shard_count > 1) path = shard_path(path, o.shard_index, o.shard_count);
+  const ResultsLock lock(path);
   const bool exists = fs::exists(path);
   if (exists && !o.resume && !o.overwrite) {
     throw UsageError(
@@ -268,8 +223,8 @@ int run_sweep(const Job& job, const SweepOptions& o) {
       path);
 
   const std::vector<std::string> slots = o.gpus.empty() ? std::vector<std::string>{""} : o.gpus;
+  const ScratchDir scratch(path);  // outlives the points, which write into it
   std::vector<std::optional<Running>> running(slots.size());
-  const ScratchDir scratch;
   const StopSignals stop_signals;
   Progress progress(
       mine.size(), mine.size() - todo.size(), slots.size(),
@@ -277,7 +232,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
       isatty(STDOUT_FILENO) != 0);
   size_t next = 0, busy = 0;
   int failed = 0;
-  while (!g_stop && (next < todo.size() || busy > 0)) {
+  while (!StopSignals::requested() && (next < todo.size() || busy > 0)) {
     for (size_t s = 0; s < slots.size() && next < todo.size(); ++s) {
       if (running[s]) continue;
       running[s] = start(job, todo[next++], slots[s], o, scratch);
@@ -303,7 +258,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   progress.clear();
-  if (g_stop) {
+  if (StopSignals::requested()) {
     for (auto& slot : running) {
       if (slot) slot->child->kill();
     }
