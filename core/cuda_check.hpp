@@ -33,9 +33,13 @@ class CudaError : public std::runtime_error {
   throw CudaError(what);
 }
 
+// What the device has, for messages and for checks before a run.
 struct DeviceMemory {
   size_t free_bytes = 0, total = 0;
-  std::string describe() const { return fmt::format("free of {}", format_bytes(total)); }
+  std::string describe() const {
+    return fmt::format("the device has {} free of {}", format_bytes(free_bytes),
+                       format_bytes(total));
+  }
 };
 
 inline DeviceMemory device_memory() {
@@ -78,9 +82,7 @@ class DeviceBuffer {
     const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T));
     if (e == cudaErrorMemoryAllocation) {
       cudaGetLastError();
-      const DeviceMemory m = device_memory();
-      throw allocation_error("device", name, count, sizeof(T),
-                             fmt::format("{} {}", format_bytes(m.free_bytes), m.describe()));
+      throw allocation_error("device", name, count, sizeof(T), device_memory().describe());
     }
     if (e != cudaSuccess) {
       throw CudaError(fmt::format("cudaMalloc of {} for {} failed: {}",

@@ -64,13 +64,11 @@ AllocationError allocation_error(const std::string& memory, const std::string& w
 }
 
 void require_memory(const std::string& memory, const std::string& what, uint64_t count,
-                    uint64_t element_bytes, uint64_t available, const std::string& bound) {
+                    uint64_t element_bytes, uint64_t available, const std::string& says) {
   if (count * element_bytes <= available) return;
-  throw AllocationError(
-      fmt::format("{} needs {} of {} memory ({} x {} B) but there are {} ({}); "
-                  "lower it",
-                  what, format_bytes(count * element_bytes), memory, count, element_bytes,
-                  format_bytes(available), bound));
+  throw AllocationError(fmt::format("{} needs {} of {} memory ({} x {} B) but {}; lower it", what,
+                                    format_bytes(count * element_bytes), memory, count,
+                                    element_bytes, says));
 }
 
 }  // namespace sb

@@ -31,9 +31,9 @@ AllocationError allocation_error(const std::string& memory, const std::string& w
 
 // Before a run: throws AllocationError if `count` elements of `element_bytes` for `what` (e.g.
 // "--capacity 100000000") exceed the `available` bytes of `memory` ("host", "device"), which
-// `bound` describes ("free of 80 GB on the device").
+// `says` says ("the device has N bytes free of M").
 void require_memory(const std::string& memory, const std::string& what, uint64_t count,
-                    uint64_t element_bytes, uint64_t available, const std::string& bound);
+                    uint64_t element_bytes, uint64_t available, const std::string& says);
 
 // `count` value-initialised elements for `what`, or AllocationError.
 template <class T>

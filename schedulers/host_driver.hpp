@@ -109,8 +109,9 @@ RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
   // Host engines grow to the capacity rather than allocate it, but one the machine can never
   // hold is refused now, not after minutes of running.
   const HostMemoryLimit limit = host_memory_limit();
-  require_memory("host", fmt::format("--capacity {}", c.capacity), c.capacity, sizeof(Particle),
-                 limit.bytes, "at most, for this process: " + limit.why);
+  require_memory(
+      "host", fmt::format("--capacity {}", c.capacity), c.capacity, sizeof(Particle), limit.bytes,
+      fmt::format("this process can have at most {} ({})", format_bytes(limit.bytes), limit.why));
   HostState<Sim> state(c);
   const typename Sim::Params prm = state.params();
   const PhasePlan plan = Sim::phases(c);

@@ -1,0 +1,48 @@
+// Sweeps as the tests run them: a job of cpu-serial mvp points, one per seed, and schedbench
+// started in a temporary folder, optionally with the fake runner (tests/support/fake_runner.sh:
+// seed 13 crashes, seed 14 hangs).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tests/support/process.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace sb::testing_support {
+
+// A job of mvp points on cpu-serial, one per seed ("[1, 2]").
+inline std::string seed_job(const TempDir& dir, const std::string& seeds, int repetitions = 2) {
+  return dir.write("job.json", R"({"name": "seeds", "sims": ["mvp"], "schedulers": ["cpu-serial"],
+    "repetitions": )" + std::to_string(repetitions) +
+                                   R"(, "warmup": 1,
+    "axes": {"init_n": 200, "steps": 50, "split_chance": 2, "seed": )" +
+                                   seeds + "}}");
+}
+
+inline Outcome schedbench(const TempDir& dir, std::vector<std::string> args,
+                          const std::vector<std::string>& env = {}) {
+  args.insert(args.begin(), SCHEDBENCH_EXE);
+  return run_program(args, dir.path(""), env);
+}
+
+// The --runner value that runs points through the fake runner.
+inline std::string with_fake_runner() {
+  return std::string(SCHEDBENCH_SOURCE_DIR) + "/tests/support/fake_runner.sh " +
+         SCHEDBENCH_POINT_EXE;
+}
+
+inline nlohmann::json read_json(const std::string& path) {
+  return nlohmann::json::parse(slurp(path));
+}
+
+inline const nlohmann::json& point(const nlohmann::json& results, int seed) {
+  for (const nlohmann::json& p : results["points"]) {
+    if (p["config"]["seed"] == seed) return p;
+  }
+  throw std::runtime_error("no point with seed " + std::to_string(seed));
+}
+
+}  // namespace sb::testing_support
