@@ -31,7 +31,7 @@ namespace {
 constexpr const char* kAbout =
     "schedbench: schedulers for GPU particle simulations whose population changes as they run.\n"
     "Exit codes: 0 done, 1 internal or CUDA error, 2 bad input (nothing run or written),\n"
-    "3 a run failed (capacity exceeded, watchdog; in a sweep: some point failed),\n"
+    "3 a run failed (capacity exceeded, out of memory, watchdog; in a sweep: some point failed),\n"
     "130 a sweep was interrupted (its finished points are kept).";
 
 const char* kind_name(SchedulerKind k) {
