@@ -25,31 +25,6 @@ using testing_support::TempDir;
 using testing_support::with_fake_runner;
 namespace fs = std::filesystem;
 
-// A sweep over seeds 1 and 14 started in the background; returns once seed 1 is recorded and
-// seed 14's point (the fake runner's `sleep`) runs. `hung` is that point's pid.
-struct HangingSweep {
-  pid_t sweep = -1;
-  pid_t hung = -1;
-};
-
-HangingSweep start_hanging_sweep(const TempDir& dir, const std::string& out) {
-  HangingSweep s;
-  s.sweep = testing_support::start_program({SCHEDBENCH_EXE, "sweep", seed_job(dir, "[1, 14]"),
-                                            "--out", out, "--runner", with_fake_runner()},
-                                           dir.path("sweep.out"), dir.path("sweep.err"));
-  const bool running = eventually(
-      [&] {
-        for (const auto& child : testing_support::children_of(s.sweep)) {
-          if (child.name == "sleep") s.hung = child.pid;
-        }
-        return s.hung > 0;
-      },
-      60);
-  EXPECT_TRUE(running) << slurp(dir.path("sweep.out")) << slurp(dir.path("sweep.err"));
-  EXPECT_EQ(read_json(out)["points"].size(), 1u);
-  return s;
-}
-
 // The scratch folders of sweeps on `out` (out.scratch-PID) that still exist.
 size_t scratch_folders(const std::string& out) {
   size_t n = 0;
@@ -60,64 +35,85 @@ size_t scratch_folders(const std::string& out) {
   return n;
 }
 
-TEST(SweepProcesses, ASweepKilledWithSigkillTakesItsPointAlongAndResumes) {
-  TempDir dir;
-  const std::string out = dir.path("seeds.json");
-  const HangingSweep s = start_hanging_sweep(dir, out);
-  ASSERT_GT(s.hung, 0);
-  kill(s.sweep, SIGKILL);
-  EXPECT_EQ(testing_support::wait_exit_code(s.sweep), -1);
-  EXPECT_TRUE(eventually([&] { return testing_support::has_ended(s.hung); }, 10))
-      << "point process " << s.hung << " outlived its sweep";
-  EXPECT_EQ(scratch_folders(out), 1u);  // nothing could remove it: the next sweep does
+// A sweep over seeds 1 and 14 started in the background; each test begins once seed 1 is
+// recorded and seed 14's point (the fake runner's `sleep`, pid `hung`) runs.
+class HangingSweep : public testing::Test {
+ protected:
+  void SetUp() override {
+    sweep = testing_support::start_program(
+        {SCHEDBENCH_EXE, "sweep", job, "--out", out, "--runner", with_fake_runner()},
+        dir.path("sweep.out"), dir.path("sweep.err"));
+    const bool running = eventually(
+        [&] {
+          for (const auto& child : testing_support::children_of(sweep)) {
+            if (child.name == "sleep") hung = child.pid;
+          }
+          return hung > 0;
+        },
+        60);
+    ASSERT_TRUE(running) << slurp(dir.path("sweep.out")) << slurp(dir.path("sweep.err"));
+    ASSERT_EQ(read_json(out)["points"].size(), 1u);
+  }
+  // Where a test failed half-way: nothing it started runs on.
+  void TearDown() override {
+    if (!testing_support::has_ended(sweep)) {
+      kill(sweep, SIGKILL);
+      testing_support::wait_exit_code(sweep);
+    }
+    if (hung > 0 && !testing_support::has_ended(hung)) kill(hung, SIGKILL);
+  }
 
-  const Outcome resumed =
-      schedbench(dir, {"sweep", seed_job(dir, "[1, 14]"), "--out", out, "--resume"});
-  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
-  EXPECT_EQ(read_json(out)["points"].size(), 2u);
-  EXPECT_EQ(scratch_folders(out), 0u);
-  EXPECT_FALSE(fs::exists(out + ".lock"));
+  // The same sweep again with --resume and the real runner: seed 14 finishes.
+  void expect_resume_finishes() {
+    const Outcome resumed = schedbench(dir, {"sweep", job, "--out", out, "--resume"});
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+    EXPECT_EQ(read_json(out)["points"].size(), 2u);
+    EXPECT_EQ(scratch_folders(out), 0u);
+    EXPECT_FALSE(fs::exists(out + ".lock"));
+  }
+
+  TempDir dir;
+  const std::string job = seed_job(dir, "[1, 14]"), out = dir.path("seeds.json");
+  pid_t sweep = -1, hung = -1;
+};
+
+TEST_F(HangingSweep, KilledWithSigkillItTakesItsPointAlongAndResumes) {
+  kill(sweep, SIGKILL);
+  EXPECT_EQ(testing_support::wait_exit_code(sweep), -1);
+  EXPECT_TRUE(eventually([&] { return testing_support::has_ended(hung); }, 10))
+      << "point process " << hung << " outlived its sweep";
+  EXPECT_EQ(scratch_folders(out), 1u);  // nothing could remove it: the next sweep does
+  expect_resume_finishes();
 }
 
-TEST(SweepProcesses, SighupStopsASweepAsSigtermDoes) {
-  TempDir dir;
-  const std::string out = dir.path("seeds.json");
-  const HangingSweep s = start_hanging_sweep(dir, out);
-  ASSERT_GT(s.hung, 0);
-  kill(s.sweep, SIGHUP);
-  EXPECT_EQ(testing_support::wait_exit_code(s.sweep), 130);
-  EXPECT_TRUE(testing_support::has_ended(s.hung));  // the sweep waited for it
+TEST_F(HangingSweep, SighupStopsItAsSigtermDoes) {
+  kill(sweep, SIGHUP);
+  EXPECT_EQ(testing_support::wait_exit_code(sweep), 130);
+  EXPECT_TRUE(testing_support::has_ended(hung));  // the sweep waited for it
   EXPECT_NE(slurp(dir.path("sweep.out")).find("interrupted"), std::string::npos);
   EXPECT_EQ(read_json(out)["points"].size(), 1u);
   EXPECT_EQ(scratch_folders(out), 0u);
   EXPECT_FALSE(fs::exists(out + ".lock"));
 }
 
-TEST(SweepProcesses, ASecondSweepOnTheSameResultsFileIsRefusedWhateverItsFlags) {
-  TempDir dir;
-  const std::string out = dir.path("seeds.json");
-  const HangingSweep s = start_hanging_sweep(dir, out);
-  ASSERT_GT(s.hung, 0);
+TEST_F(HangingSweep, ASecondSweepOnItsResultsFileIsRefusedWhateverItsFlags) {
   const std::string before = slurp(out);
   for (const std::vector<std::string>& flags : std::vector<std::vector<std::string>>{
            {}, {"--resume"}, {"--overwrite"}, {"--resume", "--retry-failed"}, {"--shard", "1/1"}}) {
-    std::vector<std::string> args = {"sweep", seed_job(dir, "[1, 14]"), "--out", out};
+    std::vector<std::string> args = {"sweep", job, "--out", out};
     args.insert(args.end(), flags.begin(), flags.end());
     const Outcome second = schedbench(dir, args);
     EXPECT_EQ(second.exit_code, 2) << second.out << second.err;
     EXPECT_EQ(std::count(second.err.begin(), second.err.end(), '\n'), 1) << second.err;
-    EXPECT_NE(second.err.find(out + ": another sweep (pid " + std::to_string(s.sweep) + ")"),
+    EXPECT_NE(second.err.find(out + ": another sweep (pid " + std::to_string(sweep) + ")"),
               std::string::npos)
         << second.err;
   }
   EXPECT_EQ(slurp(out), before);
-  EXPECT_FALSE(testing_support::has_ended(s.hung));  // the first one runs on, undisturbed
-  kill(s.sweep, SIGTERM);
-  EXPECT_EQ(testing_support::wait_exit_code(s.sweep), 130);
-  // Released with the sweep: the next one runs.
-  const Outcome after =
-      schedbench(dir, {"sweep", seed_job(dir, "[1, 14]"), "--out", out, "--resume"});
-  EXPECT_EQ(after.exit_code, 0) << after.out << after.err;
+  EXPECT_FALSE(testing_support::has_ended(hung));  // the first one runs on, undisturbed
+  kill(sweep, SIGTERM);
+  EXPECT_EQ(testing_support::wait_exit_code(sweep), 130);
+  expect_resume_finishes();  // the lock went with the sweep
 }
 
 TEST(SweepProcesses, AFinishedSweepLeavesNoScratchFolderNorLockFile) {
