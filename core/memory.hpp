@@ -37,7 +37,7 @@ void require_memory(const std::string& memory, const std::string& what, uint64_t
 
 // `count` value-initialised elements for `what`, or AllocationError.
 template <class T>
-std::vector<T> allocate_host(size_t count, const std::string& what) {
+std::vector<T> allocate_host(size_t count, const char* what) {
   try {
     return std::vector<T>(count);
   } catch (const std::bad_alloc&) {
@@ -47,8 +47,9 @@ std::vector<T> allocate_host(size_t count, const std::string& what) {
 
 // Room in `v` for `count` elements, grown geometrically (amortised like push_back) but never past
 // `most` unless `count` needs it; AllocationError naming `what` if the memory cannot be had.
+// (`what` is a C string: this runs for every child, and a std::string could allocate.)
 template <class T>
-void make_room(std::vector<T>& v, size_t count, size_t most, const std::string& what) {
+void make_room(std::vector<T>& v, size_t count, size_t most, const char* what) {
   if (count <= v.capacity()) return;
   const size_t want = std::max(count, std::min(most, std::max<size_t>(2 * v.capacity(), 64)));
   try {
