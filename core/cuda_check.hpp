@@ -9,6 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/errors.hpp"
+#include "core/memory.hpp"
+
 namespace sb {
 
 // A CUDA call failed: exit code 1 (the error is the device's or ours, not the input's).
@@ -17,9 +20,32 @@ class CudaError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Out of memory is an AllocationError (exit code 3, like a host allocation that fails); the
+// expression names what was being allocated and how much.
 [[noreturn]] inline void throw_cuda_error(cudaError_t e, const char* expr, const char* file,
                                           int line) {
-  throw CudaError(fmt::format("{} failed: {} ({}:{})", expr, cudaGetErrorString(e), file, line));
+  const std::string what =
+      fmt::format("{} failed: {} ({}:{})", expr, cudaGetErrorString(e), file, line);
+  if (e == cudaErrorMemoryAllocation) {
+    cudaGetLastError();  // not sticky: the context stays usable
+    throw AllocationError("out of memory: " + what);
+  }
+  throw CudaError(what);
+}
+
+// What the device has, for messages and for checks before a run.
+struct DeviceMemory {
+  size_t free_bytes = 0, total = 0;
+  std::string describe() const {
+    return fmt::format("the device has {} free of {}", format_bytes(free_bytes),
+                       format_bytes(total));
+  }
+};
+
+inline DeviceMemory device_memory() {
+  DeviceMemory m;
+  cudaMemGetInfo(&m.free_bytes, &m.total);
+  return m;
 }
 
 #define SB_CUDA_CHECK(expr)                                               \
@@ -45,22 +71,22 @@ struct DeviceMemoryUse {
   }
 };
 
-// `count` elements of device memory, freed with the buffer.
+// `count` elements of device memory, freed with the buffer. `name` says what it holds, for the
+// AllocationError (exit code 3) when the device has not enough memory for it.
 template <class T>
 class DeviceBuffer {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(size_t count) : count_(count) {
+  explicit DeviceBuffer(const char* name) : name_(name) {}
+  DeviceBuffer(size_t count, const char* name) : name_(name), count_(count) {
     if (count == 0) return;
     const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T));
-    if (e != cudaSuccess) {
+    if (e == cudaErrorMemoryAllocation) {
       cudaGetLastError();
-      size_t free_bytes = 0, total = 0;
-      cudaMemGetInfo(&free_bytes, &total);
-      throw CudaError(fmt::format(
-          "cannot allocate {:.3g} GB on the device ({} elements of {} B; "
-          "{:.3g} GB free): {}",
-          count * sizeof(T) / 1e9, count, sizeof(T), free_bytes / 1e9, cudaGetErrorString(e)));
+      throw allocation_error("device", name, count, sizeof(T), device_memory().describe());
+    }
+    if (e != cudaSuccess) {
+      throw CudaError(fmt::format("cudaMalloc of {} for {} failed: {}",
+                                  format_bytes(count * sizeof(T)), name, cudaGetErrorString(e)));
     }
     DeviceMemoryUse::add(count * sizeof(T));
   }
@@ -71,8 +97,11 @@ class DeviceBuffer {
     }
   }
   DeviceBuffer(DeviceBuffer&& o) noexcept
-      : data_(std::exchange(o.data_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+      : name_(o.name_),
+        data_(std::exchange(o.data_, nullptr)),
+        count_(std::exchange(o.count_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    std::swap(name_, o.name_);
     std::swap(data_, o.data_);
     std::swap(count_, o.count_);
     return *this;
@@ -85,7 +114,7 @@ class DeviceBuffer {
 
   // Makes room for at least `count` elements (contents are not kept when it reallocates).
   void reserve(size_t count) {
-    if (count > count_) *this = DeviceBuffer<T>(count);
+    if (count > count_) *this = DeviceBuffer<T>(count, name_);
   }
 
   std::vector<T> to_host(size_t count) const {
@@ -106,6 +135,7 @@ class DeviceBuffer {
   }
 
  private:
+  const char* name_;
   T* data_ = nullptr;
   size_t count_ = 0;
 };

@@ -38,4 +38,12 @@ class CapacityError : public RunError {
   uint64_t needed_;
 };
 
+// Memory for a run could not be had, on the host or the device: exit code 3, like any run that
+// could not finish. The message names what was being allocated and how many bytes
+// (core/memory.hpp writes it).
+class AllocationError : public RunError {
+ public:
+  using RunError::RunError;
+};
+
 }  // namespace sb

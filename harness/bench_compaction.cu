@@ -40,7 +40,7 @@ DeviceBuffer<Particle> make_particles(uint64_t n, double dead_fraction) {
   for (uint64_t i = 0; i < n; ++i) {
     if (mix64(i) < cut) host[i].tag.status = kDead;
   }
-  DeviceBuffer<Particle> out(n);
+  DeviceBuffer<Particle> out(n, "the pristine particles");
   out.copy_from_host(host);
   return out;
 }
@@ -48,7 +48,7 @@ DeviceBuffer<Particle> make_particles(uint64_t n, double dead_fraction) {
 void compact(benchmark::State& state, std::string variant, uint32_t block, double dead_fraction,
              uint64_t n) {
   const DeviceBuffer<Particle> pristine = make_particles(n, dead_fraction);
-  DeviceBuffer<Particle> working(n);
+  DeviceBuffer<Particle> working(n, "the particles to compact");
   CudaStream stream;
   Compactor<Particle> compactor(variant, working, static_cast<uint32_t>(n), block, stream);
   EventTimer timer;

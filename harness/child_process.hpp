@@ -1,6 +1,8 @@
 // A child process the sweep watches: started in its own process group (so that a kill reaches
 // whatever it started, and a Ctrl-C at the terminal reaches only the sweep, which decides),
-// polled without blocking, killed on a deadline.
+// polled without blocking, killed on a deadline. It is also killed by the kernel when the
+// process that started it ends, however that ends (SIGKILL included), so that no point outlives
+// its sweep.
 #pragma once
 
 #include <sys/types.h>
@@ -28,7 +30,8 @@ std::vector<char*> pointers(std::vector<std::string>& strings);
 class ChildProcess {
  public:
   // Starts `argv` with the environment plus `set_env` ("NAME=value", replacing NAME), standard
-  // output and error to `log_path`. Throws std::runtime_error if it cannot start.
+  // output and error to `log_path`. Throws std::runtime_error if it cannot start. Start it from
+  // the thread that keeps it: the kernel kills it when the starting thread ends.
   ChildProcess(const std::vector<std::string>& argv, const std::vector<std::string>& set_env,
                const std::string& log_path);
   ChildProcess(const ChildProcess&) = delete;

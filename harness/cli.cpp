@@ -33,8 +33,8 @@ namespace {
 constexpr const char* kAbout =
     "schedbench: schedulers for GPU particle simulations whose population changes as they run.\n"
     "Exit codes: 0 done, 1 internal or CUDA error, 2 bad input (nothing run or written),\n"
-    "3 a run failed (capacity exceeded, watchdog; in a sweep: some point failed) or an output\n"
-    "file could not be written (README: Output files),\n"
+    "3 a run failed (capacity exceeded, out of memory, watchdog; in a sweep: some point failed)\n"
+    "or an output file could not be written (README: Output files),\n"
     "130 a sweep was interrupted (its finished points are kept).";
 
 const char* kind_name(SchedulerKind k) {

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +21,7 @@
 #include "harness/output_path.hpp"
 #include "harness/parameters.hpp"
 #include "harness/progress.hpp"
+#include "harness/sweep_guard.hpp"
 #include "harness/text_table.hpp"
 #include "schedulers/registry.hpp"
 
@@ -31,52 +31,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
-
-volatile std::sig_atomic_t g_stop = 0;
-void on_stop_signal(int) {
-  g_stop = 1;
-}
-
-// Ctrl-C or a batch system's SIGTERM ends the sweep between two polls: the running points are
-// killed and left unrecorded, everything finished is already in the results file.
-class StopSignals {
- public:
-  StopSignals() {
-    g_stop = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~StopSignals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  struct sigaction old_int_ {
-  }, old_term_{};
-};
-
-// A scratch directory for requests, results and logs of the running points.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string pattern = (fs::temp_directory_path() / "schedbench-sweep-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr)
-      throw std::runtime_error("cannot make a scratch directory");
-    path_ = pattern;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
 
 struct Running {
   size_t index = 0;  // into job.points
@@ -252,6 +206,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
   std::string path = o.out_path.empty() ? default_results_path(job, environment) : o.out_path;
   if (o.shard_count > 1) path = shard_path(path, o.shard_index, o.shard_count);
   check_output_file("--out", path);
+  const ResultsLock lock(path);
   const bool exists = fs::exists(path);
   if (exists && !o.resume && !o.overwrite) {
     throw UsageError(
@@ -284,14 +239,14 @@ int run_sweep(const Job& job, const SweepOptions& o) {
       path);
 
   const std::vector<std::string> slots = o.gpus.empty() ? std::vector<std::string>{""} : o.gpus;
+  const ScratchDir scratch(path);  // outlives the points, which write into it
   std::vector<std::optional<Running>> running(slots.size());
-  const ScratchDir scratch;
   const StopSignals stop_signals;
   Progress progress(mine.size(), mine.size() - todo.size(), slots.size(), h100_estimate(job, mine),
                     isatty(STDOUT_FILENO) != 0);
   size_t next = 0, busy = 0;
   int failed = 0;
-  while (!g_stop && (next < todo.size() || busy > 0)) {
+  while (!StopSignals::requested() && (next < todo.size() || busy > 0)) {
     for (size_t s = 0; s < slots.size() && next < todo.size(); ++s) {
       if (running[s]) continue;
       running[s] = start(job, todo[next++], slots[s], o, scratch);
@@ -318,7 +273,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   progress.clear();
-  if (g_stop) {
+  if (StopSignals::requested()) {
     for (auto& slot : running) {
       if (slot) slot->child->kill();
     }

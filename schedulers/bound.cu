@@ -56,7 +56,7 @@ RunResult run_bound(const RunConfig& c, const RunOptions&) {
   const typename Sim::Params prm = device_state.params();
   const uint32_t grid = persistent_grid(balanced_steps<Sim>, setup);
   const uint32_t threads = grid * c.block_size;
-  DeviceBuffer<Particle> first(initial.size()), sink(threads);
+  DeviceBuffer<Particle> first(initial.size(), "bound's particles"), sink(threads, "bound's sink");
   first.copy_from_host(initial);
 
   EventTimer timer;

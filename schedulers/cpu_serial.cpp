@@ -1,6 +1,7 @@
 // cpu-serial: the trusted reference. One particle at a time, each run to the end of the phase;
 // children are appended and reached later by the same loop.
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 #include "schedulers/entries.hpp"
 #include "schedulers/host_driver.hpp"
 
@@ -16,6 +17,7 @@ struct CpuSerial {
       Particle p = ps[i];  // a copy: push_back below may move the vector
       run_to_end<Sim>(p, ph.params, ph.key, ph.window, [&](const Particle& child) {
         if (ps.size() >= ph.capacity) throw CapacityError(ph.capacity, ps.size() + 1);
+        make_room(ps, ps.size() + 1, ph.capacity, "the particle list");
         ps.push_back(child);
       });
       ps[i] = p;

@@ -110,9 +110,9 @@ class CpuSync {
   size_t shared_bytes_;
   uint32_t resident_;  // threads of the kernel resident on the GPU at once
   HostCounter counter_;
-  DeviceBuffer<uint32_t> keys_;  // keys in, then keys out
-  DeviceBuffer<Particle> sorted_;
-  DeviceBuffer<unsigned char> temp_;
+  DeviceBuffer<uint32_t> keys_{"cpu-sync's sort keys"};  // keys in, then keys out
+  DeviceBuffer<Particle> sorted_{"cpu-sync's sorted generation"};
+  DeviceBuffer<unsigned char> temp_{"cpu-sync's CUB sort scratch"};
 };
 
 }  // namespace

@@ -74,13 +74,13 @@ class EventCompact {
 
   explicit EventCompact(const DeviceSetup& s)
       : s_(s),
-        staged_(s.config.capacity),
-        flags_(s.config.capacity),
-        list_(s.config.capacity),
-        spare_list_(s.config.capacity),
-        spawners_(s.config.capacity),
-        counts_(1),
-        selected_(1) {
+        staged_(s.config.capacity, "event-compact's staged particles"),
+        flags_(s.config.capacity, "event-compact's flags"),
+        list_(s.config.capacity, "event-compact's list of live particles"),
+        spare_list_(s.config.capacity, "event-compact's second list"),
+        spawners_(s.config.capacity, "event-compact's list of spawners"),
+        counts_(1, "event-compact's step counts"),
+        selected_(1, "event-compact's selection count") {
     SB_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_), sizeof(HostWords)));
     // Temporary storage for the largest of the three selections.
     const int most = static_cast<int>(s.config.capacity);
@@ -93,7 +93,8 @@ class EventCompact {
                                         selected_.data(), most, any, s.stream));
     SB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, from_range, thrust::counting_iterator<uint32_t>(0),
                                         list_.data(), selected_.data(), most, any, s.stream));
-    temp_ = DeviceBuffer<unsigned char>(std::max({flagged, from_list, from_range}));
+    temp_ = DeviceBuffer<unsigned char>(std::max({flagged, from_list, from_range}),
+                                        "event-compact's CUB scratch");
   }
   ~EventCompact() { cudaFreeHost(host_); }
   EventCompact(const EventCompact&) = delete;
@@ -167,7 +168,7 @@ class EventCompact {
   DeviceBuffer<uint32_t> spawners_;  // list positions of this step's spawners
   DeviceBuffer<StepCounts> counts_;
   DeviceBuffer<unsigned int> selected_;
-  DeviceBuffer<unsigned char> temp_;
+  DeviceBuffer<unsigned char> temp_{"event-compact's CUB scratch"};
   HostWords* host_ = nullptr;
 };
 

@@ -6,6 +6,8 @@
 // that takes every particle with work to the end of the window, appending children.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <memory>
@@ -14,6 +16,7 @@
 #include "core/diff.hpp"
 #include "core/digest.hpp"
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
@@ -73,7 +76,7 @@ std::vector<typename Sim::Particle> initial_particles(const RunConfig& c,
                                                       const typename Sim::Params& prm) {
   if (c.init_n > c.capacity) throw CapacityError(c.capacity, c.init_n);
   const DrawKey key = DrawKey::from_seed(c.seed);
-  std::vector<typename Sim::Particle> ps(c.init_n);
+  auto ps = allocate_host<typename Sim::Particle>(c.init_n, "the initial particles");
   for (uint64_t i = 0; i < c.init_n; ++i)
     ps[i] = Sim::initial(i, prm, key);
   return ps;
@@ -103,6 +106,12 @@ RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
   const auto ms_since = [](Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   };
+  // Host engines grow to the capacity rather than allocate it, but one the machine can never
+  // hold is refused now, not after minutes of running.
+  const HostMemoryLimit limit = host_memory_limit();
+  require_memory(
+      "host", fmt::format("--capacity {}", c.capacity), c.capacity, sizeof(Particle), limit.bytes,
+      fmt::format("this process can have at most {} ({})", format_bytes(limit.bytes), limit.why));
   HostState<Sim> state(c);
   const typename Sim::Params prm = state.params();
   const PhasePlan plan = Sim::phases(c);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <new>
+
 #include "core/errors.hpp"
 #include "core/printable.hpp"
 #include "core/sim_state.hpp"
@@ -73,7 +75,16 @@ const SimInfo& find_sim(const std::string& name) {
 
 RunResult run(const RunConfig& c, const RunOptions& opt) {
   find_sim(c.sim);
-  return find_scheduler(c.scheduler).by_sim.at(c.sim)(c, opt);
+  const RunFn& fn = find_scheduler(c.scheduler).by_sim.at(c.sim);
+  // Allocations the engines name themselves throw AllocationError; this catches the rest
+  // (library scratch such as Thrust's), so that none ends the process as an internal error.
+  try {
+    return fn(c, opt);
+  } catch (const std::bad_alloc& e) {
+    throw AllocationError(
+        fmt::format("out of memory in {} on {} (an allocation of unknown size): {}", c.scheduler,
+                    c.sim, e.what()));
+  }
 }
 
 }  // namespace sb

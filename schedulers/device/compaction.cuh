@@ -122,14 +122,14 @@ class Compactor {
         current_(particles),
         block_(block_size),
         stream_(stream),
-        counter_(1),
+        counter_(1, "the compaction counter"),
         dirty_{dirty, 0} {
     if (std::find(compaction_variants().begin(), compaction_variants().end(), variant) ==
         compaction_variants().end()) {
       throw std::logic_error("Compactor: unknown variant " + variant);
     }
     if (variant != "inplace") {
-      spare_ = DeviceBuffer<Particle>(particles.size());
+      spare_ = DeviceBuffer<Particle>(particles.size(), "the compaction's second particle array");
       SB_CUDA_CHECK(cudaMemsetAsync(spare_.data(), 0, spare_.size() * sizeof(Particle), stream));
     }
     SB_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_), sizeof(unsigned int)));
@@ -230,12 +230,13 @@ class Compactor {
 
   std::string variant_;
   DeviceBuffer<Particle>& current_;
-  DeviceBuffer<Particle> spare_;
+  DeviceBuffer<Particle> spare_{"the compaction's second particle array"};
   uint32_t block_;
   cudaStream_t stream_;
   DeviceBuffer<unsigned int> counter_;
-  DeviceBuffer<uint32_t> holes_, movers_;
-  DeviceBuffer<unsigned char> temp_;
+  DeviceBuffer<uint32_t> holes_{"the in-place compaction's holes"};
+  DeviceBuffer<uint32_t> movers_{"the in-place compaction's movers"};
+  DeviceBuffer<unsigned char> temp_{"the compaction's CUB scratch"};
   std::array<uint32_t, 2> dirty_;  // leading slots that may hold data: current, spare
   unsigned int* host_ = nullptr;
 };

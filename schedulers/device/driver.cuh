@@ -103,14 +103,22 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
   const std::vector<Particle> initial = initial_particles<Sim>(c, host_state.params());
   const auto device = describe_device();
   if (!device) throw RunError(c.scheduler + " needs a CUDA device and none is present");
+  // The particle slots (two arrays unless the compaction is in place) must fit in what the
+  // device has free: refused before anything runs rather than failing part of the way.
+  const uint64_t arrays = c.compaction == "inplace" ? 1 : 2;
+  const DeviceMemory memory = device_memory();
+  require_memory("device",
+                 fmt::format("--capacity {}{}", c.capacity,
+                             arrays == 1 ? "" : " with --compaction " + c.compaction),
+                 arrays * c.capacity, sizeof(Particle), memory.free_bytes, memory.describe());
 
   CudaStream stream;
   Watchdog watchdog(describe(c, plan.count, plan.steps), c.timeout_s);
   const DeviceSetup setup{c, *device, stream, watchdog};
   DeviceMemoryUse::reset_peak();
   const size_t bytes_before = DeviceMemoryUse::in_use;
-  DeviceBuffer<Particle> particles(c.capacity);
-  DeviceBuffer<DeviceCounters> counters(1);
+  DeviceBuffer<Particle> particles(c.capacity, "the particle slots (--capacity)");
+  DeviceBuffer<DeviceCounters> counters(1, "the particle counters");
   SB_CUDA_CHECK(cudaMemsetAsync(particles.data(), 0, c.capacity * sizeof(Particle), stream));
   SB_CUDA_CHECK(cudaMemcpyAsync(particles.data(), initial.data(), initial.size() * sizeof(Particle),
                                 cudaMemcpyHostToDevice, stream));

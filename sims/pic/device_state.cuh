@@ -54,7 +54,8 @@ __global__ void accelerate_particles(P* ps, uint32_t n, LocalGrid g, const float
 
 class PicSim::DeviceState {
  public:
-  DeviceState(const HostState& host, cudaStream_t stream) : levels_(host.levels().size()) {
+  DeviceState(const HostState& host, cudaStream_t stream)
+      : levels_(host.levels().size(), "pic's cross-section levels") {
     levels_.copy_from_host(host.levels());
     (void)stream;
   }
@@ -86,8 +87,8 @@ class PicSim::DeviceState {
 
  private:
   DeviceBuffer<pic::Level> levels_;
-  DeviceBuffer<uint32_t> counts_;
-  DeviceBuffer<float> accel_;
+  DeviceBuffer<uint32_t> counts_{"pic's grid counts"};
+  DeviceBuffer<float> accel_{"pic's grid accelerations"};
 };
 
 }  // namespace sb

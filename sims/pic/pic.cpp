@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 
 namespace sb {
 namespace pic {
@@ -62,11 +63,11 @@ void PicSim::HostState::before_phase(std::vector<Particle>& ps, PhaseWindow) {
     box = box.merged(pic::CellBox::of(pic::cell_of(p.x), pic::cell_of(p.y), pic::cell_of(p.z)));
   }
   const pic::LocalGrid grid(box);
-  std::vector<uint32_t> counts(grid.cells(), 0);
+  auto counts = allocate_host<uint32_t>(grid.cells(), "the grid's particle counts");
   for (const Particle& p : ps) {
     ++counts[grid.index(pic::cell_of(p.x), pic::cell_of(p.y), pic::cell_of(p.z))];
   }
-  std::vector<float> accel(3 * grid.cells(), 0.0f);
+  auto accel = allocate_host<float>(3 * grid.cells(), "the grid's accelerations");
   const double k = pic::acceleration_constant();
   for (uint64_t i = 0; i < grid.cells(); ++i) {
     int x, y, z;

@@ -18,19 +18,13 @@ namespace {
 
 using nlohmann::json;
 using testing_support::Outcome;
+using testing_support::point;
 using testing_support::read_json;
 using testing_support::schedbench;
 using testing_support::seed_job;
 using testing_support::TempDir;
 using testing_support::with_fake_runner;
 namespace fs = std::filesystem;
-
-const json& point(const json& results, int seed) {
-  for (const json& p : results["points"]) {
-    if (p["config"]["seed"] == seed) return p;
-  }
-  throw std::runtime_error("no point with seed " + std::to_string(seed));
-}
 
 TEST(Sweep, WritesOneResultsFileWithEveryRepetitionAndTheRunsDigest) {
   TempDir dir;

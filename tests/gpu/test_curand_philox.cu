@@ -44,7 +44,7 @@ bool same(const Philox4x32Output& a, const Philox4x32Output& b) {
 TEST(CurandPhilox, SameBitsAsOursOnDeviceAndHost) {
   SB_REQUIRE_CUDA_DEVICE();
   constexpr uint32_t n = 1u << 20;
-  DeviceBuffer<Philox4x32Output> ours(n), curand(n);
+  DeviceBuffer<Philox4x32Output> ours(n, "our draws"), curand(n, "cuRAND draws");
   both_generators<<<(n + 255) / 256, 256>>>(n, ours.data(), curand.data());
   SB_CUDA_CHECK(cudaGetLastError());
   const std::vector<Philox4x32Output> o = ours.to_host(), c = curand.to_host();
@@ -71,7 +71,7 @@ __global__ void step_draws_on_device(uint32_t n, uint32_t steps, uint32_t* out) 
 TEST(StepDraws, DeviceCursorEqualsHostCursor) {
   SB_REQUIRE_CUDA_DEVICE();
   constexpr uint32_t n = 4096, steps = 37;
-  DeviceBuffer<uint32_t> out(n * steps);
+  DeviceBuffer<uint32_t> out(n * steps, "the draws");
   step_draws_on_device<<<n / 128, 128>>>(n, steps, out.data());
   SB_CUDA_CHECK(cudaGetLastError());
   const std::vector<uint32_t> device = out.to_host();

@@ -6,9 +6,14 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <chrono>
+#include <csignal>
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "harness/child_process.hpp"
@@ -57,6 +62,48 @@ inline Outcome run_program(const std::vector<std::string>& argv, const std::stri
   const pid_t pid = start_program(argv, out, err, set_env);
   const int code = pid < 0 ? -1 : wait_exit_code(pid);
   return {code, slurp(out), slurp(err)};
+}
+
+// The processes whose parent is `parent` (from /proc), with their command names.
+struct ProcessInfo {
+  pid_t pid;
+  std::string name;
+};
+inline std::vector<ProcessInfo> children_of(pid_t parent) {
+  std::vector<ProcessInfo> out;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string stat = slurp(e.path().string() + "/stat");
+    // pid (comm) state ppid ...: comm may hold spaces, so parse from the last ')'.
+    const size_t open = stat.find('('), close = stat.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 1));
+    char state = 0;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent) {
+      out.push_back({static_cast<pid_t>(std::stol(stat.substr(0, open))),
+                     stat.substr(open + 1, close - open - 1)});
+    }
+  }
+  return out;
+}
+
+// Whether `pid` has ended (a zombie waiting for its new parent counts as ended).
+inline bool has_ended(pid_t pid) {
+  if (kill(pid, 0) != 0) return true;
+  const std::string stat = slurp("/proc/" + std::to_string(pid) + "/stat");
+  const size_t close = stat.rfind(')');
+  return close == std::string::npos || stat.compare(close + 1, 2, " Z") == 0;
+}
+
+// Polls `done` until it holds or `seconds` have passed; returns whether it held.
+inline bool eventually(const std::function<bool()>& done, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
 }
 
 }  // namespace sb::testing_support
