@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/process.hpp"
-#include "tests/support/sweep.hpp"
+#include "tests/support/sweep_job.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace sb {

@@ -12,7 +12,6 @@
 
 #include "harness/job_results.hpp"
 #include "tests/support/process.hpp"
-#include "tests/support/sweep.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace sb {
@@ -20,13 +19,41 @@ namespace {
 
 using nlohmann::json;
 using testing_support::Outcome;
-using testing_support::point;
-using testing_support::read_json;
-using testing_support::schedbench;
-using testing_support::seed_job;
 using testing_support::TempDir;
-using testing_support::with_fake_runner;
 namespace fs = std::filesystem;
+
+const std::string kFakeRunner =
+    std::string(SCHEDBENCH_SOURCE_DIR) + "/tests/support/fake_runner.sh";
+
+// A job of mvp points on cpu-serial, one per seed.
+std::string seed_job(const TempDir& dir, const std::string& seeds, int repetitions = 2) {
+  return dir.write("job.json", R"({"name": "seeds", "sims": ["mvp"], "schedulers": ["cpu-serial"],
+    "repetitions": )" + std::to_string(repetitions) +
+                                   R"(, "warmup": 1,
+    "axes": {"init_n": 200, "steps": 50, "split_chance": 2, "seed": )" +
+                                   seeds + "}}");
+}
+
+Outcome schedbench(const TempDir& dir, std::vector<std::string> args,
+                   const std::vector<std::string>& env = {}) {
+  args.insert(args.begin(), SCHEDBENCH_EXE);
+  return testing_support::run_program(args, dir.path(""), env);
+}
+
+std::string with_fake_runner() {
+  return kFakeRunner + " " + SCHEDBENCH_POINT_EXE;
+}
+
+json read_json(const std::string& path) {
+  return json::parse(testing_support::slurp(path));
+}
+
+const json& point(const json& results, int seed) {
+  for (const json& p : results["points"]) {
+    if (p["config"]["seed"] == seed) return p;
+  }
+  throw std::runtime_error("no point with seed " + std::to_string(seed));
+}
 
 TEST(Sweep, WritesOneResultsFileWithEveryRepetitionAndTheRunsDigest) {
   TempDir dir;

@@ -1,10 +1,8 @@
-// Sweeps as the tests run them: a job of cpu-serial mvp points, one per seed, and schedbench
-// started in a temporary folder, optionally with the fake runner (tests/support/fake_runner.sh:
-// seed 13 crashes, seed 14 hangs).
+// What the sweep and Slurm tests share: a small CPU job, schedbench run as a user would run it,
+// and the fake point runner (tests/support/fake_runner.sh).
 #pragma once
 
 #include <nlohmann/json.hpp>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,7 +11,7 @@
 
 namespace sb::testing_support {
 
-// A job of mvp points on cpu-serial, one per seed ("[1, 2]").
+// A job of mvp points on cpu-serial, one per seed.
 inline std::string seed_job(const TempDir& dir, const std::string& seeds, int repetitions = 2) {
   return dir.write("job.json", R"({"name": "seeds", "sims": ["mvp"], "schedulers": ["cpu-serial"],
     "repetitions": )" + std::to_string(repetitions) +
@@ -22,13 +20,14 @@ inline std::string seed_job(const TempDir& dir, const std::string& seeds, int re
                                    seeds + "}}");
 }
 
+// `schedbench ARGS` run in `dir`, with `env` ("NAME=value") added to the environment.
 inline Outcome schedbench(const TempDir& dir, std::vector<std::string> args,
                           const std::vector<std::string>& env = {}) {
   args.insert(args.begin(), SCHEDBENCH_EXE);
   return run_program(args, dir.path(""), env);
 }
 
-// The --runner value that runs points through the fake runner.
+// The --runner of a sweep whose seed 13 crashes and seed 14 hangs (fake_runner.sh).
 inline std::string with_fake_runner() {
   return std::string(SCHEDBENCH_SOURCE_DIR) + "/tests/support/fake_runner.sh " +
          SCHEDBENCH_POINT_EXE;
@@ -36,13 +35,6 @@ inline std::string with_fake_runner() {
 
 inline nlohmann::json read_json(const std::string& path) {
   return nlohmann::json::parse(slurp(path));
-}
-
-inline const nlohmann::json& point(const nlohmann::json& results, int seed) {
-  for (const nlohmann::json& p : results["points"]) {
-    if (p["config"]["seed"] == seed) return p;
-  }
-  throw std::runtime_error("no point with seed " + std::to_string(seed));
 }
 
 }  // namespace sb::testing_support
