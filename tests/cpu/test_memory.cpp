@@ -17,7 +17,7 @@ namespace {
 using testing_support::Outcome;
 using testing_support::TempDir;
 
-constexpr const char* kLimitKib = "1048576";  // 1 GiB of address space
+constexpr const char* kLimitKib = "262144";  // 256 MiB of address space
 
 // schedbench `args` under the address-space limit, with two OpenMP threads (each thread maps a
 // stack, so that their number would change what is left).
