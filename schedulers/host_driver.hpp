@@ -86,7 +86,7 @@ void count_phase(const std::vector<Particle>& ps, size_t n_start, PhaseWindow w,
   c.peak = std::max<uint64_t>(c.peak, ps.size());
   for (const Particle& p : ps) {
     c.removed += is_alive(p.tag) ? 0 : 1;
-    c.particle_steps += p.tag.step - draw_base(p.tag, w);
+    c.particle_steps += steps_in_phase(p, w);
   }
 }
 

@@ -77,7 +77,7 @@ struct TallyParticle {
   // A claimed slot that reads kEmpty was vacated: its particle moved to another slot.
   __device__ PhaseTally operator()(const Particle& p) const {
     if (p.tag.status == kEmpty) return {0, 0, 1};
-    return {p.tag.status == kDead ? 1ull : 0ull, p.tag.step - draw_base(p.tag, window), 0};
+    return {p.tag.status == kDead ? 1ull : 0ull, steps_in_phase(p, window), 0};
   }
 };
 
