@@ -85,9 +85,32 @@ class WordStream {
   uint32_t used_ = 4;
 };
 
+// The words of a particle's initial-state blocks (DrawStream::kInit, blocks 0, 1, ...).
+class InitWords {
+ public:
+  SB_HD InitWords(DrawKey key, uint64_t id) : key_(key), id_(id) {}
+
+  SB_HD uint32_t next() {
+    if (used_ == 4) {
+      words_ = draw_block(key_, id_, DrawStream::kInit, next_block_++);
+      used_ = 0;
+    }
+    return select_word(words_, used_++);
+  }
+
+ private:
+  DrawKey key_;
+  uint64_t id_;
+  uint32_t next_block_ = 0;
+  Philox4x32Output words_{};
+  uint32_t used_ = 4;
+};
+
 // A direction uniform on the unit sphere (Marsaglia 1972): (u, v) uniform in the unit disc by
-// rejection, then (2u sqrt(1 - s), 2v sqrt(1 - s), 1 - 2s) with s = u^2 + v^2.
-SB_HD inline void isotropic_direction(WordStream& words, double d[3]) {
+// rejection, then (2u sqrt(1 - s), 2v sqrt(1 - s), 1 - 2s) with s = u^2 + v^2. Words come from
+// a WordStream or InitWords.
+template <class Words>
+SB_HD void isotropic_direction(Words& words, double d[3]) {
   double u, v, s;
   do {
     u = signed_unit(words.next());

@@ -97,8 +97,12 @@ SB_HD inline uint32_t choose_process(const Params& prm, uint32_t row, double f, 
   return i;
 }
 
+// The kinetic energy of the initial electrons, eV.
+inline constexpr double kInitialEnergy = 0.1;
+
 // An isotropic velocity of kinetic energy eps, as momentum.
-SB_HD inline void scatter(Particle& p, double eps, WordStream& words) {
+template <class Words>
+SB_HD void scatter(Particle& p, double eps, Words& words) {
   double d[3];
   isotropic_direction(words, d);
   const double u = momentum_of(eps);
@@ -181,9 +185,12 @@ struct AirSim {
 
   static PhasePlan phases(const RunConfig& c);
 
-  // At the origin, at rest, clock 0.
-  static Particle initial(uint64_t index, const Params&, DrawKey) {
+  // At the origin at clock 0, with kInitialEnergy eV in an isotropic direction: at rest an
+  // electron would have no collision frequency (nu = N sigma v) and, without a field, never move.
+  static Particle initial(uint64_t index, const Params&, DrawKey key) {
     Particle p{};
+    InitWords words(key, index);
+    air::scatter(p, air::kInitialEnergy, words);
     p.tag = ParticleTag::make(index, 0);
     return p;
   }

@@ -65,7 +65,7 @@ double speed_of(double eps) {
 }
 
 uint32_t grid_rows(double top) {
-  return static_cast<uint32_t>(std::min(65536.0, std::ceil(top / 0.002))) + 1;
+  return static_cast<uint32_t>(std::min(65536.0, std::ceil(top / 0.0005))) + 1;
 }
 
 std::vector<GasComponent> parse_gas(const std::string& text) {

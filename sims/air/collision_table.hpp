@@ -52,7 +52,7 @@ struct CollisionTable {
   double inv_step = 0;  // rows per eV
 };
 
-// Rows of the grid: a step of about 2 meV up to 2^16 + 1 rows.
+// Rows of the grid: a step of 0.5 meV, or coarser beyond 2^16 + 1 rows (32.8 eV).
 uint32_t grid_rows(double top);
 
 // "N2:0.8,O2:0.2"; throws UsageError unless every fraction is in (0, 1] and they sum to 1
