@@ -106,17 +106,23 @@ class InitWords {
   uint32_t used_ = 4;
 };
 
-// A direction uniform on the unit sphere (Marsaglia 1972): (u, v) uniform in the unit disc by
-// rejection, then (2u sqrt(1 - s), 2v sqrt(1 - s), 1 - 2s) with s = u^2 + v^2. Words come from
-// a WordStream or InitWords.
+// A point (u, v) uniform in the unit disc without its centre, by rejection from the square;
+// s = u^2 + v^2.
 template <class Words>
-SB_HD void isotropic_direction(Words& words, double d[3]) {
-  double u, v, s;
+SB_HD void point_in_disc(Words& words, double& u, double& v, double& s) {
   do {
     u = signed_unit(words.next());
     v = signed_unit(words.next());
     s = u * u + v * v;
   } while (s >= 1.0 || s == 0.0);
+}
+
+// A direction uniform on the unit sphere (Marsaglia 1972): (2u sqrt(1 - s), 2v sqrt(1 - s),
+// 1 - 2s) for (u, v) uniform in the unit disc. Words come from a WordStream or InitWords.
+template <class Words>
+SB_HD void isotropic_direction(Words& words, double d[3]) {
+  double u, v, s;
+  point_in_disc(words, u, v, s);
   const double r = 2.0 * sqrt(1.0 - s);
   d[0] = u * r;
   d[1] = v * r;
@@ -126,11 +132,7 @@ SB_HD void isotropic_direction(Words& words, double d[3]) {
 // Two independent standard normal numbers (Marsaglia's polar method).
 SB_HD inline void normal_pair(WordStream& words, double& a, double& b) {
   double u, v, s;
-  do {
-    u = signed_unit(words.next());
-    v = signed_unit(words.next());
-    s = u * u + v * v;
-  } while (s >= 1.0 || s == 0.0);
+  point_in_disc(words, u, v, s);
   const double f = sqrt(-2.0 * det_log(s) / s);
   a = u * f;
   b = v * f;
