@@ -22,6 +22,9 @@ namespace sb {
 enum class DrawStream : uint32_t {
   kInit = 0,  // initial state of particle `id` (step word 0)
   kStep = 1,  // the per-step draw a sim may take
+  // kStepExtra + i: block i of the extra draws of a step (StepDraw::block), for sims whose step
+  // needs more than one word. The step itself is the counter's first word.
+  kStepExtra = 2,
 };
 
 struct DrawKey {
@@ -75,6 +78,12 @@ class StepDraws {
 
   SB_HD uint32_t& hint() { return hint_; }
 
+  SB_HD Philox4x32Output extra(uint32_t step, uint32_t i) const {
+    return draw_block(key_, id_,
+                      static_cast<DrawStream>(static_cast<uint32_t>(DrawStream::kStepExtra) + i),
+                      step);
+  }
+
  private:
   static constexpr uint32_t kNoBlock = 0xFFFFFFFFu;  // steps stay below 2^31 (RunConfig limits)
 
@@ -91,6 +100,12 @@ class StepDraw {
  public:
   SB_HD StepDraw(StepDraws& draws, uint32_t step) : draws_(draws), step_(step) {}
   SB_HD uint32_t u32() { return draws_.at(step_); }
+
+  // Extra block i of this step (i from 0): four more words, computed afresh at every call.
+  SB_HD Philox4x32Output block(uint32_t i) const { return draws_.extra(step_, i); }
+
+  // The step being taken, for sims whose time depends on it (air: the phase's end time).
+  SB_HD uint32_t step() const { return step_; }
 
   // A word kept for the sim from the particle's previous step (0 at its first step of a run): a
   // hint for this step, such as where to look something up first, never state. A step's result

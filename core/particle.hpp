@@ -12,6 +12,12 @@
 //   static Particle initial(uint64_t index, const Params&, DrawKey);
 //   SB_HD static Fate step(Particle& p, Particle& child, const Params&, StepDraw&);
 //   SB_HD static bool simulates_children(const Params&);
+//
+// A sim whose steps are not of one length (air: a step is one random flight) ends a particle's
+// phase early: its step returns Fate::kPhaseEnd once the particle's clock reaches the phase's end
+// time, and advance() moves it to the window's end. The steps it took are then fewer than the
+// window's: such a sim defines steps_in_phase(const Particle&, PhaseWindow) in its namespace,
+// found by argument-dependent lookup before the default below.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +28,8 @@
 
 namespace sb {
 
-enum class Fate : uint32_t { kAlive, kSpawned, kDied };
+// kPhaseEnd: alive, and done with this phase (its clock reached the phase's end time).
+enum class Fate : uint32_t { kAlive, kSpawned, kDied, kPhaseEnd };
 
 // kEmpty is zero so that zeroed device memory reads as "no particle here yet": GPU schedulers
 // publish a particle by storing kAlive last (schedulers/device/slots.cuh). A slot whose particle
@@ -82,14 +89,27 @@ SB_HD inline uint32_t draw_base(const ParticleTag& t, PhaseWindow w) {
   return t.first_step > w.start ? t.first_step : w.start;
 }
 
+// The steps p took in window w, counted once it ended there (alive at the end or dead): every
+// step of the window from its base, for sims whose particles step through the whole window.
+template <class Particle>
+SB_HD uint32_t steps_in_phase(const Particle& p, PhaseWindow w) {
+  return p.tag.step - draw_base(p.tag, w);
+}
+
 // Advances p by its next step. On kSpawned, `child` is a complete particle that starts at the
 // following step (or, where the sim does not simulate children, is born already finished).
+// kPhaseEnd moves p to the end of the window and is returned as kAlive: to an engine, a particle
+// that ended its phase early looks like one that took every step of it.
 template <class Sim>
 SB_HD Fate advance(typename Sim::Particle& p, typename Sim::Particle& child,
                    const typename Sim::Params& prm, StepDraws& draws, PhaseWindow w) {
   const uint32_t t = p.tag.step;
   StepDraw draw(draws, t);
   const Fate fate = Sim::step(p, child, prm, draw);
+  if (fate == Fate::kPhaseEnd) {
+    p.tag.step = w.end;
+    return Fate::kAlive;
+  }
   p.tag.step = t + 1;
   if (fate == Fate::kDied) {
     p.tag.status = kDead;

@@ -35,6 +35,21 @@ struct RunConfig {
   std::string cross_section;     // file of split and remove percent per energy level
   double collision_chance = -1;  // percent; 0 to 100 replaces the table: split = remove = c / 2
 
+  // air (sims/air/air.hpp; harness/parameters.cpp gives units and meanings)
+  std::string gas = "N2:0.8,O2:0.2";
+  double pressure = 1;        // bar
+  double temperature = 300;   // K
+  double field = -1;          // V/m; below 0: not given
+  double reduced_field = -1;  // Td; below 0: not given
+  double magnetic_field = 0;  // T
+  double field_angle = 0;     // degrees between E and B
+  bool thermal_gas = false;
+  std::string cross_sections;  // LXCat file; empty: data/lxcat-siglo.txt
+  uint32_t phases = 10;
+  double phase_time = 1e-10;  // s
+  std::string extrapolate = "error";
+  double max_energy = 0;  // eV; 0: the smallest top of the species' elastic tables
+
   // GPU schedulers
   uint32_t block_size = 128;
   uint32_t blocks_per_sm = 0;          // 0 = fill: the occupancy maximum

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/image.hpp"
@@ -21,6 +22,10 @@ struct Counts {
   uint64_t particle_steps = 0;
   uint64_t peak = 0;  // most particle slots in use at once: the number --capacity bounds
 };
+
+// A sim's named measurements of one phase, in the order it reports them (sims that observe their
+// particles: core/sim_state.hpp).
+using Observables = std::vector<std::pair<std::string, double>>;
 
 // The final particles of a run, kept only where asked (RunOptions::keep_particles): by the tests
 // that compare engines particle by particle, and by `bound`, whose population is a run's final
@@ -44,6 +49,7 @@ struct RunResult {
   uint64_t digest = 0;
   uint64_t device_bytes = 0;                     // most device memory the run held (GPU schedulers)
   std::shared_ptr<const ParticleSet> particles;  // null unless RunOptions::keep_particles
+  std::vector<Observables> observables;          // per phase, where the sim observes
 };
 
 struct RunOptions {

@@ -115,6 +115,93 @@ const std::vector<Parameter> kParameters = {
      [](const RunConfig& c) {
        return c.collision_chance < 0 ? json(nullptr) : json(c.collision_chance);
      }},
+    {"gas", "--gas",
+     "air: gas mixture SPECIES:FRACTION,... of species in the cross-section file, fractions "
+     "summing to 1 (default N2:0.8,O2:0.2)",
+     ParameterScope::kSim, false, false,
+     [](RunConfig& c, const std::string&, const std::string& t) { c.gas = t; },
+     [](const RunConfig& c) { return json(c.gas); }},
+    {"pressure", "--pressure", "air: gas pressure, bar (default 1)", ParameterScope::kSim, false,
+     false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.pressure = parse_real(f, t, 1e-9, 1e6);
+     },
+     [](const RunConfig& c) { return json(c.pressure); }},
+    {"temperature", "--temperature", "air: gas temperature, K (default 300)", ParameterScope::kSim,
+     false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.temperature = parse_real(f, t, 1e-3, 1e6);
+     },
+     [](const RunConfig& c) { return json(c.temperature); }},
+    {"field", "--field", "air: electric field, V/m (or --reduced-field)", ParameterScope::kSim,
+     false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.field = parse_real(f, t, 0, 1e12);
+     },
+     [](const RunConfig& c) { return c.field < 0 ? json(nullptr) : json(c.field); }},
+    {"reduced_field", "--reduced-field",
+     "air: reduced electric field E/N, Td (1 Td = 1e-21 V m^2; or --field)", ParameterScope::kSim,
+     false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.reduced_field = parse_real(f, t, 0, 1e6);
+     },
+     [](const RunConfig& c) {
+       return c.reduced_field < 0 ? json(nullptr) : json(c.reduced_field);
+     }},
+    {"magnetic_field", "--magnetic-field", "air: magnetic field, T (default 0)",
+     ParameterScope::kSim, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.magnetic_field = parse_real(f, t, 0, 1e4);
+     },
+     [](const RunConfig& c) { return json(c.magnetic_field); }},
+    {"field_angle", "--field-angle", "air: angle between E and B, degrees (default 0)",
+     ParameterScope::kSim, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.field_angle = parse_real(f, t, 0, 180);
+     },
+     [](const RunConfig& c) { return json(c.field_angle); }},
+    {"thermal_gas", "--thermal-gas",
+     "air: molecules move with the Maxwellian of --temperature (default: at rest)",
+     ParameterScope::kSim, true, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.thermal_gas = parse_bool(f, t);
+     },
+     [](const RunConfig& c) { return json(c.thermal_gas); }},
+    {"cross_sections", "--cross-sections",
+     "air: LXCat cross-section file (default data/lxcat-siglo.txt: N2, O2, Ar)",
+     ParameterScope::kSim, false, false,
+     [](RunConfig& c, const std::string&, const std::string& t) { c.cross_sections = t; },
+     [](const RunConfig& c) {
+       return c.cross_sections.empty() ? json(nullptr) : json(c.cross_sections);
+     }},
+    {"phases", "--phases", "air: phases (default 10), each of --phase-time", ParameterScope::kSim,
+     false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.phases = static_cast<uint32_t>(parse_whole(f, t, 1, 100000));
+     },
+     [](const RunConfig& c) { return json(c.phases); }},
+    {"phase_time", "--phase-time", "air: length of a phase, seconds (default 1e-10)",
+     ParameterScope::kSim, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.phase_time = parse_real(f, t, 1e-18, 1);
+     },
+     [](const RunConfig& c) { return json(c.phase_time); }},
+    {"extrapolate", "--extrapolate",
+     "air: above the table's top energy: error (default; the run fails), constant (the top's "
+     "collision frequencies) or zero (no collisions)",
+     ParameterScope::kSim, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.extrapolate = parse_choice(f, t, {"error", "constant", "zero"});
+     },
+     [](const RunConfig& c) { return json(c.extrapolate); }},
+    {"max_energy", "--max-energy",
+     "air: top of the collision table, eV (default: the smallest top of the gases' elastic "
+     "cross sections)",
+     ParameterScope::kSim, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.max_energy = parse_real(f, t, 1e-3, 1e7);
+     },
+     [](const RunConfig& c) { return c.max_energy > 0 ? json(c.max_energy) : json(nullptr); }},
     {"block_size", "--block-size",
      "threads per block: a multiple of 32 from 32 to 1024 (default 128)",
      ParameterScope::kScheduler, false, false,

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "harness/environment.hpp"
 #include "harness/parameters.hpp"
 
@@ -18,6 +21,34 @@ double ns_per_step(const RunResult& r) {
   return r.counts.particle_steps > 0
              ? r.time_ms * 1e6 / static_cast<double>(r.counts.particle_steps)
              : 0.0;
+}
+
+// One object per phase; a quantity that is not a number (no electrons left) is null.
+json observables_json(const std::vector<Observables>& phases) {
+  json out = json::array();
+  for (const Observables& o : phases) {
+    json phase = json::object();
+    for (const auto& [name, value] : o)
+      phase[name] = std::isfinite(value) ? json(value) : json(nullptr);
+    out.push_back(phase);
+  }
+  return out;
+}
+
+// A table with a row per phase and a column per quantity.
+std::string observables_table(const std::vector<Observables>& phases) {
+  if (phases.empty()) return "";
+  std::string s = "  observables per phase\n    phase";
+  for (const auto& [name, value] : phases.front())
+    s += fmt::format(" {:>11}", name);
+  s += "\n";
+  for (size_t k = 0; k < phases.size(); ++k) {
+    s += fmt::format("    {:>5}", k);
+    for (const auto& [name, value] : phases[k])
+      s += fmt::format(" {:>{}.5g}", value, std::max<size_t>(11, name.size()));
+    s += "\n";
+  }
+  return s;
 }
 
 }  // namespace
@@ -40,7 +71,8 @@ json result_json(const RunResult& r) {
           {"particle_steps_per_s", steps_per_second(r)},
           {"ns_per_particle_step", ns_per_step(r)},
           {"digest", digest_hex(r.digest)},
-          {"device_bytes", r.device_bytes}};
+          {"device_bytes", r.device_bytes},
+          {"observables", observables_json(r.observables)}};
 }
 
 json run_json(const RunConfig& c, const RunResult& r) {
@@ -65,6 +97,7 @@ std::string run_summary(const RunConfig& c, const RunResult& r) {
     s += fmt::format("  device memory   {:.3g} GB at most\n",
                      static_cast<double>(r.device_bytes) / 1e9);
   }
+  s += observables_table(r.observables);
   s += fmt::format("  digest          {}\n", digest_hex(r.digest));
   return s;
 }

@@ -89,7 +89,7 @@ void count_phase(const std::vector<Particle>& ps, size_t n_start, PhaseWindow w,
   c.peak = std::max<uint64_t>(c.peak, ps.size());
   for (const Particle& p : ps) {
     c.removed += is_alive(p.tag) ? 0 : 1;
-    c.particle_steps += p.tag.step - draw_base(p.tag, w);
+    c.particle_steps += steps_in_phase(p, w);
   }
 }
 
@@ -128,7 +128,7 @@ RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
     t0 = Clock::now();
     Engine<Sim>::run_phase(ps, ph);
     r.parts_ms["mobility"] += ms_since(t0);
-    const uint64_t removed = r.counts.removed;
+    const uint64_t removed = r.counts.removed, spawned = r.counts.spawned;
     count_phase(ps, n_start, ph.window, r.counts);
     if (r.counts.removed > removed) {
       t0 = Clock::now();
@@ -136,6 +136,10 @@ RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
           std::remove_if(ps.begin(), ps.end(), [](const Particle& p) { return !is_alive(p.tag); }),
           ps.end());
       r.parts_ms["compaction"] += ms_since(t0);
+    }
+    if constexpr (Observes<Sim>::value) {
+      r.observables.push_back(state.observe(
+          ps, ph.window, {n_start, r.counts.spawned - spawned, r.counts.removed - removed}));
     }
     if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(ps));
   }

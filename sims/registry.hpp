@@ -1,6 +1,7 @@
 // The sim registry: every sim, as a type list. Adding a sim is one folder plus one entry here.
 #pragma once
 
+#include "sims/air/air.hpp"
 #include "sims/mvp/mvp.hpp"
 #include "sims/pic/pic.hpp"
 #include "sims/toy/toy.hpp"
@@ -15,6 +16,6 @@ struct SimList {
   }
 };
 
-using AllSims = SimList<ToySim, MvpSim, PicSim>;
+using AllSims = SimList<ToySim, MvpSim, PicSim, AirSim>;
 
 }  // namespace sb

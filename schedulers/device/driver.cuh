@@ -77,7 +77,7 @@ struct TallyParticle {
   // A claimed slot that reads kEmpty was vacated: its particle moved to another slot.
   __device__ PhaseTally operator()(const Particle& p) const {
     if (p.tag.status == kEmpty) return {0, 0, 1};
-    return {p.tag.status == kDead ? 1ull : 0ull, p.tag.step - draw_base(p.tag, window), 0};
+    return {p.tag.status == kDead ? 1ull : 0ull, steps_in_phase(p, window), 0};
   }
 };
 
@@ -98,7 +98,7 @@ inline constexpr uint32_t kCompactionBlock = 128;
 template <class Sim, template <class> class Scheduler>
 RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
   using Particle = typename Sim::Particle;
-  const HostState<Sim> host_state(c);
+  HostState<Sim> host_state(c);
   const PhasePlan plan = Sim::phases(c);
   const std::vector<Particle> initial = initial_particles<Sim>(c, host_state.params());
   const auto device = describe_device();
@@ -165,6 +165,7 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
     // The particles there were: the slots a scheduler that stores each once would have used.
     const uint64_t slots = uint64_t{end.n} + end.held - tally.vacated;
     if (slots > c.capacity) throw CapacityError(c.capacity, slots);
+    const PhaseEvents events{n, slots - n, tally.removed + end.held};
     r.counts.spawned += slots - n;
     r.counts.peak = std::max<uint64_t>(r.counts.peak, slots);
     r.counts.removed += tally.removed + end.held;  // held particles all died
@@ -177,6 +178,9 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
       watchdog.sync(stream);
       r.parts_ms["compaction"] += compaction.elapsed_ms();
     }
+    // Observed on the host, outside the timed regions, so that every engine sums alike.
+    if constexpr (Observes<Sim>::value)
+      r.observables.push_back(host_state.observe(particles.to_host(n), ph.window, events));
     if (wants_snapshot(opt, phase))
       opt.on_snapshot(phase, HostParticleSet<Sim>(particles.to_host(n)));
   }

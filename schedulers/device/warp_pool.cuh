@@ -146,7 +146,7 @@ struct SlotTally {
   template <class Particle>
   __device__ void add_death(const Particle& p, PhaseWindow w) {
     ++died;
-    steps += p.tag.step - draw_base(p.tag, w);
+    steps += steps_in_phase(p, w);
   }
 
   // Warp-collective: how many more slots the warp may vacate. A vacated slot is one more than a

@@ -29,6 +29,17 @@ RunConfig pic(uint64_t init_n, uint32_t poisson, uint32_t mobility, double chanc
   return c;
 }
 
+RunConfig air(const std::string& gas, double td, uint64_t init_n, uint32_t phases) {
+  RunConfig c = config("air", init_n, 0);
+  c.gas = gas;
+  c.reduced_field = td;
+  c.phases = phases;
+  c.phase_time = 1e-11;
+  c.max_energy = 300;
+  c.extrapolate = "constant";
+  return c;
+}
+
 void PrintTo(const Case& c, std::ostream* os) {
   *os << c.name;
 }
@@ -60,6 +71,15 @@ std::vector<Case> cases() {
                    pic(2000, 2, 150, chance)});
   }
   out.push_back({"pic_extinction", pic(20, 5, 200, 90)});
+  out.push_back({"air_ionization", air("N2:1", 800, 50, 3)});
+  out.push_back({"air_attachment", air("O2:1", 20, 200, 3)});
+  RunConfig magnetic = air("N2:0.8,O2:0.2", 300, 100, 2);
+  magnetic.magnetic_field = 20;
+  magnetic.field_angle = 60;
+  out.push_back({"air_magnetic", magnetic});
+  RunConfig thermal = air("N2:0.78,O2:0.21,Ar:0.01", 120, 100, 2);
+  thermal.thermal_gas = true;
+  out.push_back({"air_three_gases_thermal", thermal});
   return out;
 }
 

@@ -44,6 +44,18 @@ RunConfig pic(uint64_t init_n, uint32_t poisson, uint32_t mobility, double chanc
   return c;
 }
 
+// Small air runs (seconds on an H100): phases of 1e-11 s are about 90 flights per electron.
+RunConfig air(const char* gas, double td, uint64_t init_n, uint32_t phases) {
+  RunConfig c = base("air", init_n, 0);
+  c.gas = gas;
+  c.reduced_field = td;
+  c.phases = phases;
+  c.phase_time = 1e-11;
+  c.max_energy = 300;
+  c.extrapolate = "constant";
+  return c;
+}
+
 std::vector<Config> configs() {
   std::vector<Config> out;
   out.push_back({"few_particles", base("toy", 3, 2500)});
@@ -74,6 +86,19 @@ std::vector<Config> configs() {
   // More particles than resident threads, living a few steps: cpu-sync's warps leave their
   // last lanes to the next generation, dynamic-block's publish them.
   out.push_back({"pic_more_particles_than_threads", pic(200'000, 2, 60, 20)});
+  out.push_back({"air_ionization_dominated", air("N2:1", 1000, 2000, 4)});
+  out.push_back({"air_attachment_dominated", air("O2:1", 20, 20'000, 3)});
+  out.push_back({"air_near_balance", air("N2:0.8,O2:0.2", 120, 20'000, 3)});
+  RunConfig magnetic = air("N2:0.8,O2:0.2", 300, 5000, 3);
+  magnetic.magnetic_field = 20;
+  magnetic.field_angle = 60;
+  out.push_back({"air_magnetic_field", magnetic});
+  RunConfig three = air("N2:0.78,O2:0.21,Ar:0.01", 150, 10'000, 3);
+  three.thermal_gas = true;
+  out.push_back({"air_three_gases_thermal", three});
+  RunConfig extinct = air("O2:1", 5, 2000, 6);
+  extinct.phase_time = 2e-10;
+  out.push_back({"air_extinction", extinct});
   return out;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,13 @@ inline std::string with_fake_runner() {
 
 inline nlohmann::json read_json(const std::string& path) {
   return nlohmann::json::parse(slurp(path));
+}
+
+inline const nlohmann::json& point(const nlohmann::json& results, int seed) {
+  for (const nlohmann::json& p : results["points"]) {
+    if (p["config"]["seed"] == seed) return p;
+  }
+  throw std::runtime_error("no point with seed " + std::to_string(seed));
 }
 
 }  // namespace sb::testing_support

@@ -1,0 +1,279 @@
+// air (issue 14; seed 003 §2.2.2 and §7.1): electrons in a gas under uniform electric and
+// magnetic fields, by the null-collision Monte Carlo method on LXCat cross sections. A step is
+// one flight of random length -ln(r) / nu_max; at its end a real process is chosen with
+// probability nu_k(eps) / nu_max, else nothing happens (a null collision). So the steps of a
+// phase vary per particle: a flight that reaches the phase's end time stops there (Fate::
+// kPhaseEnd) and goes on in the next phase. docs/physics.md describes the method and its checks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/det_math.hpp"
+#include "core/draws.hpp"
+#include "core/particle.hpp"
+#include "core/run_config.hpp"
+#include "core/run_result.hpp"
+#include "core/sim_state.hpp"
+#include "sims/air/boris.hpp"
+#include "sims/air/collision_table.hpp"
+
+namespace sb {
+namespace air {
+
+// The value of Particle::parked for an electron stopped because its energy left the table.
+inline constexpr uint32_t kAboveTable = 0xFFFFFFFFu;
+
+struct Particle {
+  double x, y, z;     // m
+  double ux, uy, uz;  // gamma v, m/s
+  double clock;       // s
+  ParticleTag tag;
+  uint32_t elastic;      // elastic collisions in this phase
+  uint32_t excitations;  // excitations in this phase
+  uint32_t parked;       // the step whose flight reached the phase's end (or kAboveTable)
+
+  template <class F>
+  SB_HD void visit(F&& f) const {
+    f("x", x);
+    f("y", y);
+    f("z", z);
+    f("ux", ux);
+    f("uy", uy);
+    f("uz", uz);
+    f("clock", clock);
+    tag.visit(f);
+    f("elastic", elastic);
+    f("excitations", excitations);
+    f("parked", parked);
+  }
+};
+static_assert(sizeof(Particle) == 88, "no padding: digests and copies see every byte");
+
+// The steps p took in window w: up to the one that parked it at the phase end, for a particle
+// alive at the end; to its death otherwise (core/particle.hpp).
+SB_HD inline uint32_t steps_in_phase(const Particle& p, PhaseWindow w) {
+  const uint32_t base = draw_base(p.tag, w);
+  const bool parked_here = is_alive(p.tag) && p.parked >= base && p.parked < w.end;
+  return (parked_here ? p.parked + 1 : p.tag.step) - base;
+}
+
+struct Params {
+  const double* cumulative;  // rows x processes: cumulative collision frequency, s^-1
+  const ProcessInfo* processes;
+  uint32_t n_processes;
+  uint32_t rows;
+  double inv_step;  // rows per eV
+  double nu_max;    // s^-1
+  double inv_nu_max;
+  Fields fields;
+  uint32_t steps_per_phase;  // S: phase k is the window [k S, (k + 1) S)
+  Extrapolate extrapolate;
+  double phase_time;  // s
+  bool thermal_gas;
+};
+
+// The row of energy eps and the weight of the next row; false above the top row.
+SB_HD inline bool table_row(const Params& prm, double eps, uint32_t& row, double& f) {
+  const double r = eps * prm.inv_step;
+  if (!(r < static_cast<double>(prm.rows - 1))) return false;
+  row = static_cast<uint32_t>(r);
+  f = r - row;
+  return true;
+}
+
+// The process whose cumulative frequency at (row, f) first exceeds target, or n_processes (a
+// null collision).
+SB_HD inline uint32_t choose_process(const Params& prm, uint32_t row, double f, double target) {
+  const uint32_t k = prm.n_processes;
+  const double* lo = prm.cumulative + static_cast<uint64_t>(row) * k;
+  const double* hi = f > 0.0 ? lo + k : lo;
+  const auto at = [&](uint32_t i) { return lo[i] + f * (hi[i] - lo[i]); };
+  if (!(target < at(k - 1))) return k;
+  uint32_t i = 0;
+  while (!(target < at(i)))
+    ++i;
+  return i;
+}
+
+// The kinetic energy of the initial electrons, eV.
+inline constexpr double kInitialEnergy = 0.1;
+
+// An isotropic velocity of kinetic energy eps, as momentum.
+template <class Words>
+SB_HD void scatter(Particle& p, double eps, Words& words) {
+  double d[3];
+  isotropic_direction(words, d);
+  const double u = momentum_of(eps);
+  p.ux = u * d[0];
+  p.uy = u * d[1];
+  p.uz = u * d[2];
+}
+
+// Elastic scattering, isotropic in the centre-of-mass frame of the electron and a molecule of
+// mass ratio r = m / M, at rest or drawn from the gas's Maxwellian: v' = v_cm + |g| / (1 + r) n
+// for relative velocity g. Non-relativistic kinematics (docs/physics.md).
+SB_HD inline void elastic(Particle& p, const ProcessInfo& proc, bool thermal, WordStream& words) {
+  const double g0 = sqrt(1.0 + (p.ux * p.ux + p.uy * p.uy + p.uz * p.uz) * kInvC2);
+  const Vec3 v{p.ux / g0, p.uy / g0, p.uz / g0};
+  Vec3 gas{0.0, 0.0, 0.0};
+  if (thermal) {
+    double a, b, c, unused;
+    normal_pair(words, a, b);
+    normal_pair(words, c, unused);
+    gas = proc.thermal_speed * Vec3{a, b, c};
+  }
+  const double r = proc.mass_ratio;
+  const Vec3 g = v + (-1.0) * gas;
+  const double speed = sqrt(dot(g, g)) / (1.0 + r);
+  const Vec3 cm = (1.0 / (1.0 + r)) * (r * v + gas);
+  double d[3];
+  isotropic_direction(words, d);
+  const Vec3 out = cm + speed * Vec3{d[0], d[1], d[2]};
+  const double g1 = 1.0 / sqrt(1.0 - dot(out, out) * kInvC2);
+  p.ux = g1 * out.x;
+  p.uy = g1 * out.y;
+  p.uz = g1 * out.z;
+}
+
+// The end time of the phase that step t belongs to.
+SB_HD inline double phase_end_time(const Params& prm, uint32_t t) {
+  return static_cast<double>(t / prm.steps_per_phase + 1) * prm.phase_time;
+}
+
+}  // namespace air
+
+struct AirSim {
+  using Particle = air::Particle;
+  using Params = air::Params;
+
+  static constexpr const char* kName = "air";
+  static constexpr const char* kDescription =
+      "electrons in a gas (LXCat cross sections) under uniform E and B: null-collision Monte "
+      "Carlo, one random flight per step, relativistic Boris pusher (issue 14)";
+  static constexpr const char* kParameters[] = {
+      "gas",         "pressure",    "temperature",    "field",  "reduced_field", "magnetic_field",
+      "field_angle", "thermal_gas", "cross_sections", "phases", "phase_time",    "extrapolate",
+      "max_energy"};
+
+  // The cross sections, fields and phase plan, on the host; the observables after each phase.
+  class HostState {
+   public:
+    explicit HostState(const RunConfig& c);
+    Params params() const;
+    void before_phase(std::vector<Particle>&, PhaseWindow) {}
+    // The phase's observables from the electrons alive at its end; RunError for an electron
+    // that left the table (--extrapolate error) or used every step of the phase.
+    Observables observe(const std::vector<Particle>& alive, PhaseWindow w, PhaseEvents events);
+
+    const air::CollisionTable& table() const { return table_; }
+    double density() const { return density_; }
+
+   private:
+    std::string path_;
+    air::CollisionTable table_;
+    air::Fields fields_{};
+    double density_ = 0;
+    double phase_time_ = 0;
+    uint32_t steps_per_phase_ = 0;
+    air::Extrapolate extrapolate_ = air::Extrapolate::kError;
+    bool thermal_ = false;
+    double mean_z_ = 0;  // at the end of the last phase observed
+  };
+  class DeviceState;  // sims/air/device_state.cuh
+
+  static PhasePlan phases(const RunConfig& c);
+
+  // At the origin at clock 0, with kInitialEnergy eV in an isotropic direction: at rest an
+  // electron would have no collision frequency (nu = N sigma v) and, without a field, never move.
+  static Particle initial(uint64_t index, const Params&, DrawKey key) {
+    Particle p{};
+    InitWords words(key, index);
+    air::scatter(p, air::kInitialEnergy, words);
+    p.tag = ParticleTag::make(index, 0);
+    return p;
+  }
+
+  SB_HD static Fate step(Particle& p, Particle& child, const Params& prm, StepDraw& draw) {
+    const uint32_t t = draw.step();
+    if (t % prm.steps_per_phase == 0) {  // the phase's first step: its counts start afresh
+      p.elastic = 0;
+      p.excitations = 0;
+    }
+    const Philox4x32Output w = draw.block(0);
+    const double end = air::phase_end_time(prm, t);
+    const double flight = -det_log(unit_open_closed(w.w0, w.w1)) * prm.inv_nu_max;
+    air::Vec3 x{p.x, p.y, p.z}, u{p.ux, p.uy, p.uz};
+    const bool cut = !(p.clock + flight < end);
+    air::boris_flight(x, u, prm.fields, cut ? end - p.clock : flight);
+    p.x = x.x;
+    p.y = x.y;
+    p.z = x.z;
+    p.ux = u.x;
+    p.uy = u.y;
+    p.uz = u.z;
+    if (cut) {
+      p.clock = end;
+      p.parked = t;
+      return Fate::kPhaseEnd;
+    }
+    p.clock += flight;
+    return collide(p, child, prm, draw, unit_double(w.w2, w.w3) * prm.nu_max);
+  }
+
+  SB_HD static bool simulates_children(const Params&) { return true; }
+
+ private:
+  // The collision at the end of a flight; `target` is uniform in [0, nu_max).
+  SB_HD static Fate collide(Particle& p, Particle& child, const Params& prm, StepDraw& draw,
+                            double target) {
+    const double eps = air::energy_ev({p.ux, p.uy, p.uz});
+    uint32_t row = prm.rows - 1;
+    double f = 0.0;
+    if (!air::table_row(prm, eps, row, f)) {
+      if (prm.extrapolate == air::Extrapolate::kZero) return Fate::kAlive;
+      if (prm.extrapolate == air::Extrapolate::kError) {
+        p.parked = air::kAboveTable;  // the host reports it after the phase
+        return Fate::kPhaseEnd;
+      }
+    }
+    const uint32_t k = air::choose_process(prm, row, f, target);
+    if (k == prm.n_processes) return Fate::kAlive;
+    const air::ProcessInfo proc = prm.processes[k];
+    WordStream words(draw, 1);
+    switch (proc.effect) {
+      case air::Effect::kElastic:
+        air::elastic(p, proc, prm.thermal_gas, words);
+        ++p.elastic;
+        return Fate::kAlive;
+      case air::Effect::kExcitation:
+        // Interpolation between rows may give a frequency just below the threshold: no loss
+        // possible, so a null collision.
+        if (!(eps > proc.threshold)) return Fate::kAlive;
+        air::scatter(p, eps - proc.threshold, words);
+        ++p.excitations;
+        return Fate::kAlive;
+      case air::Effect::kIonization: {
+        if (!(eps > proc.threshold)) return Fate::kAlive;
+        const double share = 0.5 * (eps - proc.threshold);
+        child = p;
+        child.elastic = 0;
+        child.excitations = 0;
+        child.parked = 0;
+        air::scatter(p, share, words);
+        air::scatter(child, share, words);
+        return Fate::kSpawned;
+      }
+      case air::Effect::kAttachment:
+        return Fate::kDied;
+    }
+    return Fate::kAlive;
+  }
+};
+
+}  // namespace sb
+
+#if defined(__CUDACC__)
+#include "sims/air/device_state.cuh"
+#endif

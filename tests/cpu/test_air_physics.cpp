@@ -1,0 +1,216 @@
+// air's physics: the pusher against the field's work and the magnetic rotation, and model gases
+// whose answers are known (drift velocity, thermal equilibrium); the gas and file checks.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+
+#include "core/errors.hpp"
+#include "schedulers/registry.hpp"
+#include "sims/air/air.hpp"
+
+namespace sb {
+namespace {
+
+using air::Vec3;
+
+// Relative difference of the energy gained, m c^2 (g1 - g0), and the work q E . dx.
+double work_mismatch(const air::Fields& f, double flight, int flights) {
+  Vec3 x{0, 0, 0}, u{1e5, -2e5, 3e4};
+  const double g0 = air::lorentz_factor(u);
+  for (int k = 0; k < flights; ++k)
+    air::boris_flight(x, u, f, flight);
+  const double gained = (air::lorentz_factor(u) - g0) * air::kSpeedOfLight * air::kSpeedOfLight;
+  const double work = air::dot(f.accel, x);  // per unit mass, as `gained`
+  return std::fabs(gained - work) / std::fabs(work);
+}
+
+TEST(AirPusher, EnergyGainedIsTheFieldsWork) {
+  const double a = air::kElementaryCharge / air::kElectronMass * 1e7;  // 10 MV/m
+  const air::Fields electric{{0, 0, a}, {0, 0, 0}, false, 0};
+  EXPECT_LT(work_mismatch(electric, 1e-12, 1000), 1e-9);  // to about 400 keV: relativistic
+  const double w = air::kElementaryCharge / air::kElectronMass * 0.5;  // 0.5 T at 60 degrees
+  const air::Fields both{
+      {0, 0, a}, {w * std::sin(1.047), 0, -w * std::cos(1.047)}, true, w / air::kMaxSubstepAngle};
+  EXPECT_LT(work_mismatch(both, 1e-12, 1000), 1e-9);
+}
+
+TEST(AirPusher, MagneticFieldAloneKeepsTheEnergy) {
+  const double w = air::kElementaryCharge / air::kElectronMass * 2.0;  // 2 T
+  const air::Fields f{{0, 0, 0}, {0.6 * w, 0, 0.8 * w}, true, w / air::kMaxSubstepAngle};
+  Vec3 x{0, 0, 0}, u{3e6, 1e6, -2e6};
+  const double e0 = air::energy_ev(u);
+  const double h = air::kMaxSubstepAngle / w;
+  for (int k = 0; k < 1000000; ++k)
+    air::boris_substep(x, u, f, h);
+  EXPECT_LT(std::fabs(air::energy_ev(u) / e0 - 1.0), 1e-12);
+  EXPECT_GT(std::fabs(u.x - 3e6), 1e3);  // it did turn
+}
+
+// A one-species LXCat file whose elastic cross section gives the collision frequency nu at every
+// energy from 1e-5 eV to 100 eV (sigma = nu / (N v)), mass ratio r.
+std::string model_gas_file(const std::string& name, double nu, double density, double r) {
+  const std::string path = testing::TempDir() + name + ".txt";
+  std::ofstream out(path);
+  out << "ELASTIC\nModel\n" << r << "\n-----\n";
+  out.precision(17);
+  for (int k = 0; k <= 700; ++k) {
+    const double eps = 1e-5 * std::pow(10.0, k / 100.0);
+    out << eps << ' ' << nu / (density * air::speed_of(eps)) << '\n';
+  }
+  out << "-----\n";
+  return path;
+}
+
+RunConfig model_run(const std::string& file, double field, uint32_t init_n, uint32_t phases,
+                    double phase_time) {
+  RunConfig c;
+  c.sim = "air";
+  c.scheduler = "cpu-openmp";
+  c.init_n = init_n;
+  c.gas = "Model:1";
+  c.cross_sections = file;
+  c.field = field;
+  c.phases = phases;
+  c.phase_time = phase_time;
+  c.extrapolate = "constant";
+  return c;
+}
+
+double density_at(double bar, double kelvin) {
+  return bar * air::kBar / (air::kBoltzmann * kelvin);
+}
+
+double observable(const Observables& o, const std::string& name) {
+  for (const auto& [key, value] : o) {
+    if (key == name) return value;
+  }
+  ADD_FAILURE() << "no observable " << name;
+  return NAN;
+}
+
+// With a constant collision frequency nu, isotropic scattering off molecules of mass ratio r
+// transfers momentum at nu_m = nu / (1 + r): the drift velocity is e E / (m nu_m), whatever the
+// energy distribution. Measured as the mean position's advance after 50 energy relaxation times.
+TEST(AirModelGas, ConstantCollisionFrequencyDriftsAtEEOverMNu) {
+  omp_set_num_threads(2);
+  const double nu = 1e12, r = 0.01;
+  const std::string file = model_gas_file("air_constant_nu", nu, density_at(1, 300), r);
+  const double expected = 1e5;
+  const double field = expected * air::kElectronMass * nu / (1 + r) / air::kElementaryCharge;
+  const RunConfig c = model_run(file, field, 4000, 10, 2e-10);
+  const RunResult res = run(c);
+  ASSERT_EQ(res.observables.size(), 10u);
+  double sum = 0;
+  for (size_t k = 2; k < 10; ++k)
+    sum += observable(res.observables[k], "bulk_drift_m_per_s");
+  EXPECT_NEAR(sum / 8 / expected, 1.0, 0.01);
+  EXPECT_EQ(res.counts.spawned, 0u);
+}
+
+// Without a field, electrons born at 0.1 eV among moving molecules (Maxwellian at T) relax to
+// the gas's temperature: mean energy 3/2 k T (0.129 eV at 1000 K). The table's rows are 0.5 meV
+// apart (--max-energy 2): below the first row the collision frequency falls to 0 at rest, which
+// biases the equilibrium by about (0.5 meV / kT)^1.5.
+
+TEST(AirModelGas, ThermalGasRelaxesToThreeHalvesKT) {
+  omp_set_num_threads(2);
+  const double nu = 1e12, r = 0.01, kelvin = 1000;
+  const std::string file = model_gas_file("air_thermal", nu, density_at(1, kelvin), r);
+  RunConfig c = model_run(file, 0, 4000, 13, 1e-10);
+  c.thermal_gas = true;
+  c.temperature = kelvin;
+  c.max_energy = 2;
+  const RunResult res = run(c);
+  ASSERT_EQ(res.observables.size(), 13u);
+  double sum = 0;
+  for (size_t k = 3; k < 13; ++k)
+    sum += observable(res.observables[k], "mean_energy_eV");
+  const double expected = 1.5 * air::kBoltzmann * kelvin / air::kElementaryCharge;
+  EXPECT_NEAR(sum / 10 / expected, 1.0, 0.02);
+}
+
+RunConfig siglo(const std::string& gas, double td) {
+  RunConfig c;
+  c.sim = "air";
+  c.scheduler = "cpu-serial";
+  c.init_n = 10;
+  c.gas = gas;
+  c.reduced_field = td;
+  c.phases = 1;
+  c.phase_time = 1e-12;
+  return c;
+}
+
+void expect_usage_error(const RunConfig& c, const std::string& message) {
+  try {
+    run(c);
+    ADD_FAILURE() << "expected a UsageError: " << message;
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
+TEST(AirGas, BadMixturesAreUsageErrors) {
+  expect_usage_error(siglo("N2:0.8,O2:0.3", 100), "has fractions summing to 1.1");
+  expect_usage_error(siglo("N2:0.8,O2", 100), "has 'O2'");
+  expect_usage_error(siglo("N2:0.5,N2:0.5", 100), "names N2 twice");
+  expect_usage_error(siglo("N2:1.5", 100), "has fraction '1.5'");
+  expect_usage_error(siglo("He:1", 100), "species He is not in");
+  RunConfig both = siglo("N2:1", 100);
+  both.field = 1e6;
+  expect_usage_error(both, "give either --field V/m or --reduced-field Td");
+  RunConfig none = siglo("N2:1", 100);
+  none.reduced_field = -1;
+  expect_usage_error(none, "--reduced-field: required for sim air");
+}
+
+TEST(AirGas, FractionsWithinOneMillionthAreAccepted) {
+  EXPECT_EQ(run(siglo("N2:0.8000005,O2:0.2", 100)).counts.initial, 10u);
+}
+
+TEST(AirGas, ASpeciesWithoutElasticCrossSectionIsAUsageError) {
+  const std::string path = testing::TempDir() + "air_no_elastic.txt";
+  std::ofstream(path) << "EXCITATION\nXx\n1.0\n-----\n1 0\n2 1e-20\n-----\n";
+  RunConfig c = siglo("Xx:1", 100);
+  c.cross_sections = path;
+  expect_usage_error(c, "species Xx has no ELASTIC or EFFECTIVE cross section");
+}
+
+// An energy above the table is a run error by default, naming the energy and the file.
+TEST(AirGas, EnergyAboveTheTableFailsTheRunByDefault) {
+  RunConfig c = siglo("N2:1", 2000);
+  c.max_energy = 20;
+  c.init_n = 100;
+  c.phase_time = 1e-10;
+  try {
+    run(c);
+    FAIL() << "expected a RunError";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("above the top of the cross sections (20 eV"),
+              std::string::npos)
+        << e.what();
+  }
+  c.extrapolate = "constant";
+  EXPECT_GT(run(c).counts.particle_steps, 0u);
+}
+
+// Flights are what is counted: a run's particle-steps equal the elastic, excitation, ionization
+// and attachment collisions plus the null ones plus one cut flight per electron and phase, so
+// they are far fewer than the windows' steps.
+TEST(AirSteps, ParticleStepsAreFlightsNotWindows) {
+  RunConfig c = siglo("N2:1", 100);
+  c.init_n = 100;
+  c.phases = 3;
+  c.phase_time = 1e-11;
+  const RunResult r = run(c);
+  const uint32_t window = AirSim::phases(c).steps;
+  EXPECT_LT(r.counts.particle_steps, uint64_t{3} * 100 * window * 3 / 4);
+  EXPECT_GT(r.counts.particle_steps, 3u * 100u);
+}
+
+}  // namespace
+}  // namespace sb
