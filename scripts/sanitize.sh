@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs compute-sanitizer's memcheck, racecheck and synccheck over every GPU scheduler (and the
-# bound) on small mvp and pic runs, memcheck on a small toy run, each compaction variant once,
-# and all three on a pic run wide enough for cpu-sync's warps to hand lanes on; prints a table
+# bound) on small mvp, pic and air runs, memcheck on a small toy run, each compaction variant
+# once, and all three on a pic run wide enough for cpu-sync's warps to hand lanes on; prints a table
 # and exits 1 if any tool reported an error or a run failed. Needs a CUDA device and
 # compute-sanitizer on the PATH.
 #   scripts/sanitize.sh [path/to/schedbench] [scheduler ...]   (default: every GPU scheduler)
@@ -15,13 +15,15 @@ command -v compute-sanitizer >/dev/null || { echo "sanitize: compute-sanitizer n
 mvp=(run --timeout 60 --sim mvp --init-n 3000 --steps 80 --split-chance 2 --capacity 20000 --block-size 64)
 toy=(run --timeout 60 --sim toy --init-n 400 --layout column --steps 900 --capacity 20000 --block-size 64)
 pic=(run --timeout 60 --sim pic --init-n 500 --poisson-steps 2 --mobility-steps 60 --collision-chance 40 --capacity 40000 --block-size 64)
+# Variable time steps: phases of about 90 flights per electron, ionization and attachment.
+air=(run --timeout 60 --sim air --init-n 400 --gas N2:0.8,O2:0.2 --reduced-field 300 --phases 2 --phase-time 1e-11 --max-energy 300 --extrapolate constant --capacity 40000 --block-size 64)
 # More particles than cpu-sync's resident threads, so that its warps hand lanes on (warp_pool.cuh).
 wide=(run --timeout 120 --sim pic --init-n 100000 --poisson-steps 1 --mobility-steps 40 --collision-chance 40 --capacity 2000000 --block-size 64)
 status=0
 printf '%-22s %-11s %-10s %s\n' scheduler sim tool errors
 [ ${#only[@]} -gt 0 ] || only=($("$exe" list | awk '$2 == "gpu" || $2 == "yardstick" {print $1}'))
 for scheduler in "${only[@]}"; do
-  for check in mvp:memcheck mvp:racecheck mvp:synccheck toy:memcheck pic:memcheck pic:racecheck pic:synccheck \
+  for check in mvp:memcheck mvp:racecheck mvp:synccheck toy:memcheck pic:memcheck pic:racecheck pic:synccheck air:memcheck air:racecheck air:synccheck \
                pic-simple:memcheck pic-block:racecheck pic-warp:racecheck pic-cub:memcheck \
                wide:memcheck wide:racecheck wide:synccheck; do
     sim=${check%%:*} tool=${check#*:}
@@ -29,6 +31,7 @@ for scheduler in "${only[@]}"; do
       mvp) args=("${mvp[@]}") ;;
       toy) args=("${toy[@]}") ;;
       pic) args=("${pic[@]}") ;;
+      air) args=("${air[@]}") ;;
       wide) [ "$scheduler" = cpu-sync ] || continue
             args=("${wide[@]}") ;;
       pic-*) [ "$scheduler" = dynamic-warp ] || continue  # each compaction variant once

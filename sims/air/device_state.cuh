@@ -11,8 +11,8 @@ class AirSim::DeviceState {
  public:
   DeviceState(const HostState& host, cudaStream_t)
       : host_params_(host.params()),
-        cumulative_(host.table().cumulative.size()),
-        processes_(host.table().processes.size()) {
+        cumulative_(host.table().cumulative.size(), "air's collision table"),
+        processes_(host.table().processes.size(), "air's process list") {
     cumulative_.copy_from_host(host.table().cumulative);
     processes_.copy_from_host(host.table().processes);
   }
