@@ -39,7 +39,7 @@ def draw(results, out):
     ax.axhline(0, color="k", lw=0.8)
     critical = results["critical_field"]
     ax.set(xlabel="E/N (Td)", ylabel="sim air − bolos (%)", xscale="log",
-           title=f"N2:0.8,O2:0.2 critical field: air {critical['air_Td']:.1f} Td, "
+           title=f"air critical field: sim {critical['air_Td']:.1f} Td, "
                  f"bolos {critical['bolos_Td']:.1f} Td")
     ax.legend(fontsize="small")
     fig.suptitle("sim air against bolos, N2, 300 K, 1 bar, data/lxcat-siglo.txt")
