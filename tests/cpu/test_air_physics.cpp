@@ -185,7 +185,6 @@ TEST(AirGas, EnergyAboveTheTableFailsTheRunByDefault) {
   RunConfig c = siglo("N2:1", 2000);
   c.max_energy = 20;
   c.init_n = 100;
-  c.phase_time = 1e-10;
   try {
     run(c);
     FAIL() << "expected a RunError";

@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "schedulers/registry.hpp"
+#include "tests/support/air_config.hpp"
 
 namespace sb {
 namespace {
@@ -30,14 +31,7 @@ RunConfig pic(uint64_t init_n, uint32_t poisson, uint32_t mobility, double chanc
 }
 
 RunConfig air(const std::string& gas, double td, uint64_t init_n, uint32_t phases) {
-  RunConfig c = config("air", init_n, 0);
-  c.gas = gas;
-  c.reduced_field = td;
-  c.phases = phases;
-  c.phase_time = 1e-11;
-  c.max_energy = 300;
-  c.extrapolate = "constant";
-  return c;
+  return with_air(config("air", init_n, 0), gas, td, phases);
 }
 
 void PrintTo(const Case& c, std::ostream* os) {

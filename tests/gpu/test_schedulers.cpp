@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/pic/pic.hpp"
+#include "tests/support/air_config.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/summary.hpp"
 
@@ -44,16 +45,9 @@ RunConfig pic(uint64_t init_n, uint32_t poisson, uint32_t mobility, double chanc
   return c;
 }
 
-// Small air runs (seconds on an H100): phases of 1e-11 s are about 90 flights per electron.
+// Small air runs (seconds on an H100).
 RunConfig air(const char* gas, double td, uint64_t init_n, uint32_t phases) {
-  RunConfig c = base("air", init_n, 0);
-  c.gas = gas;
-  c.reduced_field = td;
-  c.phases = phases;
-  c.phase_time = 1e-11;
-  c.max_energy = 300;
-  c.extrapolate = "constant";
-  return c;
+  return with_air(base("air", init_n, 0), gas, td, phases);
 }
 
 std::vector<Config> configs() {
@@ -86,7 +80,7 @@ std::vector<Config> configs() {
   // More particles than resident threads, living a few steps: cpu-sync's warps leave their
   // last lanes to the next generation, dynamic-block's publish them.
   out.push_back({"pic_more_particles_than_threads", pic(200'000, 2, 60, 20)});
-  out.push_back({"air_ionization_dominated", air("N2:1", 1000, 2000, 4)});
+  out.push_back({"air_ionization_dominated", air("N2:1", 400, 2000, 4)});  // about 5000 at the end
   out.push_back({"air_attachment_dominated", air("O2:1", 20, 20'000, 3)});
   out.push_back({"air_near_balance", air("N2:0.8,O2:0.2", 120, 20'000, 3)});
   RunConfig magnetic = air("N2:0.8,O2:0.2", 300, 5000, 3);
@@ -96,8 +90,11 @@ std::vector<Config> configs() {
   RunConfig three = air("N2:0.78,O2:0.21,Ar:0.01", 150, 10'000, 3);
   three.thermal_gas = true;
   out.push_back({"air_three_gases_thermal", three});
-  RunConfig extinct = air("O2:1", 5, 2000, 6);
-  extinct.phase_time = 2e-10;
+  // Three-body attachment grows as the pressure squared: at 10 bar every electron is gone
+  // within the 6th of 6 phases of 50 ps.
+  RunConfig extinct = air("O2:1", 5, 1000, 6);
+  extinct.pressure = 10;
+  extinct.phase_time = 5e-11;
   out.push_back({"air_extinction", extinct});
   return out;
 }
