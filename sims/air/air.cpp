@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <mutex>
+#include <set>
 
 #include "core/errors.hpp"
 #include "sims/air/constants.hpp"
@@ -15,6 +18,28 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kDefaultFile = "data/lxcat-siglo.txt";
+
+// Says once per process and file which species' EFFECTIVE cross section stands for ELASTIC (less
+// that species' inelastic ones, build_table). Said when a run observes its first phase, not when
+// the table is built: checking a job builds it too, and bad input gets one line only.
+void note_effective(const std::string& path, const air::CollisionTable& table) {
+  static std::mutex mutex;
+  static std::set<std::string> said;
+  const std::lock_guard<std::mutex> lock(mutex);
+  for (const std::string& name : table.names) {
+    const std::string species = name.substr(0, name.find(' '));
+    if (name != species + " ELASTIC (effective)" || !said.insert(path + '\n' + species).second)
+      continue;
+    const auto inelastic =
+        std::count_if(table.names.begin(), table.names.end(), [&](const std::string& n) {
+          return n.rfind(species + " ", 0) == 0 && n.find(" ELASTIC") == std::string::npos;
+        });
+    fmt::print(stderr,
+               "note: {}: {}'s EFFECTIVE cross section is used as ELASTIC less its {} inelastic "
+               "cross sections (at least 0)\n",
+               path, species, inelastic);
+  }
+}
 
 // data/lxcat-siglo.txt in the source tree the binary was built from, else beside the
 // executable's build directory (build/bin/..) or install prefix (bin/..).
@@ -129,6 +154,7 @@ Observables AirSim::HostState::observe(const std::vector<Particle>& alive, Phase
                                        PhaseEvents events) {
   const double end = air::phase_end_time(params(), w.start);
   const uint32_t phase = w.start / steps_per_phase_;
+  if (phase == 0) note_effective(path_, table_);
   ExactSum energy, vz, z;
   uint64_t elastic = 0, excitations = 0;
   for (const Particle& p : alive) {

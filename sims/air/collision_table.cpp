@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <mutex>
-#include <set>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -42,18 +40,6 @@ Effect effect_of(ProcessKind k) {
     default:
       return Effect::kElastic;
   }
-}
-
-// Says once per process and file that an effective cross section is used as elastic.
-void note_effective(const std::string& path, const std::string& species, size_t inelastic) {
-  static std::mutex mutex;
-  static std::set<std::string> said;
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (!said.insert(path + '\n' + species).second) return;
-  fmt::print(stderr,
-             "note: {}: {}'s EFFECTIVE cross section is used as ELASTIC less its {} inelastic "
-             "cross sections (at least 0)\n",
-             path, species, inelastic);
 }
 
 }  // namespace
@@ -127,8 +113,6 @@ CollisionTable build_table(const std::vector<Process>& file, const TableSpec& sp
       throw UsageError(
           fmt::format("{}: species {} has no ELASTIC or EFFECTIVE cross section", spec.path, name));
     }
-    if (elastic[s]->kind == ProcessKind::kEffective)
-      note_effective(spec.path, name, inelastic[s].size());
   }
 
   CollisionTable t;
