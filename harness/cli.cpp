@@ -179,7 +179,7 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
   cmd.add_option(
          "--density-png", a.density_dir,
          "write the sim's picture at the end of each phase as DIR/density_phase_K.png (pic: "
-         "particles per cell; toy: the particles)")
+         "particles per cell; air: electrons projected on x-z; toy: the particles)")
       ->check(output_dir());
   cmd.add_option("--density-phases", a.density_phases,
                  "phases (poisson steps, from 0) to draw, comma-separated (default: all)")

@@ -18,18 +18,23 @@ namespace {
 
 template <class Sim>
 __global__ void balanced_steps(const typename Sim::Particle* initial, uint32_t init_n,
-                               typename Sim::Params params, DrawKey key,
+                               typename Sim::Params params, DrawKey key, uint32_t phase_steps,
                                unsigned long long total_steps, typename Sim::Particle* sink) {
   const uint32_t threads = gridDim.x * blockDim.x;
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned long long mine = total_steps / threads + (tid < total_steps % threads ? 1 : 0);
-  const PhaseWindow forever{0, 0x7FFFFFFFu};
   typename Sim::Particle p = initial[tid % init_n], child;
-  p.tag = ParticleTag::make(p.tag.id(), 0);
-  StepDraws draws(key, p.tag.id(), 0);
+  // The particle goes on from the step it reached, through phases of the run's length, so that
+  // a sim with a clock (air) finds its clock and step counter in agreement and ends its flights
+  // at phase ends as the run does.
+  const uint32_t step = p.tag.step;
+  p.tag = ParticleTag::make(p.tag.id(), step);
+  PhaseWindow window{step - step % phase_steps, step - step % phase_steps + phase_steps};
+  StepDraws draws(key, p.tag.id(), step);
   for (unsigned long long k = 0; k < mine; ++k) {
-    advance<Sim>(p, child, params, draws, forever);
+    advance<Sim>(p, child, params, draws, window);
     p.tag.status = kAlive;  // a particle that dies goes on: the population stays fixed
+    if (p.tag.step == window.end) window = {window.end, window.end + phase_steps};
   }
   sink[tid] = p;  // keeps the work observable to the compiler
 }
@@ -62,7 +67,7 @@ RunResult run_bound(const RunConfig& c, const RunOptions&) {
   EventTimer timer;
   timer.start(stream);
   SB_LAUNCH(balanced_steps<Sim>, grid, c.block_size, 0, stream, first.data(),
-            static_cast<uint32_t>(initial.size()), prm, DrawKey::from_seed(c.seed),
+            static_cast<uint32_t>(initial.size()), prm, DrawKey::from_seed(c.seed), plan.steps,
             real.counts.particle_steps, sink.data());
   timer.stop(stream);
   watchdog.sync(stream);

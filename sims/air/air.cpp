@@ -8,6 +8,7 @@
 #include <mutex>
 #include <set>
 
+#include "core/density_image.hpp"
 #include "core/errors.hpp"
 #include "sims/air/constants.hpp"
 #include "sims/air/lxcat.hpp"
@@ -201,6 +202,26 @@ Observables AirSim::HostState::observe(const std::vector<Particle>& alive, Phase
           {"excitations", static_cast<double>(excitations)},
           {"alpha_N_m2", ionization_rate / (bulk * density_)},
           {"eta_N_m2", attachment_rate / (bulk * density_)}};
+}
+
+Image AirSim::picture(const std::vector<Particle>& ps) {
+  // Square cells, 128 across the swarm's longer extent in x or z, and a margin of 4.
+  constexpr int kCells = 128, kMargin = 4;
+  double lo_x = ps.empty() ? 0 : ps[0].x, hi_x = lo_x, lo_z = ps.empty() ? 0 : ps[0].z,
+         hi_z = lo_z;
+  for (const Particle& p : ps) {
+    lo_x = std::min(lo_x, p.x);
+    hi_x = std::max(hi_x, p.x);
+    lo_z = std::min(lo_z, p.z);
+    hi_z = std::max(hi_z, p.z);
+  }
+  const double cell = std::max({hi_x - lo_x, hi_z - lo_z, 1e-30}) / kCells;
+  const auto index = [cell](double v, double lo) { return static_cast<int>((v - lo) / cell); };
+  const int wx = index(hi_x, lo_x) + 1 + 2 * kMargin, wz = index(hi_z, lo_z) + 1 + 2 * kMargin;
+  std::vector<uint32_t> counts(static_cast<size_t>(wx) * wz, 0);
+  for (const Particle& p : ps)
+    ++counts[static_cast<size_t>(index(p.z, lo_z) + kMargin) * wx + index(p.x, lo_x) + kMargin];
+  return density_image(counts, wx, wz);
 }
 
 }  // namespace sb

@@ -185,6 +185,10 @@ struct AirSim {
 
   static PhasePlan phases(const RunConfig& c);
 
+  // The electron density projected on the x-z plane (z: along the drift, up), for
+  // --density-png.
+  static Image picture(const std::vector<Particle>& ps);
+
   // At the origin at clock 0, with kInitialEnergy eV in an isotropic direction: at rest an
   // electron would have no collision frequency (nu = N sigma v) and, without a field, never move.
   static Particle initial(uint64_t index, const Params&, DrawKey key) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/density_image.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 
@@ -91,24 +92,9 @@ Image PicSim::picture(const std::vector<Particle>& ps) {
   const int wx = box.hi[0] - box.lo[0] + 1 + 2 * kMargin,
             wy = box.hi[1] - box.lo[1] + 1 + 2 * kMargin;
   std::vector<uint32_t> counts(static_cast<size_t>(wx) * wy, 0);
-  uint32_t most = 0;
-  for (const Particle& p : ps) {
-    uint32_t& c =
-        counts[static_cast<size_t>(pic::cell_of(p.y) - y0) * wx + (pic::cell_of(p.x) - x0)];
-    most = std::max(most, ++c);
-  }
-  const int scale = std::max(1, 512 / std::max(wx, wy));
-  Image img{wx * scale, wy * scale, {}};
-  img.rgb.resize(static_cast<size_t>(img.width) * img.height * 3);
-  const double top = std::log1p(static_cast<double>(most));
-  for (int py = 0; py < img.height; ++py) {
-    for (int px = 0; px < img.width; ++px) {
-      const uint32_t c = counts[static_cast<size_t>(wy - 1 - py / scale) * wx + px / scale];
-      heat_colour(top > 0 ? std::log1p(static_cast<double>(c)) / top : 0.0,
-                  &img.rgb[(static_cast<size_t>(py) * img.width + px) * 3]);
-    }
-  }
-  return img;
+  for (const Particle& p : ps)
+    ++counts[static_cast<size_t>(pic::cell_of(p.y) - y0) * wx + (pic::cell_of(p.x) - x0)];
+  return density_image(counts, wx, wy);
 }
 
 }  // namespace sb

@@ -211,5 +211,27 @@ TEST(AirSteps, ParticleStepsAreFlightsNotWindows) {
   EXPECT_GT(r.counts.particle_steps, 3u * 100u);
 }
 
+// The picture is the swarm seen from the side, z (the drift) up, on square cells spanning the
+// particles: two electrons 10 um above a third make a picture 128 cells tall and one wide (plus
+// margins), brightest at the top, dimmer at the bottom, dark in the margin.
+TEST(AirPicture, ZIsUpAndCellsAreSquare) {
+  std::vector<AirSim::Particle> ps(3);
+  ps[1].z = ps[2].z = 1e-5;
+  const Image img = AirSim::picture(ps);
+  const int scale = img.height / (128 + 1 + 8);
+  ASSERT_GE(scale, 1);
+  EXPECT_EQ(img.height, (128 + 1 + 8) * scale);
+  EXPECT_EQ(img.width, (1 + 8) * scale);
+  ASSERT_EQ(img.rgb.size(), static_cast<size_t>(img.width) * img.height * 3);
+  const auto brightness = [&img, scale](int cell_x, int cell_row) {
+    const uint8_t* px =
+        &img.rgb[3 * (static_cast<size_t>(cell_row * scale) * img.width + cell_x * scale)];
+    return px[0] + px[1] + px[2];
+  };
+  const int top = brightness(4, 4), bottom = brightness(4, 4 + 128), margin = brightness(0, 0);
+  EXPECT_GT(top, bottom) << "two electrons at the top, one at the bottom";
+  EXPECT_GT(bottom, margin);
+}
+
 }  // namespace
 }  // namespace sb
