@@ -175,19 +175,29 @@ def bolos_critical_field(gas, low=80.0, high=200.0, processes=None):
     return 0.5 * (low + high)
 
 
-def without_vibrations(out, path=CROSS_SECTIONS):
-    """Writes `path` less N2's vibrational excitations (products N2(v...)) to `out`: the check
-    that sim air's and bolos's mean energies part at 100 Td through those cross sections alone."""
+def vibrations_scaled(out, factor, path=CROSS_SECTIONS):
+    """Writes `path` to `out` with N2's vibrational excitations (products N2(v...)) multiplied
+    by `factor`, or left out where it is 0: the checks that sim air's and bolos's mean energies
+    at 100 Td part through those cross sections alone, and by how much as they grow."""
     lines = pathlib.Path(path).read_text().splitlines(keepends=True)
     kept, k = [], 0
     while k < len(lines):
         if lines[k].strip() == "EXCITATION" and lines[k + 1].startswith("N2 -> N2(v"):
-            dashes = 0
+            block, dashes = [], 0
             while dashes < 2:
-                k += 1
+                block.append(lines[k])
                 dashes += lines[k].startswith("-----")
-            k += 1
+                if dashes == 1 and not lines[k].startswith("-----"):
+                    energy, sigma = lines[k].split()[:2]
+                    block[-1] = f" {energy}\t{float(sigma) * factor:.6e}\n"
+                k += 1
+            kept += block if factor else []
             continue
         kept.append(lines[k])
         k += 1
     pathlib.Path(out).write_text("".join(kept))
+
+
+def without_vibrations(out, path=CROSS_SECTIONS):
+    """`path` less N2's vibrational excitations, written to `out`."""
+    vibrations_scaled(out, 0.0, path)

@@ -48,6 +48,8 @@ AXIS_LABELS = {
     "split_chance": "split chance per step (%)",
     "compaction": "compaction variant",
     "warp_sync": "warp sync",
+    "reduced_field": "reduced field E/N (Td)",
+    "phase_time": "phase length (s)",
 }
 
 
@@ -105,6 +107,8 @@ class Figure:
     markers: tuple = ()  # (x, label, colour): vertical lines
     regime: str = None
     table: bool = False  # also write NAME.md, the first quantity per series x value
+    choice: bool = False  # ranked at each x in the report's "Choosing a scheduler" section
+    along: tuple = ()  # config keys that change with x in this sweep: they name no series
 
 
 def figure(job, name, seed_ref, what, x, points, panels, **options):
@@ -113,6 +117,14 @@ def figure(job, name, seed_ref, what, x, points, panels, **options):
     return Figure(job=job, name=name, title=f"{seed_ref}: {what}",
                   caption=f"{seed_ref} of the seed, regenerated: {what}. "
                           f"Fixed: {fixed_text(points, x)}.",
+                  x=x, points=points, panels=panels, **options)
+
+
+def new_figure(job, name, what, x, points, panels, **options):
+    """A Figure of a workload the seed did not measure (air): titled and captioned by what it
+    shows and the parameters it holds fixed."""
+    return Figure(job=job, name=name, title=what[0].upper() + what[1:],
+                  caption=f"{what[0].upper() + what[1:]}. Fixed: {fixed_text(points, x)}.",
                   x=x, points=points, panels=panels, **options)
 
 
@@ -223,16 +235,17 @@ def distinct(points, key):
     return len({json.dumps(config(p)[key]) for p in points})
 
 
-def group_series(points, x):
+def group_series(points, x, along=()):
     """{label: points in their order}: one series per scheduler, split further by any other
     parameter that takes several values within that scheduler's points (dynamic-warp at two
-    block sizes is two lines; a scheduler run at one setting keeps its plain name)."""
+    block sizes is two lines; a scheduler run at one setting keeps its plain name), except the
+    keys `along` that change together with x."""
     by_scheduler = {}
     for p in points:
         by_scheduler.setdefault(config(p)["scheduler"], []).append(p)
     groups = {}
     for name, ps in by_scheduler.items():
-        extra = sorted(varying_keys(ps) - {x, "scheduler"} - BOOKKEEPING)
+        extra = sorted(varying_keys(ps) - {x, "scheduler"} - BOOKKEEPING - set(along))
         for p in ps:
             c = config(p)
             settings = ", ".join(f"{k} {fmt(c[k])}" for k in extra if k in c)
@@ -243,7 +256,7 @@ def group_series(points, x):
 def series(figure):
     """{label: points sorted by x}: the figure's lines, in the order the points appear."""
     return {label: sorted(ps, key=lambda p: sort_key(config(p)[figure.x]))
-            for label, ps in group_series(figure.points, figure.x).items()}
+            for label, ps in group_series(figure.points, figure.x, figure.along).items()}
 
 
 def shared_values(figure, quantity):
@@ -295,8 +308,8 @@ def fmt(v):
 
 
 SHOWN = ("sim", "layout", "init_n", "steps", "split_chance", "skip_spawned", "poisson_steps",
-         "mobility_steps", "collision_chance", "cross_section", "block_size", "blocks_per_sm",
-         "compaction", "warp_sync")
+         "mobility_steps", "collision_chance", "cross_section", "gas", "reduced_field", "phases",
+         "phase_time", "block_size", "blocks_per_sm", "compaction", "warp_sync")
 
 
 def fmt_measure(y):

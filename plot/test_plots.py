@@ -174,6 +174,23 @@ class Report(unittest.TestCase):
         self.assertIn("The lead changes 1 time(s) along steps", text)
 
 
+    def test_choosing_a_scheduler_ranks_every_air_workload(self):
+        text = make_report.report_markdown(self.results, self.tmp / "report/figures",
+                                           self.tmp / "report", ["air-reduced-field"])
+        section = text.split("## Choosing a scheduler for a physically accurate simulation")[1]
+        rows = [line for line in section.split("\n## ")[0].splitlines()
+                if line.startswith("| air, E/N")]
+        # Fixture: 6 fields at 1e4 and 5 at 1e6 (the last point, bound at 1e6 and 1000 Td, is
+        # the failed one, so that row has no efficiency); static-full (0.36 ns) wins at 1e4,
+        # dynamic-warp (0.4 ns) at 1e6, and bound (0.3 ns) is never ranked.
+        self.assertEqual(len(rows), 12)
+        self.assertTrue(all("| static-full |" in r for r in rows if "10,000 electrons" in r))
+        self.assertTrue(all("| dynamic-warp |" in r for r in rows if "1,000,000" in r))
+        self.assertFalse(any("| bound |" in r for r in rows))
+        self.assertIn("static-full in 6, dynamic-warp in 6", section)
+        self.assertRegex(rows[0], r"\| 8\d% \|$")
+
+
 class Agreement(unittest.TestCase):
     """The report says whether the schedulers agree on counts and digest; bound is no sim."""
 
