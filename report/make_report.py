@@ -237,6 +237,50 @@ def best_table(figures):
     return markdown_rows(head, rows)
 
 
+# --- choosing a scheduler for a physically accurate simulation ---------------------------------
+
+def bound_at(figure, x, quantity):
+    """The bound yardstick's value at x, or None."""
+    found = [value(p, quantity) for label, ps in series(figure).items()
+             if label.startswith(YARDSTICK) for p in ps if config(p)[figure.x] == x]
+    return found[0] if found else None
+
+
+def choice_rows(figure):
+    """One row per x of a `choice` figure: the best scheduler and the runner-up by median time
+    (every scheduler does the same flights there), the time per flight, and the best's
+    efficiency against bound."""
+    rows = []
+    for x, rank in per_x(table(figure, "time"), "time"):
+        (t1, l1), (t2, l2) = rank[0], rank[1]
+        ns = [value(p, "ns_per_step") for p in figure.points
+              if config(p)[figure.x] == x and config(p)["scheduler"] == l1.split(" (")[0]]
+        bound = bound_at(figure, x, "time")
+        rows.append([figure.regime, f"{figure.x} {fmt(x)}", l1,
+                     f"{fmt_measure(ns[0])} ns" if ns and ns[0] else "-", l2,
+                     f"{t2 / t1:.2f}×", f"{bound / t1:.0%}" if bound else "-"])
+    return rows
+
+
+def choice_section(figures):
+    """The report's answer to seed 003 §7.1.6 for the physically accurate workload: who is
+    fastest in each regime the air jobs measured, and a tally."""
+    rows = [r for f in figures if f.choice for r in choice_rows(f)]
+    if not rows:
+        return []
+    wins = {}
+    for r in rows:
+        wins[r[2]] = wins.get(r[2], 0) + 1
+    tally = ", ".join(f"{label} in {n}" for label, n in sorted(wins.items(), key=lambda w: -w[1]))
+    head = ["regime", "at", "best", "per flight", "runner-up", "runner-up / best",
+            "best's efficiency (bound / best)"]
+    return ["## Choosing a scheduler for a physically accurate simulation", "",
+            "Sim air (electrons in air, null collisions on LXCat cross sections, a random flight "
+            "per step: docs/physics.md) in every regime its jobs measured. Of the "
+            f"{len(rows)} workloads the best scheduler is {tally}.", "",
+            markdown_rows(head, rows), ""]
+
+
 def markdown_rows(head, rows):
     """A Markdown table."""
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -320,6 +364,7 @@ def report_markdown(results_dir, figures_dir, out_dir, jobs):
              environment_table([job for job, _ in loaded]), "",
              "## Best scheduler per regime", "",
              best_table([f for _, figs in loaded for f in figs]), ""]
+    parts += choice_section([f for _, figs in loaded for f in figs])
     parts += [job_section(job, figs, figures_dir, out_dir) for job, figs in loaded]
     if missing:
         parts += ["## Not measured yet", "",
