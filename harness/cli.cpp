@@ -432,6 +432,18 @@ int cli_main(int argc, char** argv) {
       "measure the candidate schedulers and block sizes on one workload within a time budget "
       "(successive halving: each round keeps the faster half and doubles the repetitions); print "
       "the ranking, how sure it is and the winner's run command, and write a results file");
+  recommend->footer(
+      "Round 1 measures every candidate (3 repetitions after a warm-up, each candidate in its own\n"
+      "process, as a sweep point); each later round keeps the faster half by median and doubles\n"
+      "the repetitions, until one remains or the budget is spent. A candidate that fails (a\n"
+      "crash, a watchdog, a run error) is dropped and named; one the budget did not reach is\n"
+      "listed as not measured. On a GPU, bound (the yardstick, never a candidate) is then\n"
+      "measured at the winner's configuration if the budget has room, and the table shows\n"
+      "efficiencies against it. The verdict compares the winner with the runner-up: separated\n"
+      "(every repetition faster), likely (its median lower in >= 95% of bootstrap resamples) or\n"
+      "within noise. Example:\n"
+      "  schedbench recommend --sim mvp --init-n 1e6 --steps 1000 --budget 120\n"
+      "Exit codes: 0 a winner, 2 bad input, 3 no candidate measured, 130 interrupted.");
   RecommendArgs recommend_args;
   add_recommend_options(*recommend, recommend_args);
 
