@@ -392,8 +392,9 @@ int run_recommend(const RecommendRequest& r) {
     return 130;
   }
 
+  // The yardstick runs on the GPU: it measures nothing a CPU winner could be compared with.
   std::optional<Json> bound;
-  if (!h.ranking.empty() && r.have_gpu) {
+  if (!h.ranking.empty() && !runs_on_cpu(job.points[h.ranking.front().index].config)) {
     const Json& winner = measure.records().at(h.ranking.front().index);
     bound =
         measure_yardstick(job, h, measure, r.budget_s - clock(), winner["wall_s"].get<double>());
