@@ -442,7 +442,7 @@ int cli_main(int argc, char** argv) {
       "efficiencies against it. The verdict compares the winner with the runner-up: separated\n"
       "(every repetition faster), likely (its median lower in >= 95% of bootstrap resamples) or\n"
       "within noise. Example:\n"
-      "  schedbench recommend --sim mvp --init-n 1e6 --steps 1000 --budget 120\n"
+      "  schedbench recommend --sim mvp --init-n 1e6 --steps 1000 --budget 300\n"
       "Exit codes: 0 a winner, 2 bad input, 3 no candidate measured, 130 interrupted.");
   RecommendArgs recommend_args;
   add_recommend_options(*recommend, recommend_args);
