@@ -7,7 +7,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "harness/halving.hpp"
 #include "tests/support/sweep_job.hpp"
@@ -16,6 +15,7 @@ namespace sb {
 namespace {
 
 using nlohmann::json;
+using testing_support::command_words;
 using testing_support::Outcome;
 using testing_support::read_json;
 using testing_support::schedbench;
@@ -193,14 +193,6 @@ std::vector<std::string> recommend_args(const std::string& out) {
           out};
 }
 
-std::vector<std::string> words(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> out;
-  for (std::string w; in >> w;)
-    out.push_back(w);
-  return out;
-}
-
 TEST(Recommend, RanksTheCpuEnginesWritesResultsAndARunCommandThatRuns) {
   TempDir dir;
   const std::string out = dir.path("rec.json");
@@ -229,7 +221,7 @@ TEST(Recommend, RanksTheCpuEnginesWritesResultsAndARunCommandThatRuns) {
   ASSERT_NE(at, std::string::npos) << o.out;
   const std::string line = o.out.substr(at + 8, o.out.find('\n', at) - at - 8);
   EXPECT_EQ(line, rec["run_command"].get<std::string>());
-  std::vector<std::string> args = words(line);
+  std::vector<std::string> args = command_words(line);
   ASSERT_GE(args.size(), 2u);
   EXPECT_EQ(args[1], "run");
   args.erase(args.begin());

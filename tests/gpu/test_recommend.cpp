@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "tests/support/gpu.hpp"
 #include "tests/support/sweep_job.hpp"
@@ -12,6 +11,7 @@ namespace sb {
 namespace {
 
 using nlohmann::json;
+using testing_support::command_words;
 using testing_support::Outcome;
 using testing_support::read_json;
 using testing_support::schedbench;
@@ -48,10 +48,7 @@ TEST(RecommendGpu, RanksGpuCandidatesMeasuresTheBoundAndItsRunCommandRuns) {
   for (const json& p : r["points"])
     EXPECT_EQ(p["digest"], winner["digest"]) << p["label"];
 
-  std::istringstream command(rec["run_command"].get<std::string>());
-  std::vector<std::string> args;
-  for (std::string w; command >> w;)
-    args.push_back(w);
+  std::vector<std::string> args = command_words(rec["run_command"]);
   args.erase(args.begin());
   const std::string single = dir.path("single.json");
   args.insert(args.end(), {"--json", single});
