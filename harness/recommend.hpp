@@ -28,7 +28,7 @@ struct RecommendRequest {
   double budget_s = 60;
   std::string out_path;  // empty: results/<device>/recommend-<sim>.json
   bool overwrite = false;
-  bool have_gpu = false;
+  bool have_gpu = false;  // a CUDA device is present: the default candidates are GPU schedulers
   std::vector<std::string> runner;  // runs one point: REQUEST RESULT appended
   std::string program;              // this schedbench, for the printed run command
 };
