@@ -1,12 +1,10 @@
 #include "harness/batch_cli.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <regex>
-#include <sstream>
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
@@ -15,8 +13,9 @@
 #include "harness/environment.hpp"
 #include "harness/job.hpp"
 #include "harness/job_results.hpp"
-#include "harness/output_path.hpp"
 #include "harness/option_checks.hpp"
+#include "harness/output_path.hpp"
+#include "harness/point_process.hpp"
 #include "harness/progress.hpp"
 #include "harness/values.hpp"
 #include "schedulers/registry.hpp"
@@ -27,14 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr uint64_t kMaxMaxPoints = 1000000000;  // a billion points: days on any machine
-
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, sep);)
-    out.push_back(item);
-  return out;
-}
 
 void parse_shard(const std::string& text, SweepOptions& o) {
   const std::vector<std::string> parts = split(text, '/');
@@ -70,19 +61,6 @@ std::vector<std::string> parse_gpus(const std::string& text) {
   return out;
 }
 
-// schedbench-point lies beside schedbench in the build.
-std::vector<std::string> default_runner() {
-  const fs::path exe = fs::read_symlink("/proc/self/exe");
-  const fs::path runner = exe.parent_path() / "schedbench-point";
-  if (!fs::exists(runner)) {
-    throw UsageError(
-        fmt::format("{}: not found; it runs each point of a sweep (make build makes it), "
-                    "or name another with --runner",
-                    runner.string()));
-  }
-  return {runner.string()};
-}
-
 int list_points(const Job& job) {
   for (const std::string& why : job.skipped)
     fmt::print("{}: {}\n", job.path, why);
@@ -115,10 +93,7 @@ int sweep_command(BatchArgs& a) {
   if (o.resume && o.overwrite) throw UsageError("--resume and --overwrite: choose one");
   if (o.retry_failed && !o.resume) throw UsageError("--retry-failed: needs --resume");
   if (a.list) return list_points(job);  // every option checked, as for a sweep that runs
-  o.runner = a.runner.empty() ? default_runner() : split(a.runner, ' ');
-  if (access(o.runner.front().c_str(), X_OK) != 0) {
-    throw UsageError(fmt::format("--runner: '{}' is not an executable file", o.runner.front()));
-  }
+  o.runner = point_runner(a.runner);
   const int failed = run_sweep(job, o);
   if (failed < 0) return 130;
   return failed == 0 ? 0 : 3;

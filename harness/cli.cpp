@@ -5,9 +5,12 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <filesystem>
 #include <map>
+#include <optional>
 #include <sstream>
 
+#include "core/decimal.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/printable.hpp"
@@ -16,10 +19,12 @@
 #include "harness/build_info.hpp"
 #include "harness/gif.hpp"
 #include "harness/job.hpp"
-#include "harness/output_path.hpp"
 #include "harness/option_checks.hpp"
+#include "harness/output_path.hpp"
 #include "harness/parameters.hpp"
 #include "harness/png.hpp"
+#include "harness/point_process.hpp"
+#include "harness/recommend.hpp"
 #include "harness/run_report.hpp"
 #include "harness/text_table.hpp"
 #include "harness/values.hpp"
@@ -61,11 +66,37 @@ int list_command() {
   return 0;
 }
 
-struct RunArgs {
+// The run parameters as options: what `run` and `recommend` share.
+struct WorkloadArgs {
   RunConfig config;
   std::map<std::string, std::string> values;  // parameter key -> text, for options with values
   std::map<std::string, bool> switches;       // parameter key -> set, for switches
   std::map<std::string, CLI::Option*> options;
+};
+
+// An option for every run parameter but those in `except` (which the command sets otherwise).
+void add_parameter_options(CLI::App& cmd, WorkloadArgs& a,
+                           const std::vector<std::string>& except = {}) {
+  for (const Parameter& p : parameters()) {
+    if (std::count(except.begin(), except.end(), p.key) > 0) continue;
+    a.options[p.key] = p.is_switch ? cmd.add_flag(p.flag, a.switches[p.key], p.help)
+                                   : cmd.add_option(p.flag, a.values[p.key], p.help);
+  }
+}
+
+// Sets the parameters given on the command line into a.config; returns their keys.
+std::vector<std::string> apply_parameters(WorkloadArgs& a) {
+  std::vector<std::string> given;
+  for (const Parameter& p : parameters()) {
+    const auto option = a.options.find(p.key);
+    if (option == a.options.end() || option->second->count() == 0) continue;
+    p.set(a.config, p.flag, p.is_switch ? (a.switches[p.key] ? "true" : "false") : a.values[p.key]);
+    given.push_back(p.key);
+  }
+  return given;
+}
+
+struct RunArgs : WorkloadArgs {
   std::string json_path;
   std::string density_dir;
   std::string density_phases;  // comma-separated phase indices; empty: every phase
@@ -168,10 +199,7 @@ std::vector<uint32_t> snapshot_phases(const RunArgs& a) {
 void add_run_options(CLI::App& cmd, RunArgs& a) {
   cmd.add_option("--sim", a.config.sim, "simulation (schedbench list)")->required();
   cmd.add_option("--scheduler", a.config.scheduler, "scheduler (schedbench list)")->required();
-  for (const Parameter& p : parameters()) {
-    a.options[p.key] = p.is_switch ? cmd.add_flag(p.flag, a.switches[p.key], p.help)
-                                   : cmd.add_option(p.flag, a.values[p.key], p.help);
-  }
+  add_parameter_options(cmd, a);
   cmd.add_option(
          "--json", a.json_path,
          "write the result as JSON to FILE (atomically; an existing FILE needs --overwrite)")
@@ -234,13 +262,7 @@ std::string start_banner(const RunConfig& c) {
 }
 
 int run_command(RunArgs& a) {
-  std::vector<std::string> given;
-  for (const Parameter& p : parameters()) {
-    if (a.options[p.key]->count() == 0) continue;
-    p.set(a.config, p.flag, p.is_switch ? (a.switches[p.key] ? "true" : "false") : a.values[p.key]);
-    given.push_back(p.key);
-  }
-  check_config(a.config, given);
+  check_config(a.config, apply_parameters(a));
   plan_frames(a);
   RunOptions options;
   GifAnimation animation(kFrameDelayCs);
@@ -276,6 +298,61 @@ int run_command(RunArgs& a) {
     fmt::print("  wrote           {}\n", a.json_path);
   }
   return 0;
+}
+
+struct RecommendArgs : WorkloadArgs {
+  std::string schedulers;                           // comma-separated; empty: the default set
+  std::string block_sizes = "64,128,256,512,1024";  // the block-size axis
+  std::string budget;                               // seconds
+  std::string out_path, runner;
+  bool overwrite = false;
+};
+
+constexpr double kMaxBudgetS = 1e6;  // eleven days: beyond any sensible search
+
+void add_recommend_options(CLI::App& cmd, RecommendArgs& a) {
+  cmd.add_option("--sim", a.config.sim, "simulation (schedbench list)")->required();
+  cmd.add_option("--budget", a.budget,
+                 "seconds to spend measuring (decimal, above 0); candidates that do not fit are "
+                 "left unmeasured")
+      ->required();
+  cmd.add_option("--schedulers", a.schedulers,
+                 "candidate schedulers, comma-separated (default: every GPU scheduler, or every "
+                 "CPU one where there is no GPU)")
+      ->check(not_empty());
+  cmd.add_option("--block-sizes", a.block_sizes,
+                 "block sizes to try on the GPU schedulers, comma-separated (default "
+                 "64,128,256,512,1024)")
+      ->check(not_empty());
+  add_parameter_options(cmd, a, {"block_size"});
+  cmd.add_option("--out", a.out_path,
+                 "results file (default results/<device>/recommend-<sim>.json; results/README.md)")
+      ->check(output_file());
+  cmd.add_flag("--overwrite", a.overwrite, "replace the results file if it exists");
+  cmd.add_option("--runner", a.runner,
+                 "command that runs one measurement, given REQUEST RESULT (default: "
+                 "schedbench-point)");
+}
+
+int recommend_command(RecommendArgs& a) {
+  RecommendRequest r;
+  r.given = apply_parameters(a);
+  r.workload = a.config;
+  const std::optional<double> budget = parse_decimal(a.budget);
+  if (!budget || *budget <= 0 || *budget > kMaxBudgetS) {
+    throw UsageError(fmt::format(
+        "--budget: '{}' is not a number of seconds above 0 and at most {}, written in decimal",
+        printable(a.budget), kMaxBudgetS));
+  }
+  r.budget_s = *budget;
+  r.schedulers = split(a.schedulers, ',');
+  r.axes.push_back({"block_size", "--block-sizes", split(a.block_sizes, ',')});
+  r.out_path = a.out_path;
+  r.overwrite = a.overwrite;
+  r.have_gpu = cuda_device_present();
+  r.runner = point_runner(a.runner);
+  r.program = std::filesystem::read_symlink("/proc/self/exe").string();
+  return run_recommend(r);
 }
 
 int cross_section_command(const std::string& out, double chance) {
@@ -350,14 +427,35 @@ int cli_main(int argc, char** argv) {
   BatchArgs batch;
   add_batch_commands(app, batch);
 
+  CLI::App* recommend = app.add_subcommand(
+      "recommend",
+      "measure the candidate schedulers and block sizes on one workload within a time budget "
+      "(successive halving: each round keeps the faster half and doubles the repetitions); print "
+      "the ranking, how sure it is and the winner's run command, and write a results file");
+  recommend->footer(
+      "Round 1 measures every candidate (3 repetitions after a warm-up, each candidate in its own\n"
+      "process, as a sweep point); each later round keeps the faster half by median and doubles\n"
+      "the repetitions, until one remains or the budget is spent. A candidate that fails (a\n"
+      "crash, a watchdog, a run error) is dropped and named; one the budget did not reach is\n"
+      "listed as not measured. On a GPU, bound (the yardstick, never a candidate) is then\n"
+      "measured at the winner's configuration if the budget has room, and the table shows\n"
+      "efficiencies against it. The verdict compares the winner with the runner-up: separated\n"
+      "(every repetition faster), likely (its median lower in >= 95% of bootstrap resamples) or\n"
+      "within noise. Example:\n"
+      "  schedbench recommend --sim mvp --init-n 1e6 --steps 1000 --budget 300\n"
+      "Exit codes: 0 a winner, 2 bad input, 3 no candidate measured, 130 interrupted.");
+  RecommendArgs recommend_args;
+  add_recommend_options(*recommend, recommend_args);
+
   CLI::App* tables = app.add_subcommand(
       "cross-section", "write a pic cross-section file: the seed's synthetic table, or a constant");
   std::string table_path, chance_text;
   tables->add_option("--out", table_path, "file to write (replaced if it exists)")
       ->required()
       ->check(output_file());
-  tables->add_option("--collision-chance", chance_text,
-                     "constant collision chance, percent (split = remove = half of it)")
+  tables
+      ->add_option("--collision-chance", chance_text,
+                   "constant collision chance, percent (split = remove = half of it)")
       ->check(not_empty());
 
   CLI::App* help = app.add_subcommand("help", "print this help, or a command's: help COMMAND");
@@ -380,6 +478,7 @@ int cli_main(int argc, char** argv) {
     if (help->parsed()) return help_command(app, help_topic);
     if (list->parsed()) return list_command();
     if (run->parsed()) return run_command(run_args);
+    if (recommend->parsed()) return recommend_command(recommend_args);
     if (tables->parsed()) {
       const double chance =
           chance_text.empty() ? -1 : parse_real("--collision-chance", chance_text, 0, 100);

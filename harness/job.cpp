@@ -170,30 +170,6 @@ std::vector<Axis> read_axes(const std::string& path, const std::string& where, c
   return out;
 }
 
-// Labels name a point by sim, scheduler and the parameters that vary across the whole job, so
-// that a label is unique within the job and equal labels mean equal configurations.
-void label_points(std::vector<JobPoint>& points) {
-  std::map<std::string, std::set<std::string>> seen;
-  for (const JobPoint& p : points) {
-    const nlohmann::json config = config_json(p.config);
-    for (const auto& [key, value] : config.items())
-      seen[key].insert(value.dump());
-  }
-  for (JobPoint& p : points) {
-    std::string label = p.config.sim + "__" + p.config.scheduler;
-    const nlohmann::json config = config_json(p.config);
-    for (const auto& [key, value] : config.items()) {
-      if (key == "sim" || key == "scheduler" || seen[key].size() < 2) continue;
-      label += "__" + key + "-" + (value.is_string() ? value.get<std::string>() : value.dump());
-    }
-    for (char& ch : label) {
-      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_' && ch != '.')
-        ch = '_';
-    }
-    p.label = label;
-  }
-}
-
 // The text at `key`, or "" where the job leaves it out.
 std::string text_key(const std::string& path, const Json& doc, const std::string& key) {
   if (!doc.contains(key)) return {};
@@ -374,6 +350,28 @@ std::vector<RunConfig> runnable(const std::vector<std::string>& sims,
 }
 
 }  // namespace
+
+void label_points(std::vector<JobPoint>& points) {
+  std::map<std::string, std::set<std::string>> seen;
+  for (const JobPoint& p : points) {
+    const nlohmann::json config = config_json(p.config);
+    for (const auto& [key, value] : config.items())
+      seen[key].insert(value.dump());
+  }
+  for (JobPoint& p : points) {
+    std::string label = p.config.sim + "__" + p.config.scheduler;
+    const nlohmann::json config = config_json(p.config);
+    for (const auto& [key, value] : config.items()) {
+      if (key == "sim" || key == "scheduler" || seen[key].size() < 2) continue;
+      label += "__" + key + "-" + (value.is_string() ? value.get<std::string>() : value.dump());
+    }
+    for (char& ch : label) {
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_' && ch != '.')
+        ch = '_';
+    }
+    p.label = label;
+  }
+}
 
 Job load_job(const std::string& path, bool have_gpu, uint64_t max_points) {
   const Json doc = read_json_file(path, "job file");

@@ -35,6 +35,10 @@ struct Job {
 // The most points a job may have unless --max-points raises it.
 inline constexpr uint64_t kDefaultMaxPoints = 100000;
 
+// Labels each point by sim, scheduler and the parameters that vary across `points`, so that a
+// label is unique among them, equal labels mean equal configurations, and it is a file name.
+void label_points(std::vector<JobPoint>& points);
+
 // Reads and expands `path`. `have_gpu` selects `schedulers` or, where the job names them and no
 // device is present, `fallback_schedulers`. The points are counted before any is built, and a job
 // of more than `max_points` (or an axis of more values) is refused. Throws UsageError naming the

@@ -88,6 +88,10 @@ void JobResults::plan(size_t points) {
   doc_["shard"]["planned_points"] = points;
 }
 
+void JobResults::set_section(const std::string& key, Json value) {
+  doc_[key] = std::move(value);
+}
+
 void JobResults::write(const std::string& path) {
   for (Json& p : doc_["points"]) {
     if (!is_ok(p) || p["config"]["scheduler"] == "bound") continue;

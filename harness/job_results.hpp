@@ -28,6 +28,9 @@ class JobResults {
   // Records how many points the sweep (or shard) that writes this file runs, so that a merge
   // can tell a shard that finished from one that was stopped.
   void plan(size_t points);
+  // Adds (or replaces) a top-level section beside the points: a command's own summary of them
+  // (recommend's ranking).
+  void set_section(const std::string& key, nlohmann::ordered_json value);
   // Sets each point's efficiency against `bound` and writes the file atomically.
   void write(const std::string& path);
 

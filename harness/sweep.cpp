@@ -7,19 +7,17 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <memory>
 #include <set>
 #include <thread>
 
 #include "core/errors.hpp"
 #include "harness/atomic_file.hpp"
-#include "harness/child_process.hpp"
 #include "harness/environment.hpp"
 #include "harness/job_results.hpp"
 #include "harness/output_path.hpp"
 #include "harness/parameters.hpp"
+#include "harness/point_process.hpp"
 #include "harness/progress.hpp"
 #include "harness/sweep_guard.hpp"
 #include "harness/text_table.hpp"
@@ -32,120 +30,9 @@ using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
-struct Running {
-  size_t index = 0;  // into job.points
-  std::string gpu;
-  std::string request, result, log;
-  Clock::time_point started;
-  double timeout_s = 0;
-  std::unique_ptr<ChildProcess> child;
-};
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-// The last non-empty lines of a point's output: what a failure record quotes.
-std::string tail(const std::string& text, size_t lines) {
-  std::vector<std::string> kept;
-  size_t start = 0;
-  while (start < text.size()) {
-    const size_t end = std::min(text.find('\n', start), text.size());
-    if (end > start) kept.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  if (kept.size() > lines) kept.erase(kept.begin(), kept.end() - static_cast<long>(lines));
-  std::string out;
-  for (const std::string& l : kept)
-    out += (out.empty() ? "" : "\n") + l;
-  return out;
-}
-
-bool is_cpu(const RunConfig& c) {
-  return find_scheduler(c.scheduler).kind == SchedulerKind::kCpu;
-}
-
-// Long enough for every run of the point to reach its own watchdog, and a minute to start.
+// Long enough for every run of the point to reach its own watchdog, unless told otherwise.
 double point_timeout(const Job& job, const JobPoint& p, const SweepOptions& o) {
-  if (o.point_timeout_s > 0) return o.point_timeout_s;
-  return static_cast<double>(job.warmup + job.repetitions) * p.config.timeout_s + 60;
-}
-
-Running start(const Job& job, size_t index, const std::string& gpu, const SweepOptions& o,
-              const ScratchDir& scratch) {
-  const JobPoint& p = job.points[index];
-  Running r;
-  r.index = index;
-  r.gpu = gpu;
-  r.request = scratch.file(p.label + ".request.json");
-  r.result = scratch.file(p.label + ".result.json");
-  r.log = scratch.file(p.label + ".log");
-  write_file_atomically(r.request, Json{{"label", p.label},
-                                        {"config", config_json(p.config)},
-                                        {"repetitions", job.repetitions},
-                                        {"warmup", job.warmup}}
-                                       .dump(2));
-  std::vector<std::string> argv = o.runner;
-  argv.push_back(r.request);
-  argv.push_back(r.result);
-  std::vector<std::string> env;
-  if (!gpu.empty()) env.push_back("CUDA_VISIBLE_DEVICES=" + gpu);
-  r.timeout_s = point_timeout(job, p, o);
-  r.started = Clock::now();
-  r.child = std::make_unique<ChildProcess>(argv, env, r.log);
-  return r;
-}
-
-// The record of a point that ended (`status` empty: killed at its deadline).
-Json record(const Job& job, const Running& r, const std::optional<ExitStatus>& status) {
-  const JobPoint& p = job.points[r.index];
-  Json rec = {{"label", p.label},
-              {"index", r.index},
-              {"config", config_json(p.config)},
-              {"status", "failed"},
-              {"gpu", is_cpu(p.config) ? Json(nullptr) : Json(r.gpu.empty() ? "default" : r.gpu)},
-              {"finished_utc", utc_now()},
-              {"wall_s", std::chrono::duration<double>(Clock::now() - r.started).count()}};
-  const std::string log = tail(read_text(r.log), 5);
-  Json result;
-  if (fs::exists(r.result)) {
-    try {
-      result = Json::parse(read_text(r.result));
-    } catch (const Json::parse_error&) {
-      result = nullptr;
-    }
-  }
-  if (!status) {
-    rec["failure"] = "timeout";
-    rec["error"] = fmt::format("no result after {:.0f} s; the point was killed", r.timeout_s);
-  } else if (status->signalled) {
-    rec["failure"] = "crash";
-    rec["error"] = status->describe();
-  } else if (status->code == 0 && result.is_object() && result.contains("stats")) {
-    rec["status"] = "ok";
-    for (auto& [key, value] : result.items())
-      rec[key] = value;
-    return rec;
-  } else if (result.is_object() && result.contains("failure")) {
-    rec["failure"] = result["failure"];
-    rec["error"] = result["error"];
-  } else {
-    rec["failure"] = status->code == 0 ? "no-result" : "run-error";
-    rec["error"] =
-        fmt::format("{}{}", status->describe(), status->code == 0 ? " without a result" : "");
-  }
-  rec["log_tail"] = log;
-  return rec;
-}
-
-std::string outcome(const Json& rec) {
-  if (rec["status"] == "ok") {
-    return fmt::format("ok  {:.3f} ms (median of {})", rec["stats"]["median_ms"].get<double>(),
-                       rec["repetitions_ms"].size());
-  }
-  return fmt::format("FAILED ({}): {}", rec["failure"].get<std::string>(),
-                     rec["error"].get<std::string>());
+  return o.point_timeout_s > 0 ? o.point_timeout_s : default_point_timeout(job, p);
 }
 
 // One row per point of this shard: the parameters that vary, the counts and the median.
@@ -193,7 +80,7 @@ std::string summary(const Job& job, const JobResults& results, const std::vector
 // estimate, and its ETA comes from its own points.
 double h100_estimate(const Job& job, const std::vector<size_t>& mine) {
   const bool gpu = std::any_of(mine.begin(), mine.end(),
-                               [&](size_t k) { return !is_cpu(job.points[k].config); });
+                               [&](size_t k) { return !runs_on_cpu(job.points[k].config); });
   return gpu ? job.estimated_s * static_cast<double>(mine.size()) /
                    static_cast<double>(job.points.size())
              : 0;
@@ -240,7 +127,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
 
   const std::vector<std::string> slots = o.gpus.empty() ? std::vector<std::string>{""} : o.gpus;
   const ScratchDir scratch(path);  // outlives the points, which write into it
-  std::vector<std::optional<Running>> running(slots.size());
+  std::vector<std::optional<RunningPoint>> running(slots.size());
   const StopSignals stop_signals;
   Progress progress(mine.size(), mine.size() - todo.size(), slots.size(), h100_estimate(job, mine),
                     isatty(STDOUT_FILENO) != 0);
@@ -249,23 +136,23 @@ int run_sweep(const Job& job, const SweepOptions& o) {
   while (!StopSignals::requested() && (next < todo.size() || busy > 0)) {
     for (size_t s = 0; s < slots.size() && next < todo.size(); ++s) {
       if (running[s]) continue;
-      running[s] = start(job, todo[next++], slots[s], o, scratch);
+      const size_t k = todo[next++];
+      running[s] =
+          start_point(job, k, slots[s], o.runner, point_timeout(job, job.points[k], o), scratch);
       ++busy;
       progress.started(job.points[running[s]->index].label);
     }
     for (auto& slot : running) {
       if (!slot) continue;
       std::optional<ExitStatus> status = slot->child->poll();
-      const bool late =
-          !status &&
-          std::chrono::duration<double>(Clock::now() - slot->started).count() > slot->timeout_s;
-      if (!status && !late) continue;
-      if (late) slot->child->kill();
-      const Json rec = record(job, *slot, status);
+      const bool killed = !status && late(*slot);
+      if (!status && !killed) continue;
+      if (killed) slot->child->kill();
+      const Json rec = point_record(job, *slot, status);
       failed += rec["status"] == "ok" ? 0 : 1;
       results.put(rec);
       results.write(path);
-      progress.finished(rec["label"].get<std::string>(), outcome(rec));
+      progress.finished(rec["label"].get<std::string>(), point_outcome(rec));
       slot.reset();
       --busy;
     }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <sstream>
 
 #include "core/decimal.hpp"
 #include "core/errors.hpp"
@@ -45,6 +46,14 @@ bool parse_bool(const std::string& option, const std::string& text) {
   throw UsageError(
       fmt::format("{}: '{}' is not a yes/no value; accepted: true, false, on, off, yes, no, 1, 0",
                   option, printable(text)));
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, sep);)
+    out.push_back(item);
+  return out;
 }
 
 }  // namespace sb

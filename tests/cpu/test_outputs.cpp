@@ -386,7 +386,8 @@ TEST(Usability, HelpListsTheCommandsAndExplainsOne) {
   TempDir dir;
   const Outcome all = schedbench(dir, {"help"});
   EXPECT_EQ(all.exit_code, 0) << all.err;
-  for (const char* command : {"run", "sweep", "merge", "submit", "cross-section", "list"})
+  for (const char* command :
+       {"run", "recommend", "sweep", "merge", "submit", "cross-section", "list"})
     EXPECT_NE(all.out.find(command), std::string::npos) << command;
   const Outcome run = schedbench(dir, {"help", "run"});
   EXPECT_EQ(run.exit_code, 0) << run.err;

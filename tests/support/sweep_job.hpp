@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,6 +33,16 @@ inline Outcome schedbench(const TempDir& dir, std::vector<std::string> args,
 inline std::string with_fake_runner() {
   return std::string(SCHEDBENCH_SOURCE_DIR) + "/tests/support/fake_runner.sh " +
          SCHEDBENCH_POINT_EXE;
+}
+
+// A command line printed for a user (recommend's run command) cut into its words; the words
+// must hold no quoted spaces.
+inline std::vector<std::string> command_words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;)
+    out.push_back(w);
+  return out;
 }
 
 inline nlohmann::json read_json(const std::string& path) {

@@ -1,0 +1,63 @@
+// `schedbench recommend` on a GPU: GPU candidates across block sizes, the bound measured at the
+// winner's configuration, and a run command that computes what the winner measured.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/gpu.hpp"
+#include "tests/support/sweep_job.hpp"
+
+namespace sb {
+namespace {
+
+using nlohmann::json;
+using testing_support::command_words;
+using testing_support::Outcome;
+using testing_support::read_json;
+using testing_support::schedbench;
+using testing_support::TempDir;
+
+const json& point_labelled(const json& results, const std::string& label) {
+  for (const json& p : results["points"]) {
+    if (p["label"] == label) return p;
+  }
+  throw std::runtime_error("no point " + label);
+}
+
+TEST(RecommendGpu, RanksGpuCandidatesMeasuresTheBoundAndItsRunCommandRuns) {
+  SB_REQUIRE_CUDA_DEVICE();
+  TempDir dir;
+  const std::string out = dir.path("rec.json");
+  const Outcome o =
+      schedbench(dir, {"recommend", "--sim", "mvp", "--init-n", "1e5", "--steps", "200",
+                       "--split-chance", "2", "--schedulers", "dynamic-warp,static-full,naive",
+                       "--block-sizes", "128,256", "--budget", "300", "--out", out});
+  ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
+  const json r = read_json(out);
+  const json& rec = r["recommend"];
+  EXPECT_EQ(rec["ranking"].size(), 6u) << rec.dump(2);  // 3 schedulers x 2 block sizes
+  EXPECT_EQ(rec["rounds"], 3);                          // 6 -> 3 -> 2 -> 1
+  EXPECT_FALSE(rec["budget_spent"].get<bool>());
+  const json& winner = point_labelled(r, rec["winner"]);
+  EXPECT_EQ(winner["status"], "ok");
+  EXPECT_EQ(winner["repetitions_ms"].size(), 12u);  // 3, 6, 12
+  const json& bound = point_labelled(r, "mvp__bound");
+  ASSERT_EQ(bound["status"], "ok") << bound.dump(2);
+  EXPECT_EQ(bound["config"]["block_size"], winner["config"]["block_size"]);
+  EXPECT_GT(winner["counters"]["efficiency"].get<double>(), 0.0);
+  for (const json& p : r["points"])
+    EXPECT_EQ(p["digest"], winner["digest"]) << p["label"];
+
+  std::vector<std::string> args = command_words(rec["run_command"]);
+  args.erase(args.begin());
+  const std::string single = dir.path("single.json");
+  args.insert(args.end(), {"--json", single});
+  const Outcome run = schedbench(dir, args);
+  ASSERT_EQ(run.exit_code, 0) << rec["run_command"] << "\n" << run.err;
+  const json ran = read_json(single);
+  EXPECT_EQ(ran["config"], winner["config"]);
+  EXPECT_EQ(ran["result"]["digest"], winner["digest"]);
+}
+
+}  // namespace
+}  // namespace sb
