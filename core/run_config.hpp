@@ -56,6 +56,7 @@ struct RunConfig {
   bool warp_sync = false;              // static-full: __syncwarp after each particle
   double timeout_s = 600;              // watchdog: a GPU run still going after this fails
   std::string compaction = "inplace";  // GPU removal of the dead: simple, block, warp, cub, inplace
+  std::string policy = "default";      // tuning policy (schedulers/policy.hpp)
 };
 
 // The ways GPU drivers remove dead particles (schedulers/device/compaction.cuh).

@@ -54,6 +54,31 @@ const char* kind_name(SchedulerKind k) {
   return "?";
 }
 
+// What `default` means for a scheduler's policies, per architecture.
+std::string default_policy_text(const SchedulerPolicies& p) {
+  std::vector<std::string> measured;
+  for (const ArchDefault& d : p.defaults)
+    measured.push_back(fmt::format("sm_{}: {}", d.compute_capability, d.policy));
+  return fmt::format("{} (measured); any other architecture: {} (not measured)",
+                     fmt::join(measured, ", "), p.defaults.front().policy);
+}
+
+// The tuning policies (--policy) of every scheduler that has them, with their constants.
+TextTable policy_table() {
+  TextTable table({"scheduler", "policy", "constants", "what"});
+  for (const SchedulerEntry& e : all_schedulers()) {
+    if (e.policies.empty()) continue;
+    table.add_row({e.name, kDefaultPolicy, "", default_policy_text(e.policies)});
+    for (const PolicyInfo& p : e.policies.named) {
+      std::vector<std::string> constants;
+      for (const PolicyConstant& k : p.constants)
+        constants.push_back(fmt::format("{} {}", k.name, k.value));
+      table.add_row({e.name, p.name, fmt::format("{}", fmt::join(constants, ", ")), p.description});
+    }
+  }
+  return table;
+}
+
 int list_command() {
   TextTable sims({"sim", "description"});
   for (const SimInfo& s : all_sims())
@@ -62,7 +87,7 @@ int list_command() {
   for (const SchedulerEntry& e : all_schedulers()) {
     schedulers.add_row({e.name, kind_name(e.kind), e.description});
   }
-  fmt::print("{}\n{}", sims.str(), schedulers.str());
+  fmt::print("{}\n{}\n{}", sims.str(), schedulers.str(), policy_table().str());
   return 0;
 }
 
@@ -417,7 +442,8 @@ int cli_main(int argc, char** argv) {
   app.set_version_flag("--version", fmt::format("schedbench {}", kGitCommit),
                        "print the commit this schedbench was built from");
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // last one wins
-  CLI::App* list = app.add_subcommand("list", "print every sim and scheduler");
+  CLI::App* list =
+      app.add_subcommand("list", "print every sim and scheduler, and the schedulers' policies");
 
   CLI::App* run =
       app.add_subcommand("run", "run one simulation and print its counts, time and digest");

@@ -35,6 +35,21 @@ uint32_t parse_blocks_per_sm(const std::string& flag, const std::string& text) {
   }
 }
 
+// A policy name that some scheduler has; whether the run's scheduler has it is check_parameters'.
+std::string parse_policy(const std::string& flag, const std::string& text) {
+  std::vector<std::string> names;
+  for (const SchedulerEntry& e : all_schedulers()) {
+    for (const std::string& name : e.policies.names()) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+  }
+  if (std::find(names.begin(), names.end(), text) == names.end()) {
+    throw UsageError(fmt::format("{}: '{}' is not a policy of any scheduler; accepted: {}", flag,
+                                 printable(text), fmt::join(names, ", ")));
+  }
+  return text;
+}
+
 // A cross-section file's name, or "synthetic" for the seed's table (stored as "").
 std::string parse_cross_section(const std::string& flag, const std::string& text) {
   if (text.empty()) {
@@ -239,6 +254,14 @@ const std::vector<Parameter> kParameters = {
        c.warp_sync = parse_bool(f, t);
      },
      [](const RunConfig& c) { return json(c.warp_sync); }},
+    {"policy", "--policy",
+     "dynamic-warp, dynamic-block, cpu-sync: tuning policy, default (the one measured for the "
+     "device's architecture) or a name that `schedbench list` shows with its constants",
+     ParameterScope::kScheduler, false, false,
+     [](RunConfig& c, const std::string& f, const std::string& t) {
+       c.policy = parse_policy(f, t);
+     },
+     [](const RunConfig& c) { return json(c.policy); }},
 };
 
 bool contains(const std::vector<std::string>& v, const std::string& x) {
@@ -322,6 +345,7 @@ void check_parameters(const RunConfig& c, const std::vector<std::string>& given)
       throw UsageError(fmt::format("{}: required for sim {} ({})", p.flag, sim.name, p.help));
     }
   }
+  if (contains(given, "policy")) find_scheduler(c.scheduler).policies.check(c.scheduler, c.policy);
   if (c.init_n > c.capacity) {
     throw UsageError(fmt::format("--capacity: {} is below --init-n {}; accepted: at least {}",
                                  c.capacity, c.init_n, c.init_n));

@@ -8,16 +8,19 @@
 // (schedulers/device/warp_pool.cuh). A thread's particle is thus followed by children of its
 // warp instead of idling until the warp's longest particle ends; where particles live a few
 // dozen steps of exponential length (pic), that idling was three quarters of the lanes. When
-// fewer than half the lanes are left with work, in a generation large enough to fill the GPU,
-// the warp leaves them to the next generation, where they run with others (as long as it has
-// slots to spare: run_family). Children that do not fit in the pool, or that are left when the
-// warp's lanes reach the end of the phase, go to the next generation too, stored without a
-// release: nothing reads them before the next launch.
+// fewer than Policy::kMinLanes lanes (half, by default) are left with work, in a generation large
+// enough to fill the GPU, the warp leaves them to the next generation, where they run with others
+// (as long as it has slots to spare: run_family). Children that do not fit in the pool, or that are
+// left when the warp's lanes reach the end of the phase, go to the next generation too, stored
+// without a release: nothing reads them before the next launch.
 //
 // Each generation after the first is sorted by step with CUB's radix sort, earliest first. The
 // lanes of a warp then run equally long, and the longest particles start first, so the
 // generation's last blocks are short ones. (The seed launched children in the order they were
 // spawned, where a warp's particles need very different numbers of steps.)
+//
+// The constants it was tuned with are a policy type (CpuSyncPolicy; docs/design.md "Tuning
+// policies"), chosen at run time with --policy.
 #include <thrust/transform.h>
 #include <cub/device/device_radix_sort.cuh>
 
@@ -30,13 +33,42 @@
 namespace sb {
 namespace {
 
+template <unsigned int kPoolSize, uint32_t kSteps, unsigned int kLanes>
+struct CpuSyncPolicy : PoolPolicy<kPoolSize, kSteps> {
+  static constexpr unsigned int kMinLanes = kLanes;  // run_family
+
+  static std::vector<PolicyConstant> constants() {
+    return {{"pool", kPoolSize}, {"steps_per_iteration", kSteps}, {"min_lanes", kLanes}};
+  }
+};
+
+struct CpuSyncSm90 : CpuSyncPolicy<32, 8, 16> {
+  static constexpr const char* kName = kSm90Policy;
+  static constexpr const char* kDescription = kSm90What;
+};
+struct CpuSyncSteps16 : CpuSyncPolicy<32, 16, 16> {
+  static constexpr const char* kName = kSteps16Policy;
+  static constexpr const char* kDescription = kSteps16What;
+};
+struct CpuSyncPool64 : CpuSyncPolicy<64, 8, 16> {
+  static constexpr const char* kName = "pool-64";
+  static constexpr const char* kDescription =
+      "64 children per warp's pool: fewer left to the next generation, twice the shared memory";
+};
+using CpuSyncPolicies = PolicyList<CpuSyncSm90, CpuSyncSteps16, CpuSyncPool64>;
+
+const SchedulerPolicies& cpu_sync_policies() {
+  static const SchedulerPolicies p = policies_of<CpuSyncPolicies>({{90, CpuSyncSm90::kName}});
+  return p;
+}
+
 // Runs in[k] and the children of its warp (run_family), in[k] ending in slot first + k.
-template <class Sim>
+template <class Sim, class Policy>
 __global__ void cpu_sync_generation(DevicePhase<Sim> ph, const typename Sim::Particle* in,
                                     uint32_t first, uint32_t count, bool may_hand_on) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
-  WarpPool<Particle>& pool = empty_pool<Particle>(shared);
+  WarpPool<Particle, Policy>& pool = empty_pool<Particle, Policy>(shared);
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   Particle p;
   Particle* own = nullptr;
@@ -60,17 +92,19 @@ template <class Sim>
 class CpuSync {
  public:
   using Particle = typename Sim::Particle;
+  using Kernel = void (*)(DevicePhase<Sim>, const Particle*, uint32_t, uint32_t, bool);
 
   // A block size the kernel cannot run at (pic's: 1024 threads of 72 registers are more than an
   // SM's 64K) is a run error here rather than a failed launch.
   explicit CpuSync(const DeviceSetup& s)
-      : s_(s), shared_bytes_(pool_bytes<Particle>(s.config.block_size)) {
-    SB_CUDA_CHECK(cudaFuncSetAttribute(cpu_sync_generation<Sim>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(shared_bytes_)));
-    resident_ = blocks_that_fit(cpu_sync_generation<Sim>, s, shared_bytes_) * s.config.block_size *
-                static_cast<uint32_t>(s.device.sm_count);
-  }
+      : s_(s),
+        k_(pool_kernel<CpuSyncPolicies, Particle, Kernel>(
+            cpu_sync_policies(), s,
+            [](auto* policy) {
+              return cpu_sync_generation<Sim, std::remove_pointer_t<decltype(policy)>>;
+            })),
+        resident_(blocks_that_fit(k_.kernel, s, k_.shared_bytes) * s.config.block_size *
+                  static_cast<uint32_t>(s.device.sm_count)) {}
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {
     uint32_t last = 0;
@@ -79,8 +113,8 @@ class CpuSync {
       const Particle* in = first_generation ? ph.particles : earliest_first(ph, last, count);
       const uint32_t block = s_.config.block_size;
       // A generation too small to fill the GPU gains nothing from leaving lanes to the next.
-      SB_LAUNCH(cpu_sync_generation<Sim>, (count + block - 1) / block, block, shared_bytes_,
-                s_.stream, ph, in, last, count, count >= resident_);
+      SB_LAUNCH(k_.kernel, (count + block - 1) / block, block, k_.shared_bytes, s_.stream, ph, in,
+                last, count, count >= resident_);
       last = n;
       n = counter_.read_n(s_, ph.counters, ph.capacity);
     }
@@ -107,7 +141,7 @@ class CpuSync {
   }
 
   const DeviceSetup& s_;
-  size_t shared_bytes_;
+  PoolKernel<Kernel> k_;
   uint32_t resident_;  // threads of the kernel resident on the GPU at once
   HostCounter counter_;
   DeviceBuffer<uint32_t> keys_{"cpu-sync's sort keys"};  // keys in, then keys out
@@ -123,8 +157,9 @@ SchedulerEntry cpu_sync_entry() {
           "its warp's shared-memory pool, the host reads the count between generations; "
           "generations sorted by step (seed §3.1.4, §3.3.2)",
           SchedulerKind::kGpu,
-          {"block_size"},
-          device_runners<CpuSync>()};
+          {"block_size", "policy"},
+          device_runners<CpuSync>(),
+          cpu_sync_policies()};
 }
 
 }  // namespace sb

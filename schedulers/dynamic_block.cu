@@ -7,12 +7,16 @@
 // warp runs its chunk in iterations of a few steps with a pool of children in shared memory, a
 // lane whose particle died taking a child from there (schedulers/device/warp_pool.cuh), so that
 // the block meets when its warps' families are done, not after each warp's longest particle.
-// When fewer than half a warp's lanes are left with work, the warp publishes those particles
-// (as long as it has slots to spare: run_family), and later chunks take them up with others.
+// When fewer than Policy::kMinLanes of a warp's lanes (half, by default) are left with work, the
+// warp publishes those particles (as long as it has slots to spare: run_family), and later chunks
+// take them up with others.
 //
 // The end of the phase: every slot claimed has been counted into `done`. A warp counts its
 // chunk's particles once their families are done, after every slot those claimed, with one
 // release per chunk; a pooled child without a slot exists only while its family runs.
+//
+// The constants it was tuned with are a policy type (DynamicBlockPolicy; docs/design.md "Tuning
+// policies"), chosen at run time with --policy.
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/step_once.cuh"
@@ -26,8 +30,9 @@ namespace {
 // are published, with their families. Returns true in the lanes that saw the end: their slot is
 // past the capacity, or no particle will ever be published there. Particles that ended are
 // counted into `done` before each wait for a slot, so that the end can be seen (seed §3.3.3).
-template <class Sim>
-__device__ bool run_chunk(const DevicePhase<Sim>& ph, WarpPool<typename Sim::Particle>& pool,
+template <class Sim, class Policy>
+__device__ bool run_chunk(const DevicePhase<Sim>& ph,
+                          WarpPool<typename Sim::Particle, Policy>& pool,
                           typename Sim::Particle* slot, SlotTally& tally) {
   bool waiting = slot != nullptr;
   unsigned int ended = 0;  // particles ended and not yet counted; lane 0 counts them
@@ -54,17 +59,50 @@ __device__ bool run_chunk(const DevicePhase<Sim>& ph, WarpPool<typename Sim::Par
   }
 }
 
-// Registers per thread for large particles (pool_register_cap): 25 warps per SM for pic at
-// block 32 instead of the 18 that its 108 registers allowed, for a few values spilled to L1:
-// pic's mobility steps 157 -> 134 ms (88: 141 ms; docs/performance.md).
-constexpr int kLargeParticleRegisters = 80;
+template <unsigned int kPoolSize, uint32_t kSteps, unsigned int kLanes, int kRegisters>
+struct DynamicBlockPolicy : PoolPolicy<kPoolSize, kSteps> {
+  static constexpr unsigned int kMinLanes = kLanes;  // run_family
+  // Registers per thread for large particles (pool_register_cap). sm90's 80: 25 warps per SM
+  // for pic at block 32 instead of the 18 that its 108 registers allowed, for a few values
+  // spilled to L1: pic's mobility steps 157 -> 134 ms (88: 141 ms; docs/performance.md).
+  static constexpr int kLargeParticleRegisters = kRegisters;
 
-template <class Sim>
-__global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(kLargeParticleRegisters))
-    dynamic_block(DevicePhase<Sim> ph) {
+  static std::vector<PolicyConstant> constants() {
+    return {{"pool", kPoolSize},
+            {"steps_per_iteration", kSteps},
+            {"min_lanes", kLanes},
+            {"large_particle_registers", kRegisters}};
+  }
+};
+
+struct DynamicBlockSm90 : DynamicBlockPolicy<32, 8, 16, 80> {
+  static constexpr const char* kName = kSm90Policy;
+  static constexpr const char* kDescription = kSm90What;
+};
+struct DynamicBlockSteps16 : DynamicBlockPolicy<32, 16, 16, 80> {
+  static constexpr const char* kName = kSteps16Policy;
+  static constexpr const char* kDescription = kSteps16What;
+};
+struct DynamicBlockMinLanes8 : DynamicBlockPolicy<32, 8, 8, 80> {
+  static constexpr const char* kName = "min-lanes-8";
+  static constexpr const char* kDescription =
+      "a warp keeps running down to 8 lanes with work before it publishes them (sm90: 16)";
+};
+using DynamicBlockPolicies =
+    PolicyList<DynamicBlockSm90, DynamicBlockSteps16, DynamicBlockMinLanes8>;
+
+const SchedulerPolicies& dynamic_block_policies() {
+  static const SchedulerPolicies p =
+      policies_of<DynamicBlockPolicies>({{90, DynamicBlockSm90::kName}});
+  return p;
+}
+
+template <class Sim, class Policy>
+__global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(
+    Policy::kLargeParticleRegisters)) dynamic_block(DevicePhase<Sim> ph) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
-  WarpPool<Particle>& pool = empty_pool<Particle>(shared);
+  WarpPool<Particle, Policy>& pool = empty_pool<Particle, Policy>(shared);
   __shared__ uint32_t chunk;
   SlotTally tally;
   while (true) {
@@ -84,22 +122,25 @@ __global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(kLargePart
 template <class Sim>
 class DynamicBlock {
  public:
+  using Kernel = void (*)(DevicePhase<Sim>);
+
   explicit DynamicBlock(const DeviceSetup& s)
-      : s_(s), shared_bytes_(pool_bytes<typename Sim::Particle>(s.config.block_size)) {
-    SB_CUDA_CHECK(cudaFuncSetAttribute(dynamic_block<Sim>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(shared_bytes_)));
-    grid_ = persistent_grid(dynamic_block<Sim>, s, shared_bytes_);
-  }
+      : s_(s),
+        k_(pool_kernel<DynamicBlockPolicies, typename Sim::Particle, Kernel>(
+            dynamic_block_policies(), s,
+            [](auto* policy) {
+              return dynamic_block<Sim, std::remove_pointer_t<decltype(policy)>>;
+            })),
+        grid_(persistent_grid(k_.kernel, s, k_.shared_bytes)) {}
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
-    SB_LAUNCH(dynamic_block<Sim>, grid_, s_.config.block_size, shared_bytes_, s_.stream, ph);
+    SB_LAUNCH(k_.kernel, grid_, s_.config.block_size, k_.shared_bytes, s_.stream, ph);
   }
 
  private:
   const DeviceSetup& s_;
-  size_t shared_bytes_;
-  uint32_t grid_ = 0;
+  PoolKernel<Kernel> k_;
+  uint32_t grid_;
 };
 
 }  // namespace
@@ -110,8 +151,9 @@ SchedulerEntry dynamic_block_entry() {
           "thread's particle followed by children from its warp's shared-memory pool "
           "(seed §3.1.10, §3.3.4; \"Dynamic Old\")",
           SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm"},
-          device_runners<DynamicBlock>()};
+          {"block_size", "blocks_per_sm", "policy"},
+          device_runners<DynamicBlock>(),
+          dynamic_block_policies()};
 }
 
 }  // namespace sb

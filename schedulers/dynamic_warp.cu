@@ -7,8 +7,8 @@
 //   1. lanes without work take children from the warp's pool, newest first;
 //   2. lanes still without work take the next slots from a global counter, one atomic per warp;
 //   3. a lane whose slot is published loads it;
-//   4. lanes holding a particle take kStepsPerIteration steps, children going to the pool; a
-//      full pool is written out to global memory, all its slots claimed with one atomic;
+//   4. lanes holding a particle take the policy's steps per iteration, children going to the
+//      pool; a full pool is written out to global memory, all its slots claimed with one atomic;
 //   5. lanes whose particle ended store it back, or, if it came from the pool, give it a slot
 //      only if it is still alive;
 //   6. if lanes elsewhere wait for work (the slot counter is past the claimed slots), the pool
@@ -28,6 +28,9 @@
 //
 // The seed shares one buffer among a block's warps under a lock; a pool per warp needs no lock
 // (the seed's critical section, §3.4.4).
+//
+// The constants it was tuned with are a policy type (DynamicWarpPolicy; docs/design.md "Tuning
+// policies"), chosen at run time with --policy.
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/step_once.cuh"
@@ -38,19 +41,55 @@ namespace sb {
 namespace {
 
 constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
-constexpr uint32_t kLookEvery = 4;  // iterations between looks at the run's counters
-// Registers per thread for large particles (pool_register_cap): 28 warps per SM for pic
-// instead of the 20 that its 92 registers allowed. ptxas spills a few bookkeeping values to
-// L1, and the extra warps hide more of the step's latency: pic's mobility steps 136 -> 123 ms
-// (80: 125 ms; 64: 135 ms; docs/performance.md).
-constexpr int kLargeParticleRegisters = 72;
 
-template <class Sim>
-__global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(kLargeParticleRegisters))
-    dynamic_warp(DevicePhase<Sim> ph) {
+template <unsigned int kPoolSize, uint32_t kSteps, int kRegisters>
+struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps> {
+  // Registers per thread for large particles (pool_register_cap). sm90's 72: 28 warps per SM for
+  // pic instead of the 20 that its 92 registers allowed. ptxas spills a few bookkeeping values
+  // to L1, and the extra warps hide more of the step's latency: pic's mobility steps 136 -> 123
+  // ms (80: 125 ms; 64: 135 ms; docs/performance.md).
+  static constexpr int kLargeParticleRegisters = kRegisters;
+  static constexpr uint32_t kLookEvery = 4;  // iterations between looks at the run's counters
+  // The pause of a warp out of work: short and fixed, not a growing back-off, since such a warp
+  // should see new work or the run's end soon after either appears.
+  static constexpr unsigned int kIdlePauseNs = 64;
+
+  static std::vector<PolicyConstant> constants() {
+    return {{"pool", kPoolSize},
+            {"steps_per_iteration", kSteps},
+            {"large_particle_registers", kRegisters},
+            {"look_every", kLookEvery},
+            {"idle_pause_ns", kIdlePauseNs}};
+  }
+};
+
+struct DynamicWarpSm90 : DynamicWarpPolicy<32, 8, 72> {
+  static constexpr const char* kName = kSm90Policy;
+  static constexpr const char* kDescription = kSm90What;
+};
+struct DynamicWarpSteps16 : DynamicWarpPolicy<32, 16, 72> {
+  static constexpr const char* kName = kSteps16Policy;
+  static constexpr const char* kDescription = kSteps16What;
+};
+struct DynamicWarpRegs80 : DynamicWarpPolicy<32, 8, 80> {
+  static constexpr const char* kName = "regs-80";
+  static constexpr const char* kDescription =
+      "80 registers for large particles (pic, air): fewer spills, fewer resident warps";
+};
+using DynamicWarpPolicies = PolicyList<DynamicWarpSm90, DynamicWarpSteps16, DynamicWarpRegs80>;
+
+const SchedulerPolicies& dynamic_warp_policies() {
+  static const SchedulerPolicies p =
+      policies_of<DynamicWarpPolicies>({{90, DynamicWarpSm90::kName}});
+  return p;
+}
+
+template <class Sim, class Policy>
+__global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(
+    Policy::kLargeParticleRegisters)) dynamic_warp(DevicePhase<Sim> ph) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
-  WarpPool<Particle>& pool = empty_pool<Particle>(shared);
+  WarpPool<Particle, Policy>& pool = empty_pool<Particle, Policy>(shared);
   const unsigned int lane = threadIdx.x & 31;
 
   DeviceAtomicU32 next(ph.counters->next);
@@ -106,7 +145,7 @@ __global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(kLargePart
     // Every few iterations, since each look waits for two loads: whether the run must stop, and
     // whether lanes elsewhere wait for work (they took slots past the claimed ones); those get
     // the pool.
-    if (++iteration % kLookEvery == 0) {
+    if (++iteration % Policy::kLookEvery == 0) {
       stop = stop_requested(ph);
       const bool starving = next.load(cuda::memory_order_relaxed) >
                             DeviceAtomicU32(ph.counters->n).load(cuda::memory_order_relaxed);
@@ -126,9 +165,7 @@ __global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(kLargePart
       }
       withheld = 0;
       if (__shfl_sync(kFullWarp, end, 0)) break;
-      // A short fixed pause, not a growing back-off: a warp out of work should see new work or
-      // the run's end soon after either appears.
-      __nanosleep(64);
+      __nanosleep(Policy::kIdlePauseNs);
     }
   }
   tally.flush(ph);
@@ -137,22 +174,25 @@ __global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(kLargePart
 template <class Sim>
 class DynamicWarp {
  public:
+  using Kernel = void (*)(DevicePhase<Sim>);
+
   explicit DynamicWarp(const DeviceSetup& s)
-      : s_(s), shared_bytes_(pool_bytes<typename Sim::Particle>(s.config.block_size)) {
-    SB_CUDA_CHECK(cudaFuncSetAttribute(dynamic_warp<Sim>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(shared_bytes_)));
-    grid_ = persistent_grid(dynamic_warp<Sim>, s, shared_bytes_);
-  }
+      : s_(s),
+        k_(pool_kernel<DynamicWarpPolicies, typename Sim::Particle, Kernel>(
+            dynamic_warp_policies(), s,
+            [](auto* policy) {
+              return dynamic_warp<Sim, std::remove_pointer_t<decltype(policy)>>;
+            })),
+        grid_(persistent_grid(k_.kernel, s, k_.shared_bytes)) {}
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
-    SB_LAUNCH(dynamic_warp<Sim>, grid_, s_.config.block_size, shared_bytes_, s_.stream, ph);
+    SB_LAUNCH(k_.kernel, grid_, s_.config.block_size, k_.shared_bytes, s_.stream, ph);
   }
 
  private:
   const DeviceSetup& s_;
-  size_t shared_bytes_;
-  uint32_t grid_ = 0;
+  PoolKernel<Kernel> k_;
+  uint32_t grid_;
 };
 
 }  // namespace
@@ -160,11 +200,13 @@ class DynamicWarp {
 SchedulerEntry dynamic_warp_entry() {
   return {
       "dynamic-warp",
-      "one persistent kernel, inverted loop: every lane 8 steps per iteration, children kept in a "
-      "shared-memory pool per warp, warp-aggregated fetch (seed §3.4.4; \"Dynamic\")",
+      "one persistent kernel, inverted loop: every lane a few steps per iteration (8 by default), "
+      "children kept in a shared-memory pool per warp, warp-aggregated fetch (seed §3.4.4; "
+      "\"Dynamic\")",
       SchedulerKind::kGpu,
-      {"block_size", "blocks_per_sm"},
-      device_runners<DynamicWarp>()};
+      {"block_size", "blocks_per_sm", "policy"},
+      device_runners<DynamicWarp>(),
+      dynamic_warp_policies()};
 }
 
 }  // namespace sb

@@ -1,5 +1,5 @@
-// What the registry knows of a scheduler: its name, what it is, which knobs it reads, and one
-// run function per sim.
+// What the registry knows of a scheduler: its name, what it is, which knobs it reads, one run
+// function per sim, and its tuning policies.
 #pragma once
 
 #include <map>
@@ -8,6 +8,7 @@
 
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
+#include "schedulers/policy.hpp"
 #include "sims/registry.hpp"
 
 namespace sb {
@@ -26,6 +27,7 @@ struct SchedulerEntry {
   SchedulerKind kind;
   std::vector<std::string> parameters;  // RunConfig fields it reads beyond the sim's own
   std::map<std::string, RunFn> by_sim;  // sim name -> run function
+  SchedulerPolicies policies = {};      // its tuning policies (--policy), if it has any
 };
 
 // One run function per registered sim: `make(static_cast<Sim*>(nullptr))` gives Sim's.

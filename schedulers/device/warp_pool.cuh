@@ -1,15 +1,16 @@
 // Running a warp's particles in iterations of a few steps with a pool of children in shared
 // memory (seed 003 §3.4.4's spawn buffer, one per warp instead of one per block under a lock).
 //
-// Each iteration, every lane that holds a particle advances it kStepsPerIteration steps (fewer
-// if it ends sooner); children go to the warp's pool, and a lane whose particle ended takes one
-// from there at the next iteration instead of idling until the warp's longest particle ends.
-// A child that lives and dies within its warp never touches global memory: no slot claim, no
-// store, no load. It is only counted, once, as the warp exits (DeviceCounters::held): the
-// counters that every warp would otherwise update each iteration are the most contended words
-// of the kernel.
+// Each iteration, every lane that holds a particle advances it Policy::kStepsPerIteration steps
+// (fewer if it ends sooner); children go to the warp's pool, and a lane whose particle ended takes
+// one from there at the next iteration instead of idling until the warp's longest particle ends. A
+// child that lives and dies within its warp never touches global memory: no slot claim, no store,
+// no load. It is only counted, once, as the warp exits (DeviceCounters::held): the counters that
+// every warp would otherwise update each iteration are the most contended words of the kernel.
 //
-// Eight steps per iteration amortise the iteration's bookkeeping (votes, pool accesses and the
+// The pool's size and the steps per iteration come from the kernel's tuning policy (PoolPolicy,
+// docs/design.md "Tuning policies"), carried by the pool's type. The measured default, eight
+// steps per iteration, amortises the iteration's bookkeeping (votes, pool accesses and the
 // convergence points they force), for at most seven idle steps of a lane per particle. Eight is
 // also two Philox blocks: every particle starts at an iteration, so the lanes of a warp draw
 // their blocks together (core/draws.hpp). Every shared-memory access is ordered by __syncwarp,
@@ -19,34 +20,80 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 
+#include <type_traits>
+
+#include "core/cuda_check.hpp"
 #include "core/particle.hpp"
 #include "schedulers/device/phase.cuh"
 #include "schedulers/device/slots.cuh"
 #include "schedulers/device/step_once.cuh"
+#include "schedulers/policy.hpp"
 
 namespace sb {
 
 inline constexpr unsigned int kFullWarp = 0xFFFFFFFFu;
-inline constexpr unsigned int kPool = 32;          // children per warp: one warp-step's worst case
-inline constexpr uint32_t kStepsPerIteration = 8;  // a multiple of 4: whole Philox blocks
 
-// One warp's pool of children, a segment of the block's dynamic shared memory.
-template <class Particle>
+// The constants of the warp pool that every pool kernel's policy shares; each scheduler's policy
+// adds its own (schedulers/dynamic_warp.cu, dynamic_block.cu, cpu_sync.cu).
+template <unsigned int kPoolSize, uint32_t kSteps>
+struct PoolPolicy {
+  // Children per warp: at least one warp-step's worst case (a child from every lane), in whole
+  // warps so that a write-out is whole warp-wide stores.
+  static constexpr unsigned int kPool = kPoolSize;
+  static constexpr uint32_t kStepsPerIteration = kSteps;
+  static_assert(kPool >= 32 && kPool % 32 == 0, "a pool holds whole warps of children");
+  static_assert(kSteps >= 4 && kSteps % 4 == 0, "whole Philox blocks per iteration");
+};
+
+// One warp's pool of children, a segment of the block's dynamic shared memory; `Policy` (a
+// PoolPolicy) sizes it and is what the functions below take their constants from.
+template <class Particle, class Policy>
 struct WarpPool {
-  Particle children[kPool];
+  Particle children[Policy::kPool];
   unsigned int count;
 };
 
 // The dynamic shared memory for the pools of a block of `block_size` threads.
-template <class Particle>
+template <class Particle, class Policy>
 constexpr size_t pool_bytes(uint32_t block_size) {
-  return block_size / 32 * sizeof(WarpPool<Particle>);
+  return block_size / 32 * sizeof(WarpPool<Particle, Policy>);
+}
+
+// What the pool schedulers' policies of the same name share.
+inline constexpr const char* kSm90Policy = "sm90";
+inline constexpr const char* kSm90What = "the constants measured on the H100";
+inline constexpr const char* kSteps16Policy = "steps-16";
+inline constexpr const char* kSteps16What =
+    "16 steps per iteration: half the bookkeeping per step, up to 15 idle steps per particle";
+
+template <class Kernel>
+struct PoolKernel {
+  Kernel kernel = nullptr;
+  size_t shared_bytes = 0;  // dynamic shared memory per block: the pools of its warps
+};
+
+// The kernel that `kernel_of(static_cast<Policy*>(nullptr))` gives for the policy of `List`
+// (a PolicyList) that the run selects (--policy, `default` resolved for the device), allowed
+// the shared memory of its pools.
+template <class List, class Particle, class Kernel, class KernelOf>
+PoolKernel<Kernel> pool_kernel(const SchedulerPolicies& policies, const DeviceSetup& s,
+                               KernelOf kernel_of) {
+  PoolKernel<Kernel> out;
+  List::with(policies.resolve(s.config.policy, s.device), [&](auto* policy) {
+    using Policy = std::remove_pointer_t<decltype(policy)>;
+    out.kernel = kernel_of(policy);
+    out.shared_bytes = pool_bytes<Particle, Policy>(s.config.block_size);
+  });
+  SB_CUDA_CHECK(cudaFuncSetAttribute(out.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(out.shared_bytes)));
+  return out;
 }
 
 // This warp's pool in the block's dynamic shared memory, emptied. Warp-collective.
-template <class Particle>
-__device__ WarpPool<Particle>& empty_pool(unsigned char* shared) {
-  WarpPool<Particle>& pool = reinterpret_cast<WarpPool<Particle>*>(shared)[threadIdx.x / 32];
+template <class Particle, class Policy>
+__device__ WarpPool<Particle, Policy>& empty_pool(unsigned char* shared) {
+  WarpPool<Particle, Policy>& pool =
+      reinterpret_cast<WarpPool<Particle, Policy>*>(shared)[threadIdx.x / 32];
   if ((threadIdx.x & 31) == 0) pool.count = 0;
   __syncwarp();
   return pool;
@@ -94,13 +141,17 @@ __device__ void hand_to_slots(const DevicePhase<Sim>& ph, unsigned int movers,
 }
 
 // Warp-collective: moves the pool's children to global memory.
-template <class Handoff, class Sim>
-__device__ void write_out(const DevicePhase<Sim>& ph, WarpPool<typename Sim::Particle>& pool) {
+template <class Handoff, class Sim, class Policy>
+__device__ void write_out(const DevicePhase<Sim>& ph,
+                          WarpPool<typename Sim::Particle, Policy>& pool) {
   const unsigned int lane = threadIdx.x & 31;
   const unsigned int count = pool.count;
   const uint32_t first = claim_for_warp(ph, count);
-  if (first < ph.capacity && lane < count)
-    Handoff::put(ph.particles + first + lane, pool.children[lane]);
+#pragma unroll
+  for (unsigned int warp = 0; warp < Policy::kPool / 32; ++warp) {
+    const unsigned int k = warp * 32 + lane;
+    if (first < ph.capacity && k < count) Handoff::put(ph.particles + first + k, pool.children[k]);
+  }
   __syncwarp();
   if (lane == 0) pool.count = 0;
   __syncwarp();
@@ -108,11 +159,12 @@ __device__ void write_out(const DevicePhase<Sim>& ph, WarpPool<typename Sim::Par
 
 // Warp-collective: the lanes in `spawners` add `child` to the pool (written out first if it
 // has no room).
-template <class Handoff, class Sim>
-__device__ void pool_children(const DevicePhase<Sim>& ph, WarpPool<typename Sim::Particle>& pool,
-                              unsigned int spawners, const typename Sim::Particle& child) {
+template <class Handoff, class Sim, class Policy>
+__device__ void pool_children(const DevicePhase<Sim>& ph,
+                              WarpPool<typename Sim::Particle, Policy>& pool, unsigned int spawners,
+                              const typename Sim::Particle& child) {
   const unsigned int k = __popc(spawners);
-  if (pool.count + k > kPool) write_out<Handoff>(ph, pool);
+  if (pool.count + k > Policy::kPool) write_out<Handoff>(ph, pool);
   const unsigned int at = pool.count;
   if (spawners & lane_bit()) pool.children[at + lanes_below(spawners)] = child;
   __syncwarp();
@@ -122,8 +174,9 @@ __device__ void pool_children(const DevicePhase<Sim>& ph, WarpPool<typename Sim:
 
 // Warp-collective: the lanes in `takers` take children from the top of the pool, as many as
 // there are; returns those that got one, with `p` set.
-template <class Particle>
-__device__ unsigned int take_children(WarpPool<Particle>& pool, unsigned int takers, Particle& p) {
+template <class Particle, class Policy>
+__device__ unsigned int take_children(WarpPool<Particle, Policy>& pool, unsigned int takers,
+                                      Particle& p) {
   const unsigned int count = pool.count;
   const unsigned int rank = lanes_below(takers);
   const bool gets = (takers & lane_bit()) && rank < count;
@@ -182,14 +235,14 @@ __device__ void end_pooled(const DevicePhase<Sim>& ph, bool ended, const typenam
   if (ended && !is_alive(p.tag)) tally.add_death(p, ph.window);
 }
 
-// Warp-collective: the lanes that are `running` advance `p` by kStepsPerIteration steps, or
-// until it ends; their children go to the pool.
-template <class Handoff, class Sim>
+// Warp-collective: the lanes that are `running` advance `p` by Policy::kStepsPerIteration steps,
+// or until it ends; their children go to the pool.
+template <class Handoff, class Sim, class Policy>
 __device__ void advance_iteration(const DevicePhase<Sim>& ph,
-                                  WarpPool<typename Sim::Particle>& pool, bool running,
+                                  WarpPool<typename Sim::Particle, Policy>& pool, bool running,
                                   typename Sim::Particle& p, StepDraws& draws) {
 #pragma unroll 1
-  for (uint32_t k = 0; k < kStepsPerIteration; ++k) {
+  for (uint32_t k = 0; k < Policy::kStepsPerIteration; ++k) {
     typename Sim::Particle child;
     const bool spawns = running && has_work(p.tag, ph.window) &&
                         advance<Sim>(p, child, ph.params, draws, ph.window) == Fate::kSpawned;
@@ -209,24 +262,21 @@ constexpr int pool_register_cap(int large) {
   return sizeof(Particle) > 64 ? large : 64;
 }
 
-// The fewest lanes a warp that runs a family of particles keeps running with (run_family).
-inline constexpr unsigned int kMinLanes = 16;
-
 // Warp-collective: runs the particles the lanes hold (`p`, from slot `own`; a lane without one
 // has `own` null) and the children they spawn, lanes whose particle died taking children from
 // the pool. A lane whose particle reached the end of the phase takes none: the pool's children
 // were born earlier and still have steps to go, which they take in a later pickup with others
 // of their age rather than here with the rest of the warp idle. Ends when no lane holds a
-// particle; or, where `may_hand_on`, after at least one iteration, when fewer than kMinLanes
-// do and the warp has slots to spare (SlotTally::spare_slots): those few are then handed to
-// new slots for a later pickup with others (their own slots read kEmpty again). The pool is
-// written out at the end. Particles end in their own slots; pooled ones that end alive are
-// handed to new slots, those that die are tallied.
+// particle; or, where `may_hand_on`, after at least one iteration, when fewer than
+// Policy::kMinLanes (the fewest lanes a warp keeps running with) do and the warp has slots to spare
+// (SlotTally::spare_slots): those few are then handed to new slots for a later pickup with others
+// (their own slots read kEmpty again). The pool is written out at the end. Particles end in their
+// own slots; pooled ones that end alive are handed to new slots, those that die are tallied.
 // Returns, in every lane, how many particles of own slots ended in this call, vacated ones
 // included.
-template <class Handoff, class Sim>
+template <class Handoff, class Sim, class Policy>
 __device__ unsigned int run_family(const DevicePhase<Sim>& ph,
-                                   WarpPool<typename Sim::Particle>& pool,
+                                   WarpPool<typename Sim::Particle, Policy>& pool,
                                    typename Sim::Particle& p, typename Sim::Particle* own,
                                    bool may_hand_on, SlotTally& tally) {
   bool running = own != nullptr && has_work(p.tag, ph.window);
@@ -243,8 +293,8 @@ __device__ unsigned int run_family(const DevicePhase<Sim>& ph,
     }
     const unsigned int busy = __ballot_sync(kFullWarp, running);
     const unsigned int owners = __ballot_sync(kFullWarp, running && !pooled);
-    const bool hand_on =
-        may_hand_on && stepped && __popc(busy) < kMinLanes && tally.spare_slots() >= __popc(owners);
+    const bool hand_on = may_hand_on && stepped && __popc(busy) < Policy::kMinLanes &&
+                         tally.spare_slots() >= __popc(owners);
     if (busy == 0 || hand_on) {
       if (pool.count != 0) write_out<Handoff>(ph, pool);
       if (busy == 0) break;

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "tests/support/process.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -74,6 +75,14 @@ TEST_P(CliBadInput, OneLineExitTwoNothingWritten) {
 }
 
 const BadInput kBadInputs[] = {
+    {"unknown_policy", run_args({"--policy", "fastest"}),
+     "--policy: 'fastest' is not a policy of any scheduler; accepted: default, sm90"},
+    {"policy_of_a_scheduler_without_policies", run_args({"--policy", "default"}),
+     "--policy: scheduler cpu-serial has no tuning policies"},
+    {"policy_of_another_scheduler",
+     {"run", "--sim", "mvp", "--scheduler", "cpu-sync", "--init-n", "100", "--steps", "10",
+      "--policy", "regs-80"},
+     "--policy: 'regs-80' is not a policy of cpu-sync; accepted: default, sm90, steps-16, pool-64"},
     {"unknown_sim",
      {"run", "--sim", "nbody", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5"},
      "--sim: 'nbody' is not a sim; accepted: toy, mvp"},
@@ -185,6 +194,38 @@ TEST(Cli, ListShowsEverySimAndScheduler) {
   for (const char* name : {"toy", "mvp", "cpu-serial", "cpu-openmp"}) {
     EXPECT_NE(o.out.find(name), std::string::npos) << name;
   }
+}
+
+// Whether some line of `text` holds every one of `parts`, in order.
+bool has_line(const std::string& text, const std::vector<std::string>& parts) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    size_t at = 0;
+    for (const std::string& part : parts) {
+      at = line.find(part, at);
+      if (at == std::string::npos) break;
+      at += part.size();
+    }
+    if (at != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Every scheduler with tuning policies shows each with its constants, and what `default` means
+// where it was not measured.
+TEST(Cli, ListShowsThePoliciesAndTheirConstants) {
+  const Outcome o = schedbench({"list"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::vector<std::vector<std::string>> rows = {
+      {"dynamic-warp ", " sm90 ", "pool 32, steps_per_iteration 8, large_particle_registers 72"},
+      {"dynamic-warp ", " default ",
+       "sm_90: sm90 (measured); any other architecture: sm90 (not "
+       "measured)"},
+      {"dynamic-block ", " min-lanes-8 ", "min_lanes 8"},
+      {"cpu-sync ", " pool-64 ", "pool 64, steps_per_iteration 8, min_lanes 16"}};
+  for (const auto& row : rows)
+    EXPECT_TRUE(has_line(o.out, row)) << row[1] << "\n" << o.out;
+  EXPECT_FALSE(has_line(o.out, {"naive ", " default "})) << o.out;
 }
 
 TEST(Cli, RunPrintsCountsAndWritesTheResult) {

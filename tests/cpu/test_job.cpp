@@ -48,6 +48,48 @@ TEST(Job, ExpandsSimsSchedulersAndApplicableAxes) {
   EXPECT_EQ(job.points.back().config.init_n, 30u);
 }
 
+// A policy axis multiplies the points of the schedulers with policies only, and names the policy
+// in their labels.
+TEST(Job, PolicyAxisMultipliesSchedulersWithPolicies) {
+  TempDir dir;
+  const std::string path = dir.write("j.json", R"({
+    "sims": ["mvp"], "schedulers": ["dynamic-warp", "cpu-sync", "naive"],
+    "axes": {"init_n": 10, "steps": 5, "policy": ["default", "steps-16"]}})");
+  const Job job = load_job(path, true);
+  std::vector<std::string> labels;
+  for (const JobPoint& p : job.points)
+    labels.push_back(p.label);
+  EXPECT_EQ(labels,
+            (std::vector<std::string>{
+                "mvp__dynamic-warp__policy-default", "mvp__dynamic-warp__policy-steps-16",
+                "mvp__cpu-sync__policy-default", "mvp__cpu-sync__policy-steps-16", "mvp__naive"}));
+  EXPECT_EQ(job.points.at(1).config.policy, "steps-16");
+}
+
+// A policy must be one of every scheduler that the axis applies to, and of some scheduler at all.
+TEST(Job, PolicyAxisNamesAPolicyOfTheSchedulers) {
+  TempDir dir;
+  const auto refusal = [&](const std::string& policy) -> std::string {
+    try {
+      load_job(dir.write("j.json", R"({"sims": ["mvp"], "schedulers": ["dynamic-warp", "cpu-sync"],
+        "axes": {"init_n": 10, "steps": 5, "policy": ")" +
+                                       policy + R"("}})"),
+               true);
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_NE(refusal("pool-64").find(
+                "'pool-64' is not a policy of dynamic-warp; accepted: default, sm90, steps-16, "
+                "regs-80"),
+            std::string::npos)
+      << refusal("pool-64");
+  EXPECT_NE(refusal("fastest").find("axes.policy: 'fastest' is not a policy of any scheduler"),
+            std::string::npos)
+      << refusal("fastest");
+}
+
 TEST(Job, RangesLinearAndLog) {
   TempDir dir;
   const std::string path = dir.write("j.json", R"({

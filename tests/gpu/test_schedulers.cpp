@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <map>
+#include <set>
 
 #include "core/errors.hpp"
 #include "schedulers/registry.hpp"
@@ -121,16 +122,11 @@ const RunResult& reference(const Config& c) {
   return it->second;
 }
 
-using Case = std::tuple<std::string, Config>;
-
-class GpuSchedulers : public testing::TestWithParam<Case> {};
-
-TEST_P(GpuSchedulers, SameParticlesAsCpuSerial) {
-  SB_REQUIRE_CUDA_DEVICE();
-  const auto& [scheduler, config] = GetParam();
+// Runs `c` (a configuration of `config` with its scheduler set) and expects cpu-serial's
+// particles; `what` names the engine in failures and in the summary.
+void expect_cpu_serial_particles(const RunConfig& c, const Config& config,
+                                 const std::string& what) {
   const RunResult& ref = reference(config);
-  RunConfig c = config.run;
-  c.scheduler = scheduler;
   RunOptions keep;
   keep.keep_particles = true;
   const RunResult r = run(c, keep);
@@ -140,26 +136,86 @@ TEST_P(GpuSchedulers, SameParticlesAsCpuSerial) {
   EXPECT_EQ(r.counts.particle_steps, ref.counts.particle_steps);
   EXPECT_EQ(r.counts.peak, ref.counts.peak);
   EXPECT_EQ(r.digest, ref.digest);
-  for (const std::string& line :
-       r.particles->differences(*ref.particles, 5, scheduler, "cpu-serial")) {
+  for (const std::string& line : r.particles->differences(*ref.particles, 5, what, "cpu-serial")) {
     ADD_FAILURE() << line;
   }
   testing_support::summary().push_back(
-      {fmt::format("{} = cpu-serial", scheduler),
+      {fmt::format("{} = cpu-serial", what),
        fmt::format("{} ({} final, {} particle-steps)", config.name, ref.counts.final,
                    ref.counts.particle_steps),
        r.digest == ref.digest && r.counts.final == ref.counts.final ? "identical" : "DIFFERENT"});
+}
+
+// A test name from its parts: letters and digits, the rest '_'.
+std::string test_name(const std::string& text) {
+  std::string name = text;
+  for (char& ch : name)
+    ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  return name;
+}
+
+using Case = std::tuple<std::string, Config>;
+
+class GpuSchedulers : public testing::TestWithParam<Case> {};
+
+TEST_P(GpuSchedulers, SameParticlesAsCpuSerial) {
+  SB_REQUIRE_CUDA_DEVICE();
+  const auto& [scheduler, config] = GetParam();
+  RunConfig c = config.run;
+  c.scheduler = scheduler;
+  expect_cpu_serial_particles(c, config, scheduler);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryConfiguration, GpuSchedulers,
                          testing::Combine(testing::ValuesIn(gpu_schedulers()),
                                           testing::ValuesIn(configs())),
                          [](const testing::TestParamInfo<Case>& i) {
-                           std::string name =
-                               std::get<0>(i.param) + "_" + std::get<1>(i.param).name;
-                           for (char& ch : name)
-                             ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-                           return name;
+                           return test_name(std::get<0>(i.param) + "_" + std::get<1>(i.param).name);
+                         });
+
+// Each tuning policy of a scheduler but the one `default` means (which the cases above run),
+// with one configuration of each sim: the policies change the schedule, never the particles.
+struct PolicyCase {
+  std::string scheduler;
+  std::string policy;
+  Config config;
+};
+
+void PrintTo(const PolicyCase& c, std::ostream* os) {
+  *os << c.scheduler << " " << c.policy << " " << c.config.name;
+}
+
+std::vector<PolicyCase> policy_cases() {
+  // pic's: more particles than resident threads, so that warps hand lanes on (min_lanes).
+  const std::set<std::string> one_per_sim = {"toy_column_waves", "heavy_spawning",
+                                             "pic_more_particles_than_threads", "air_near_balance"};
+  std::vector<PolicyCase> out;
+  for (const SchedulerEntry& e : all_schedulers()) {
+    for (const PolicyInfo& p : e.policies.named) {
+      if (p.name == e.policies.defaults.front().policy) continue;
+      for (const Config& config : configs()) {
+        if (one_per_sim.count(config.name) != 0) out.push_back({e.name, p.name, config});
+      }
+    }
+  }
+  return out;
+}
+
+class GpuPolicies : public testing::TestWithParam<PolicyCase> {};
+
+TEST_P(GpuPolicies, SameParticlesAsCpuSerial) {
+  SB_REQUIRE_CUDA_DEVICE();
+  const PolicyCase& p = GetParam();
+  RunConfig c = p.config.run;
+  c.scheduler = p.scheduler;
+  c.policy = p.policy;
+  expect_cpu_serial_particles(c, p.config, p.scheduler + " --policy " + p.policy);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryNonDefaultPolicy, GpuPolicies, testing::ValuesIn(policy_cases()),
+                         [](const testing::TestParamInfo<PolicyCase>& i) {
+                           return test_name(i.param.scheduler + "_" + i.param.policy + "_" +
+                                            i.param.config.name);
                          });
 
 class GpuCompaction : public testing::TestWithParam<std::string> {};
