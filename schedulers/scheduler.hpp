@@ -28,12 +28,14 @@ struct SchedulerEntry {
   std::map<std::string, RunFn> by_sim;  // sim name -> run function
 };
 
-// One run function per registered sim: `make(static_cast<Sim*>(nullptr))` gives Sim's.
+// One run function per registered sim, example sims included (sims/registry.hpp):
+// `make(static_cast<Sim*>(nullptr))` gives Sim's.
 template <class Make>
 std::map<std::string, RunFn> run_fns(Make make) {
   std::map<std::string, RunFn> out;
-  AllSims::for_each(
-      [&](auto* sim) { out[std::remove_pointer_t<decltype(sim)>::kName] = make(sim); });
+  const auto add = [&](auto* sim) { out[std::remove_pointer_t<decltype(sim)>::kName] = make(sim); };
+  AllSims::for_each(add);
+  ExampleSims::for_each(add);
   return out;
 }
 
