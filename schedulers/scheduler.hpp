@@ -25,7 +25,7 @@ struct SchedulerEntry {
   std::string description;
   SchedulerKind kind;
   std::vector<std::string> parameters;  // RunConfig fields it reads beyond the sim's own
-  std::map<std::string, RunFn> by_sim;  // sim name -> run function
+  std::map<std::string, RunFn> by_sim;  // sim name -> run function, example sims included
 };
 
 // One run function per registered sim, example sims included (sims/registry.hpp):
