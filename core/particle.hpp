@@ -2,12 +2,14 @@
 // engine advances a particle: the sim's step function does physics only; ids, step counters and
 // death marks are kept here, once.
 //
-// A sim is a type with (see sims/toy/toy.hpp for a complete one):
+// A sim is a type with (see sims/toy/toy.hpp for a complete one, examples/walk_sim.hpp for a
+// small one; core/sim_interface.hpp checks these at compile time, wherever a SimList lists it):
 //   using Particle = ...;   // a struct with a member `ParticleTag tag` and a `visit(f)` that
 //                           // calls f(name, value) for every field, tag included
 //   using Params = ...;     // trivially copyable; kernels take it by value
 //   static constexpr const char* kName, *kDescription;
-//   static Params params(const RunConfig&);
+//   static constexpr const char* kParameters[];  // the RunConfig fields it reads
+//   static Params params(const RunConfig&);   // or a HostState (core/sim_state.hpp) gives them
 //   static PhasePlan phases(const RunConfig&);
 //   static Particle initial(uint64_t index, const Params&, DrawKey);
 //   SB_HD static Fate step(Particle& p, Particle& child, const Params&, StepDraw&);

@@ -3,7 +3,8 @@
 //
 // A host engine is a class template over the sim with
 //   static void run_phase(std::vector<Particle>&, const HostPhase<Sim>&);
-// that takes every particle with work to the end of the window, appending children.
+// that takes every particle with work to the end of the window, appending children
+// (schedulers/scheduler_interface.hpp checks it at compile time).
 #pragma once
 
 #include <fmt/format.h>
@@ -22,6 +23,7 @@
 #include "core/run_result.hpp"
 #include "core/sim_state.hpp"
 #include "schedulers/scheduler.hpp"
+#include "schedulers/scheduler_interface.hpp"
 
 namespace sb {
 
@@ -102,6 +104,7 @@ inline bool wants_snapshot(const RunOptions& opt, uint32_t phase) {
 template <class Sim, template <class> class Engine>
 RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
   using Particle = typename Sim::Particle;
+  static_assert(check_host_engine<Engine<Sim>, Particle, HostPhase<Sim>>());
   using Clock = std::chrono::steady_clock;
   const auto ms_since = [](Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

@@ -26,16 +26,18 @@ struct SchedulerEntry {
   std::string description;
   SchedulerKind kind;
   std::vector<std::string> parameters;  // RunConfig fields it reads beyond the sim's own
-  std::map<std::string, RunFn> by_sim;  // sim name -> run function
+  std::map<std::string, RunFn> by_sim;  // sim name -> run function, example sims included
   SchedulerPolicies policies = {};      // its tuning policies (--policy), if it has any
 };
 
-// One run function per registered sim: `make(static_cast<Sim*>(nullptr))` gives Sim's.
+// One run function per registered sim, example sims included (sims/registry.hpp):
+// `make(static_cast<Sim*>(nullptr))` gives Sim's.
 template <class Make>
 std::map<std::string, RunFn> run_fns(Make make) {
   std::map<std::string, RunFn> out;
-  AllSims::for_each(
-      [&](auto* sim) { out[std::remove_pointer_t<decltype(sim)>::kName] = make(sim); });
+  const auto add = [&](auto* sim) { out[std::remove_pointer_t<decltype(sim)>::kName] = make(sim); };
+  AllSims::for_each(add);
+  ExampleSims::for_each(add);
   return out;
 }
 

@@ -7,7 +7,8 @@
 //   void run_phase(const DevicePhase<Sim>&, uint32_t n_start);
 // run_phase enqueues (and may wait on, through DeviceSetup::watchdog) work on DeviceSetup::stream
 // that takes every particle with work to the end of the window, appending children at the
-// counter n. The driver waits for the stream afterwards.
+// counter n. The driver waits for the stream afterwards. schedulers/scheduler_interface.hpp
+// checks both members at compile time.
 #pragma once
 
 #include <thrust/execution_policy.h>
@@ -24,6 +25,7 @@
 #include "schedulers/device/phase.cuh"
 #include "schedulers/device/sim_device_state.cuh"
 #include "schedulers/host_driver.hpp"
+#include "schedulers/scheduler_interface.hpp"
 
 namespace sb {
 
@@ -98,6 +100,7 @@ inline constexpr uint32_t kCompactionBlock = 128;
 template <class Sim, template <class> class Scheduler>
 RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
   using Particle = typename Sim::Particle;
+  static_assert(check_device_scheduler<Scheduler<Sim>, DeviceSetup, DevicePhase<Sim>>());
   HostState<Sim> host_state(c);
   const PhasePlan plan = Sim::phases(c);
   const std::vector<Particle> initial = initial_particles<Sim>(c, host_state.params());

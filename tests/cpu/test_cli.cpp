@@ -86,6 +86,10 @@ const BadInput kBadInputs[] = {
     {"unknown_sim",
      {"run", "--sim", "nbody", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5"},
      "--sim: 'nbody' is not a sim; accepted: toy, mvp"},
+    // The example sim of docs/design.md §9 is for the tests only.
+    {"example_sim",
+     {"run", "--sim", "walk", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5"},
+     "--sim: 'walk' is not a sim; accepted: toy, mvp"},
     {"unknown_scheduler",
      {"run", "--sim", "mvp", "--scheduler", "fastest", "--init-n", "5", "--steps", "5"},
      "--scheduler: 'fastest' is not a scheduler; accepted: cpu-serial"},
@@ -193,6 +197,9 @@ TEST(Cli, ListShowsEverySimAndScheduler) {
   ASSERT_EQ(o.exit_code, 0) << o.err;
   for (const char* name : {"toy", "mvp", "cpu-serial", "cpu-openmp"}) {
     EXPECT_NE(o.out.find(name), std::string::npos) << name;
+  }
+  for (const char* example : {"walk", "breadth-first", "example"}) {  // docs/design.md §8-9
+    EXPECT_EQ(o.out.find(example), std::string::npos) << example;
   }
 }
 

@@ -1,5 +1,6 @@
-// Every GPU scheduler against cpu-serial, on every sim: the same final particles (digest and
-// counts), a capacity error instead of a silent drop, and the watchdog instead of a hang.
+// Every GPU scheduler against cpu-serial, on every sim (the example sim included): the same final
+// particles (digest and counts), a capacity error instead of a silent drop, and the watchdog
+// instead of a hang.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -73,6 +74,10 @@ std::vector<Config> configs() {
   RunConfig b1024 = base("toy", 20'000, 1600, 1024);
   b1024.layout = "column";
   out.push_back({"block_size_1024", b1024});
+  // The example sim of docs/design.md §9 (examples/walk_sim.hpp): walkers split and die.
+  RunConfig walk = base("walk", 20'000, 600);
+  walk.split_chance = 1;
+  out.push_back({"walk_split_and_die", walk});
   out.push_back({"pic_synthetic_table", pic(20'000, 3, 300, -1)});
   out.push_back({"pic_chance_30", pic(2000, 2, 150, 30)});
   out.push_back({"pic_chance_60", pic(2000, 2, 150, 60)});

@@ -1,0 +1,168 @@
+// The sim interface (core/particle.hpp lists it; docs/design.md §4) checked at compile time, so
+// that a sim missing a member fails with one message naming that member instead of pages of
+// template errors from deep inside an engine. check_sim<Sim>() is called wherever an engine is
+// instantiated for a sim (run_fns, schedulers/scheduler.hpp), so every sim meets every check.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "core/draws.hpp"
+#include "core/particle.hpp"
+#include "core/run_config.hpp"
+
+namespace sb {
+namespace sim_interface {
+
+// A visitor that accepts any field, to ask whether Particle::visit(f) exists.
+struct AnyField {
+  template <class T>
+  void operator()(const char*, const T&) const {}
+};
+
+template <class Sim, class = void>
+struct HasParticle : std::false_type {};
+template <class Sim>
+struct HasParticle<Sim, std::void_t<typename Sim::Particle>> : std::true_type {};
+
+template <class Sim, class = void>
+struct HasParams : std::false_type {};
+template <class Sim>
+struct HasParams<Sim, std::void_t<typename Sim::Params>> : std::true_type {};
+
+template <class Sim, class = void>
+struct HasTag : std::false_type {};
+template <class Sim>
+struct HasTag<Sim, std::void_t<decltype(Sim::Particle::tag)>>
+    : std::is_same<decltype(Sim::Particle::tag), ParticleTag> {};
+
+template <class Sim, class = void>
+struct HasVisit : std::false_type {};
+template <class Sim>
+struct HasVisit<Sim, std::void_t<decltype(std::declval<const typename Sim::Particle&>().visit(
+                         std::declval<AnyField&>()))>> : std::true_type {};
+
+template <class Sim, class = void>
+struct HasNames : std::false_type {};
+template <class Sim>
+struct HasNames<Sim,
+                std::enable_if_t<std::is_convertible_v<decltype(Sim::kName), const char*> &&
+                                 std::is_convertible_v<decltype(Sim::kDescription), const char*>>>
+    : std::true_type {};
+
+template <class Sim, class = void>
+struct HasParameterList : std::false_type {};
+template <class Sim>
+struct HasParameterList<Sim, std::void_t<decltype(std::begin(Sim::kParameters))>>
+    : std::is_convertible<decltype(*std::begin(Sim::kParameters)), const char*> {};
+
+template <class Sim, class = void>
+struct HasParamsOf : std::false_type {};
+template <class Sim>
+struct HasParamsOf<Sim, std::void_t<decltype(Sim::params(std::declval<const RunConfig&>()))>>
+    : std::is_same<decltype(Sim::params(std::declval<const RunConfig&>())), typename Sim::Params> {
+};
+
+// A sim with tables gets its Params from its HostState instead (core/sim_state.hpp).
+template <class Sim, class = void>
+struct HasHostStateParams : std::false_type {};
+template <class Sim>
+struct HasHostStateParams<
+    Sim, std::void_t<decltype(std::declval<const typename Sim::HostState&>().params())>>
+    : std::bool_constant<
+          std::is_constructible_v<typename Sim::HostState, const RunConfig&> &&
+          std::is_same_v<decltype(std::declval<const typename Sim::HostState&>().params()),
+                         typename Sim::Params>> {};
+
+template <class Sim, class = void>
+struct HasPhases : std::false_type {};
+template <class Sim>
+struct HasPhases<Sim, std::void_t<decltype(Sim::phases(std::declval<const RunConfig&>()))>>
+    : std::is_same<decltype(Sim::phases(std::declval<const RunConfig&>())), PhasePlan> {};
+
+template <class Sim, class = void>
+struct HasInitial : std::false_type {};
+template <class Sim>
+struct HasInitial<Sim, std::void_t<decltype(Sim::initial(
+                           uint64_t{}, std::declval<const typename Sim::Params&>(), DrawKey{}))>>
+    : std::is_same<decltype(Sim::initial(uint64_t{}, std::declval<const typename Sim::Params&>(),
+                                         DrawKey{})),
+                   typename Sim::Particle> {};
+
+template <class Sim, class = void>
+struct HasStep : std::false_type {};
+template <class Sim>
+struct HasStep<Sim,
+               std::void_t<decltype(Sim::step(
+                   std::declval<typename Sim::Particle&>(), std::declval<typename Sim::Particle&>(),
+                   std::declval<const typename Sim::Params&>(), std::declval<StepDraw&>()))>>
+    : std::is_same<decltype(Sim::step(std::declval<typename Sim::Particle&>(),
+                                      std::declval<typename Sim::Particle&>(),
+                                      std::declval<const typename Sim::Params&>(),
+                                      std::declval<StepDraw&>())),
+                   Fate> {};
+
+template <class Sim, class = void>
+struct HasSimulatesChildren : std::false_type {};
+template <class Sim>
+struct HasSimulatesChildren<Sim, std::void_t<decltype(Sim::simulates_children(
+                                     std::declval<const typename Sim::Params&>()))>>
+    : std::is_same<decltype(Sim::simulates_children(std::declval<const typename Sim::Params&>())),
+                   bool> {};
+
+// True where the type is missing (reported by its own check above).
+template <class Sim, class = void>
+struct ParticleCopyable : std::true_type {};
+template <class Sim>
+struct ParticleCopyable<Sim, std::void_t<typename Sim::Particle>>
+    : std::is_trivially_copyable<typename Sim::Particle> {};
+
+template <class Sim, class = void>
+struct ParamsCopyable : std::true_type {};
+template <class Sim>
+struct ParamsCopyable<Sim, std::void_t<typename Sim::Params>>
+    : std::is_trivially_copyable<typename Sim::Params> {};
+
+}  // namespace sim_interface
+
+// True, or a compile error naming the first member Sim lacks. The Particle- and Params-dependent
+// checks are skipped while those types are missing, so that only the root cause is reported.
+template <class Sim>
+constexpr bool check_sim() {
+  namespace si = sim_interface;
+  constexpr bool particle = si::HasParticle<Sim>::value, params = si::HasParams<Sim>::value;
+  static_assert(particle, "a sim must define `using Particle = ...;` (core/particle.hpp)");
+  static_assert(params, "a sim must define `using Params = ...;` (core/particle.hpp)");
+  static_assert(!particle || si::HasTag<Sim>::value,
+                "a sim's Particle must have a member `ParticleTag tag`");
+  static_assert(!particle || si::HasVisit<Sim>::value,
+                "a sim's Particle must define `template <class F> SB_HD void visit(F&& f) const` "
+                "calling f(name, value) for every field, tag included");
+  static_assert(si::ParticleCopyable<Sim>::value,
+                "a sim's Particle must be trivially copyable (engines copy it as bytes)");
+  static_assert(si::ParamsCopyable<Sim>::value,
+                "a sim's Params must be trivially copyable (kernels take it by value)");
+  static_assert(si::HasNames<Sim>::value,
+                "a sim must define `static constexpr const char* kName` and `kDescription`");
+  static_assert(si::HasParameterList<Sim>::value,
+                "a sim must define `static constexpr const char* kParameters[]` (the RunConfig "
+                "fields it reads)");
+  static_assert(!params || si::HasParamsOf<Sim>::value || si::HasHostStateParams<Sim>::value,
+                "a sim must define `static Params params(const RunConfig&)`, or a `HostState` "
+                "constructed from a RunConfig whose `Params params() const` gives them "
+                "(core/sim_state.hpp)");
+  static_assert(si::HasPhases<Sim>::value,
+                "a sim must define `static PhasePlan phases(const RunConfig&)`");
+  static_assert(!particle || !params || si::HasInitial<Sim>::value,
+                "a sim must define `static Particle initial(uint64_t index, const Params&, "
+                "DrawKey)`");
+  static_assert(!particle || !params || si::HasStep<Sim>::value,
+                "a sim must define `SB_HD static Fate step(Particle&, Particle&, const Params&, "
+                "StepDraw&)`");
+  static_assert(!params || si::HasSimulatesChildren<Sim>::value,
+                "a sim must define `SB_HD static bool simulates_children(const Params&)`");
+  return true;
+}
+
+}  // namespace sb
