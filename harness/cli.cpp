@@ -331,6 +331,7 @@ struct RecommendArgs : WorkloadArgs {
   std::string budget;                               // seconds
   std::string out_path, runner;
   bool overwrite = false;
+  bool all_policies = false;
 };
 
 constexpr double kMaxBudgetS = 1e6;  // eleven days: beyond any sensible search
@@ -349,7 +350,10 @@ void add_recommend_options(CLI::App& cmd, RecommendArgs& a) {
                  "block sizes to try on the GPU schedulers, comma-separated (default "
                  "64,128,256,512,1024)")
       ->check(not_empty());
-  add_parameter_options(cmd, a, {"block_size"});
+  cmd.add_flag("--all-policies", a.all_policies,
+               "also try every tuning policy of the schedulers that have them (schedbench list); "
+               "without it, each runs its default");
+  add_parameter_options(cmd, a, {"block_size", "policy"});
   cmd.add_option("--out", a.out_path,
                  "results file (default results/<device>/recommend-<sim>.json; results/README.md)")
       ->check(output_file());
@@ -372,6 +376,7 @@ int recommend_command(RecommendArgs& a) {
   r.budget_s = *budget;
   r.schedulers = split(a.schedulers, ',');
   r.axes.push_back({"block_size", "--block-sizes", split(a.block_sizes, ',')});
+  r.all_policies = a.all_policies;
   r.out_path = a.out_path;
   r.overwrite = a.overwrite;
   r.have_gpu = cuda_device_present();

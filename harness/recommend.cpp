@@ -114,6 +114,25 @@ std::vector<JobPoint> combinations(const JobPoint& base, const std::vector<Axis>
   return out;
 }
 
+// Each point once per named policy of its scheduler where `all` (the named ones, not `default`,
+// which is one of them on the device it resolves for), else as it is. A policy axis is per
+// scheduler, unlike the axes above: each scheduler has its own policies.
+std::vector<JobPoint> with_policies(std::vector<JobPoint> points, bool all) {
+  if (!all) return points;
+  std::vector<JobPoint> out;
+  for (const JobPoint& base : points) {
+    const SchedulerPolicies& policies = find_scheduler(base.config.scheduler).policies;
+    if (policies.empty()) out.push_back(base);
+    for (const PolicyInfo& policy : policies.named) {
+      JobPoint c = base;
+      c.config.policy = policy.name;
+      c.given.push_back("policy");
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
 // A word of a shell command line, quoted where the shell would split or expand it.
 std::string shell_word(const std::string& text) {
   const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char ch) {
@@ -335,7 +354,7 @@ std::vector<JobPoint> recommend_candidates(const RecommendRequest& r) {
     base.config = r.workload;
     base.config.scheduler = name;
     base.given = r.given;
-    for (JobPoint& c : combinations(base, r.axes)) {
+    for (JobPoint& c : with_policies(combinations(base, r.axes), r.all_policies)) {
       check_config(c.config, c.given);
       out.push_back(std::move(c));
     }

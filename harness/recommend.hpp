@@ -23,8 +23,9 @@ struct RecommendRequest {
   RunConfig workload;              // the sim and its parameters; the scheduler is a candidate
   std::vector<std::string> given;  // parameter keys the user set
   std::vector<std::string>
-      schedulers;          // empty: every GPU scheduler, or every CPU one without a GPU
-  std::vector<Axis> axes;  // an axis applies to the schedulers that read its parameter
+      schedulers;             // empty: every GPU scheduler, or every CPU one without a GPU
+  std::vector<Axis> axes;     // an axis applies to the schedulers that read its parameter
+  bool all_policies = false;  // each scheduler that has tuning policies tries every one of them
   double budget_s = 60;
   std::string out_path;  // empty: results/<device>/recommend-<sim>.json
   bool overwrite = false;

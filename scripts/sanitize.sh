@@ -4,7 +4,9 @@
 # once, and all three on a pic run wide enough for cpu-sync's warps to hand lanes on; prints a table
 # and exits 1 if any tool reported an error or a run failed. Needs a CUDA device and
 # compute-sanitizer on the PATH.
-#   scripts/sanitize.sh [path/to/schedbench] [scheduler ...]   (default: every GPU scheduler)
+#   scripts/sanitize.sh [path/to/schedbench] [scheduler[:policy] ...]
+# (default: every GPU scheduler with its default tuning policy; dynamic-warp:regs-80 runs that
+# policy's kernels)
 set -uo pipefail
 exe=${1:-build/bin/schedbench}
 shift || true
@@ -22,7 +24,10 @@ wide=(run --timeout 120 --sim pic --init-n 100000 --poisson-steps 1 --mobility-s
 status=0
 printf '%-22s %-11s %-10s %s\n' scheduler sim tool errors
 [ ${#only[@]} -gt 0 ] || only=($("$exe" list | awk '$2 == "gpu" || $2 == "yardstick" {print $1}'))
-for scheduler in "${only[@]}"; do
+for entry in "${only[@]}"; do
+  scheduler=${entry%%:*}
+  policy=()
+  [ "$entry" = "$scheduler" ] || policy=(--policy "${entry#*:}")
   for check in mvp:memcheck mvp:racecheck mvp:synccheck toy:memcheck pic:memcheck pic:racecheck pic:synccheck air:memcheck air:racecheck air:synccheck \
                pic-simple:memcheck pic-block:racecheck pic-warp:racecheck pic-cub:memcheck \
                wide:memcheck wide:racecheck wide:synccheck; do
@@ -37,7 +42,7 @@ for scheduler in "${only[@]}"; do
       pic-*) [ "$scheduler" = dynamic-warp ] || continue  # each compaction variant once
              args=("${pic[@]}" --compaction "${sim#pic-}") ;;
     esac
-    out=$(compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" "${args[@]}" --scheduler "$scheduler" 2>&1)
+    out=$(compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" "${args[@]}" --scheduler "$scheduler" "${policy[@]}" 2>&1)
     rc=$?
     # memcheck and synccheck end with "ERROR SUMMARY: N errors", racecheck with
     # "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
@@ -47,7 +52,7 @@ for scheduler in "${only[@]}"; do
       status=1
       printf '%s\n' "$out" | tail -n 30 >&2
     fi
-    printf '%-22s %-11s %-10s %s\n' "$scheduler" "$sim" "$tool" "${errors:-no summary (exit $rc)}"
+    printf '%-22s %-11s %-10s %s\n' "$entry" "$sim" "$tool" "${errors:-no summary (exit $rc)}"
   done
 done
 exit $status

@@ -9,6 +9,8 @@
 #include <set>
 
 #include "harness/halving.hpp"
+#include "harness/recommend.hpp"
+#include "schedulers/registry.hpp"
 #include "tests/support/sweep_job.hpp"
 
 namespace sb {
@@ -303,6 +305,33 @@ TEST(Recommend, RefusesToReplaceAResultsFileWithoutOverwrite) {
   std::vector<std::string> args = recommend_args(out);
   args.push_back("--overwrite");
   EXPECT_EQ(schedbench(dir, args).exit_code, 0);
+}
+
+// --all-policies: a scheduler with tuning policies is a candidate once per named policy (per
+// block size), one without them once; listing candidates runs nothing, so no GPU is needed.
+TEST(Recommend, AllPoliciesMultipliesOnlyTheSchedulersThatHavePolicies) {
+  RecommendRequest r;
+  r.workload.sim = "mvp";
+  r.workload.init_n = 1000;
+  r.workload.steps = 10;
+  r.given = {"init_n", "steps"};
+  r.schedulers = {"dynamic-warp", "naive"};
+  r.axes = {{"block_size", "--block-sizes", {"128", "256"}}};
+  r.have_gpu = true;
+  r.all_policies = true;
+  const std::vector<JobPoint> candidates = recommend_candidates(r);
+  const size_t policies = find_scheduler("dynamic-warp").policies.named.size();
+  ASSERT_GE(policies, 2u);
+  EXPECT_EQ(candidates.size(), 2 * policies + 2);
+  std::set<std::string> seen;
+  for (const JobPoint& c : candidates) {
+    if (c.config.scheduler == "dynamic-warp") seen.insert(c.config.policy);
+    if (c.config.scheduler == "naive") {
+      EXPECT_EQ(c.config.policy, "default");
+    }
+  }
+  EXPECT_EQ(seen.size(), policies);
+  EXPECT_EQ(seen.count("default"), 0u);
 }
 
 }  // namespace

@@ -45,8 +45,10 @@ TEST(RecommendGpu, RanksGpuCandidatesMeasuresTheBoundAndItsRunCommandRuns) {
   ASSERT_EQ(bound["status"], "ok") << bound.dump(2);
   EXPECT_EQ(bound["config"]["block_size"], winner["config"]["block_size"]);
   EXPECT_GT(winner["counters"]["efficiency"].get<double>(), 0.0);
-  for (const json& p : r["points"])
+  for (const json& p : r["points"]) {
+    if (p["config"]["scheduler"] == "bound") continue;  // a yardstick: it computes no particles
     EXPECT_EQ(p["digest"], winner["digest"]) << p["label"];
+  }
 
   std::vector<std::string> args = command_words(rec["run_command"]);
   args.erase(args.begin());
