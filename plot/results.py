@@ -25,7 +25,7 @@ SCHEMA = "schedbench.job/1"
 BOOKKEEPING = frozenset({"timeout", "capacity"})
 
 # Config keys one tunes rather than a workload size: a scheduler is compared at its best value.
-TUNING = frozenset({"block_size", "blocks_per_sm", "compaction", "warp_sync"})
+TUNING = frozenset({"block_size", "blocks_per_sm", "compaction", "warp_sync", "policy"})
 
 # Not a scheduler but the yardstick (docs/design.md §6): drawn as a dashed black line, never ranked.
 YARDSTICK = "bound"
