@@ -1,4 +1,4 @@
-// An RGB picture of a particle set, for PNG output (harness/png.cpp).
+// An RGB picture of a particle set, for PNG output (harness/io/png.cpp).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Everything that defines one run. Which fields a sim or scheduler reads is declared next to it
-// (Sim::kParameters, SchedulerEntry::parameters); harness/parameters.cpp validates them.
+// (Sim::kParameters, SchedulerEntry::parameters); harness/job/parameters.cpp validates them.
 #pragma once
 
 #include <cstdint>
@@ -35,7 +35,7 @@ struct RunConfig {
   std::string cross_section;     // file of split and remove percent per energy level
   double collision_chance = -1;  // percent; 0 to 100 replaces the table: split = remove = c / 2
 
-  // air (sims/air/air.hpp; harness/parameters.cpp gives units and meanings)
+  // air (sims/air/air.hpp; harness/job/parameters.cpp gives units and meanings)
   std::string gas = "N2:0.8,O2:0.2";
   double pressure = 1;        // bar
   double temperature = 300;   // K

@@ -22,8 +22,8 @@
 
 #include "core/decimal.hpp"
 #include "core/errors.hpp"
-#include "harness/job.hpp"
-#include "harness/parameters.hpp"
+#include "harness/job/job.hpp"
+#include "harness/job/parameters.hpp"
 #include "sims/pic/cross_sections.hpp"
 #include "tests/support/process.hpp"
 #include "tests/support/temp_dir.hpp"

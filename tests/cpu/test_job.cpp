@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "harness/job.hpp"
+#include "harness/job/job.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace sb {

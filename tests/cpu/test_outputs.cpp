@@ -18,8 +18,8 @@
 #include <filesystem>
 
 #include "core/device.hpp"
-#include "harness/atomic_file.hpp"
-#include "harness/progress.hpp"
+#include "harness/io/atomic_file.hpp"
+#include "harness/sweep/progress.hpp"
 #include "tests/support/process.hpp"
 #include "tests/support/temp_dir.hpp"
 

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "harness/halving.hpp"
-#include "harness/recommend.hpp"
+#include "harness/sweep/halving.hpp"
+#include "harness/sweep/recommend.hpp"
 #include "schedulers/registry.hpp"
 #include "tests/support/sweep_job.hpp"
 

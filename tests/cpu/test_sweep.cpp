@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "harness/job_results.hpp"
+#include "harness/job/job_results.hpp"
 #include "tests/support/sweep_job.hpp"
 
 namespace sb {

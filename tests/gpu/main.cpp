@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/device.hpp"
-#include "harness/text_table.hpp"
+#include "harness/io/text_table.hpp"
 #include "tests/support/summary.hpp"
 
 namespace sb::testing_support {

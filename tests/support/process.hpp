@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "harness/child_process.hpp"
+#include "harness/sweep/child_process.hpp"
 
 namespace sb::testing_support {
 

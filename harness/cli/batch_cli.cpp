@@ -1,0 +1,250 @@
+#include "harness/cli/batch_cli.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+
+#include "core/device.hpp"
+#include "core/errors.hpp"
+#include "core/printable.hpp"
+#include "harness/cli/option_checks.hpp"
+#include "harness/io/atomic_file.hpp"
+#include "harness/io/environment.hpp"
+#include "harness/io/output_path.hpp"
+#include "harness/job/job.hpp"
+#include "harness/job/job_results.hpp"
+#include "harness/job/values.hpp"
+#include "harness/sweep/point_process.hpp"
+#include "harness/sweep/progress.hpp"
+#include "schedulers/registry.hpp"
+
+namespace sb {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uint64_t kMaxMaxPoints = 1000000000;  // a billion points: days on any machine
+
+void parse_shard(const std::string& text, SweepOptions& o) {
+  const std::vector<std::string> parts = split(text, '/');
+  const auto bad = [&] {
+    return UsageError(fmt::format(
+        "--shard: '{}' is not I/N; accepted: whole numbers with 1 <= I <= N", printable(text)));
+  };
+  if (parts.size() != 2) throw bad();
+  try {
+    o.shard_count = static_cast<int>(parse_whole("--shard", parts[1], 1, kMaxShards));
+    o.shard_index = static_cast<int>(parse_whole("--shard", parts[0], 1, kMaxShards));
+  } catch (const UsageError&) {
+    throw bad();
+  }
+  if (o.shard_index > o.shard_count) throw bad();
+}
+
+std::vector<std::string> parse_gpus(const std::string& text) {
+  std::vector<std::string> out;
+  for (const std::string& g : split(text, ',')) {
+    try {
+      out.push_back(std::to_string(parse_whole("--gpus", g, 0, 1023)));
+    } catch (const UsageError&) {
+      throw UsageError(fmt::format(
+          "--gpus: '{}' is not a list of device numbers; accepted e.g. 0,1,2", printable(text)));
+    }
+    if (std::count(out.begin(), out.end(), out.back()) > 1) {
+      throw UsageError(
+          fmt::format("--gpus: device {} is named twice in '{}'", out.back(), printable(text)));
+    }
+  }
+  if (out.empty()) throw UsageError("--gpus: empty; accepted e.g. 0,1,2");
+  return out;
+}
+
+int list_points(const Job& job) {
+  for (const std::string& why : job.skipped)
+    fmt::print("{}: {}\n", job.path, why);
+  for (const JobPoint& p : job.points)
+    fmt::print("{}\n", p.label);
+  fmt::print("{}: {} points, {} repetitions after {} warm-up each{}\n", job.path, job.points.size(),
+             job.repetitions, job.warmup,
+             job.estimated_s > 0
+                 ? fmt::format("; estimated {} on one H100", format_duration(job.estimated_s))
+                 : "");
+  return 0;
+}
+
+// The job file, read with --max-points.
+Job load_job_of(const BatchArgs& a, bool have_gpu) {
+  const uint64_t max_points = a.max_points.empty()
+                                  ? kDefaultMaxPoints
+                                  : parse_whole("--max-points", a.max_points, 1, kMaxMaxPoints);
+  return load_job(a.job_path, have_gpu, max_points);
+}
+
+int sweep_command(BatchArgs& a) {
+  const Job job = load_job_of(a, cuda_device_present());
+  SweepOptions& o = a.sweep_options;
+  o.out_path = a.out_path;
+  if (!a.shard.empty()) parse_shard(a.shard, o);
+  if (!a.gpus.empty()) o.gpus = parse_gpus(a.gpus);
+  if (!a.point_timeout.empty())
+    o.point_timeout_s = parse_real("--point-timeout", a.point_timeout, 1, 1e6);
+  if (o.resume && o.overwrite) throw UsageError("--resume and --overwrite: choose one");
+  if (o.retry_failed && !o.resume) throw UsageError("--retry-failed: needs --resume");
+  if (a.list) return list_points(job);  // every option checked, as for a sweep that runs
+  o.runner = point_runner(a.runner);
+  const int failed = run_sweep(job, o);
+  if (failed < 0) return 130;
+  return failed == 0 ? 0 : 3;
+}
+
+int merge_command(const BatchArgs& a) {
+  const MergeOutcome merged = merge_shards(a.out_path);
+  if (!merged.unfinished.empty()) {
+    for (const std::string& line : merged.unfinished)
+      fmt::print(stderr, "schedbench: merge: {}\n", line);
+    fmt::print(stderr, "schedbench: merge: {} not written\n", a.out_path);
+    return 3;
+  }
+  fmt::print("merged {} points into {}\n", merged.points, a.out_path);
+  return 0;
+}
+
+// A job whose every point runs a CPU scheduler asks Slurm for cores only.
+bool cpu_only(const Job& job) {
+  return std::all_of(job.points.begin(), job.points.end(), [](const JobPoint& p) {
+    return find_scheduler(p.config.scheduler).kind == SchedulerKind::kCpu;
+  });
+}
+
+int submit_command(BatchArgs& a) {
+  if (!a.slurm) throw UsageError("submit: name the batch system; accepted: --slurm");
+  const Job job = load_job_of(a, true);
+  SlurmRequest& r = a.slurm_request;
+  r.max_points = a.max_points;  // checked by load_job_of: a decimal whole number
+  r.name = job.name;
+  r.job_path = fs::absolute(a.job_path).string();
+  r.workdir = fs::current_path().string();
+  r.schedbench = fs::read_symlink("/proc/self/exe").string();
+  r.results_path =
+      fs::absolute(a.out_path.empty() ? fmt::format("results/slurm/{}.json", job.name) : a.out_path)
+          .string();
+  r.shards = static_cast<int>(parse_whole("--shards", a.shards, 1, 10000));
+  r.cpu_only = cpu_only(job);
+  const auto given = [&](const char* option) { return a.submit->get_option(option)->count() > 0; };
+  if (r.cpu_only && given("--gpus-per-shard")) {
+    throw UsageError(fmt::format(
+        "--gpus-per-shard: {} runs CPU schedulers only, so its shards ask for no GPU; accepted "
+        "for it: --cpus-per-shard",
+        a.job_path));
+  }
+  r.gpus_per_shard = static_cast<int>(parse_whole("--gpus-per-shard", a.gpus_per_shard, 1, 64));
+  // A GPU job's shard runs a point process per GPU at once: a core each unless told otherwise.
+  r.cpus_per_shard =
+      !given("--cpus-per-shard")
+          ? (r.cpu_only ? 1 : r.gpus_per_shard)
+          : static_cast<int>(parse_whole("--cpus-per-shard", a.cpus_per_shard, 1, 4096));
+  if (!std::regex_match(r.time_limit, std::regex(R"((\d+-)?\d+(:\d\d){0,2})"))) {
+    throw UsageError(fmt::format(
+        "--time: '{}' is not a Slurm time; accepted e.g. 90, 01:30:00, 1-00:00:00", r.time_limit));
+  }
+  const std::string script = a.script_path.empty() ? job.name + ".slurm.sh" : a.script_path;
+  check_output_file("--out", r.results_path);
+  check_output_file("--script", script);
+  write_file_atomically(script, slurm_script(r), 0755);
+  fmt::print("wrote {}: `bash {}` submits {} ({} points, {}) {} into {}\n", script, script,
+             a.job_path, job.points.size(), r.cpu_only ? "CPU only" : "on GPUs",
+             r.shards == 1 ? "as one job" : fmt::format("as {} shards and their merge", r.shards),
+             r.results_path);
+  return 0;
+}
+
+}  // namespace
+
+void add_batch_commands(CLI::App& app, BatchArgs& a) {
+  a.sweep = app.add_subcommand(
+      "sweep", "run every point of a job file, each in its own process (jobs/README.md)");
+  a.sweep->add_option("job", a.job_path, "job file")->required();
+  a.sweep
+      ->add_option("--out", a.out_path,
+                   "results file (default results/<device>/<job name>.json; results/README.md)")
+      ->check(output_file());
+  a.sweep->add_flag("--resume", a.sweep_options.resume,
+                    "keep the results file's finished points, run the others");
+  a.sweep->add_flag("--retry-failed", a.sweep_options.retry_failed,
+                    "with --resume: run its failed points again");
+  a.sweep->add_flag("--overwrite", a.sweep_options.overwrite,
+                    "start afresh although the results file exists");
+  a.sweep
+      ->add_option(
+          "--shard", a.shard,
+          "I/N: run every N-th point from the I-th (1 <= I <= N), into <out>.shard-I-of-N.json")
+      ->check(not_empty());
+  a.sweep
+      ->add_option("--gpus", a.gpus,
+                   "CUDA devices to run points on at once, e.g. 0,1 (default: one at a time)")
+      ->check(not_empty());
+  a.sweep
+      ->add_option("--point-timeout", a.point_timeout,
+                   "seconds before a point is killed and recorded as failed (default: its runs' "
+                   "watchdog times (warm-up + repetitions) + 60)")
+      ->check(not_empty());
+  a.sweep->add_option(
+      "--runner", a.runner,
+      "command that runs one point, given REQUEST RESULT (default: schedbench-point)");
+  a.sweep->add_flag("--list", a.list, "print the points and the estimate; run nothing");
+  const std::string max_points_help = fmt::format(
+      "refuse a job of more points (default {}; at most {})", kDefaultMaxPoints, kMaxMaxPoints);
+  a.sweep->add_option("--max-points", a.max_points, max_points_help)->check(not_empty());
+
+  a.merge = app.add_subcommand("merge",
+                               "join the shard files of a sweep (X.shard-I-of-N.json) into X.json");
+  a.merge->add_option("results", a.out_path, "the merged results file to write (replaced)")
+      ->required()
+      ->check(output_file());
+
+  a.submit = app.add_subcommand(
+      "submit",
+      "write a script that runs a sweep on a cluster, in shards and a merge or as one job");
+  a.submit->add_option("job", a.job_path, "job file")->required();
+  a.submit->add_flag("--slurm", a.slurm,
+                     "for Slurm: one job, or a job array of shards and a merge job after them");
+  a.shards = "1";
+  a.gpus_per_shard = "1";
+  a.slurm_request.time_limit = "01:00:00";
+  a.submit->add_option("--shards", a.shards, "number of shards (default 1)");
+  a.submit->add_option("--gpus-per-shard", a.gpus_per_shard,
+                       "GPUs each shard runs points on (default 1); a CPU-only job asks for none");
+  a.submit->add_option("--cpus-per-shard", a.cpus_per_shard,
+                       "CPU cores each shard asks for (default: 1 for a CPU-only job, one per "
+                       "GPU otherwise)");
+  a.submit->add_option("--time", a.slurm_request.time_limit,
+                       "time limit per shard (default 01:00:00)");
+  a.submit->add_option("--partition", a.slurm_request.partition, "Slurm partition");
+  a.submit->add_option("--account", a.slurm_request.account, "Slurm account");
+  a.submit
+      ->add_option("--out", a.out_path,
+                   "merged results file (default results/slurm/<job name>.json)")
+      ->check(output_file());
+  a.submit
+      ->add_option("--script", a.script_path,
+                   "script to write (default <job name>.slurm.sh; replaced if it exists)")
+      ->check(output_file());
+  a.submit->add_option("--max-points", a.max_points, max_points_help)->check(not_empty());
+}
+
+bool run_batch_command(BatchArgs& a, int& exit_code) {
+  if (a.sweep->parsed()) {
+    exit_code = sweep_command(a);
+  } else if (a.merge->parsed()) {
+    exit_code = merge_command(a);
+  } else if (a.submit->parsed()) {
+    exit_code = submit_command(a);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace sb

@@ -1,0 +1,36 @@
+// The batch commands of schedbench: sweep (run a job file), merge (join a sharded sweep's
+// files) and submit (a Slurm script that runs the shards and the merge).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "harness/sweep/slurm.hpp"
+#include "harness/sweep/sweep.hpp"
+
+namespace sb {
+
+struct BatchArgs {
+  CLI::App* sweep = nullptr;
+  CLI::App* merge = nullptr;
+  CLI::App* submit = nullptr;
+  std::string job_path;
+  std::string out_path;
+  std::string shard;          // "I/N"
+  std::string gpus;           // "0,1"
+  std::string runner;         // command line
+  std::string point_timeout;  // seconds
+  std::string max_points;     // most points of the job; empty: kDefaultMaxPoints
+  bool list = false;
+  bool slurm = false;
+  SweepOptions sweep_options;
+  SlurmRequest slurm_request;
+  std::string shards, gpus_per_shard, cpus_per_shard, script_path;
+};
+
+void add_batch_commands(CLI::App& app, BatchArgs& a);
+
+// Runs whichever of the batch commands was parsed; false if none was.
+bool run_batch_command(BatchArgs& a, int& exit_code);
+
+}  // namespace sb

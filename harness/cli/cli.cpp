@@ -1,0 +1,536 @@
+#include "harness/cli/cli.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "core/decimal.hpp"
+#include "core/device.hpp"
+#include "core/errors.hpp"
+#include "core/printable.hpp"
+#include "harness/cli/batch_cli.hpp"
+#include "harness/cli/option_checks.hpp"
+#include "harness/io/atomic_file.hpp"
+#include "harness/io/build_info.hpp"
+#include "harness/io/gif.hpp"
+#include "harness/io/output_path.hpp"
+#include "harness/io/png.hpp"
+#include "harness/io/text_table.hpp"
+#include "harness/job/job.hpp"
+#include "harness/job/parameters.hpp"
+#include "harness/job/run_report.hpp"
+#include "harness/job/values.hpp"
+#include "harness/sweep/point_process.hpp"
+#include "harness/sweep/recommend.hpp"
+#include "schedulers/registry.hpp"
+#include "sims/pic/cross_sections.hpp"
+#include "sims/toy/toy.hpp"
+
+namespace sb {
+namespace {
+
+constexpr const char* kAbout =
+    "schedbench: schedulers for GPU particle simulations whose population changes as they run.\n"
+    "Exit codes: 0 done, 1 internal or CUDA error, 2 bad input (nothing run or written),\n"
+    "3 a run failed (capacity exceeded, out of memory, watchdog; in a sweep: some point failed)\n"
+    "or an output file could not be written (README: Output files),\n"
+    "130 a sweep was interrupted (its finished points are kept).";
+
+const char* kind_name(SchedulerKind k) {
+  switch (k) {
+    case SchedulerKind::kCpu:
+      return "cpu";
+    case SchedulerKind::kGpu:
+      return "gpu";
+    case SchedulerKind::kYardstick:
+      return "yardstick";
+  }
+  return "?";
+}
+
+// What `default` means for a scheduler's policies, per architecture.
+std::string default_policy_text(const SchedulerPolicies& p) {
+  std::vector<std::string> measured;
+  for (const ArchDefault& d : p.defaults)
+    measured.push_back(fmt::format("sm_{}: {}", d.compute_capability, d.policy));
+  return fmt::format("{} (measured); any other architecture: {} (not measured)",
+                     fmt::join(measured, ", "), p.defaults.front().policy);
+}
+
+// The tuning policies (--policy) of every scheduler that has them, with their constants.
+TextTable policy_table() {
+  TextTable table({"scheduler", "policy", "constants", "what"});
+  for (const SchedulerEntry& e : all_schedulers()) {
+    if (e.policies.empty()) continue;
+    table.add_row({e.name, kDefaultPolicy, "", default_policy_text(e.policies)});
+    for (const PolicyInfo& p : e.policies.named) {
+      std::vector<std::string> constants;
+      for (const PolicyConstant& k : p.constants)
+        constants.push_back(fmt::format("{} {}", k.name, k.value));
+      table.add_row({e.name, p.name, fmt::format("{}", fmt::join(constants, ", ")), p.description});
+    }
+  }
+  return table;
+}
+
+int list_command() {
+  TextTable sims({"sim", "description"});
+  for (const SimInfo& s : all_sims())
+    sims.add_row({s.name, s.description});
+  TextTable schedulers({"scheduler", "kind", "description"});
+  for (const SchedulerEntry& e : all_schedulers()) {
+    schedulers.add_row({e.name, kind_name(e.kind), e.description});
+  }
+  fmt::print("{}\n{}\n{}", sims.str(), schedulers.str(), policy_table().str());
+  return 0;
+}
+
+// The run parameters as options: what `run` and `recommend` share.
+struct WorkloadArgs {
+  RunConfig config;
+  std::map<std::string, std::string> values;  // parameter key -> text, for options with values
+  std::map<std::string, bool> switches;       // parameter key -> set, for switches
+  std::map<std::string, CLI::Option*> options;
+};
+
+// An option for every run parameter but those in `except` (which the command sets otherwise).
+void add_parameter_options(CLI::App& cmd, WorkloadArgs& a,
+                           const std::vector<std::string>& except = {}) {
+  for (const Parameter& p : parameters()) {
+    if (std::count(except.begin(), except.end(), p.key) > 0) continue;
+    a.options[p.key] = p.is_switch ? cmd.add_flag(p.flag, a.switches[p.key], p.help)
+                                   : cmd.add_option(p.flag, a.values[p.key], p.help);
+  }
+}
+
+// Sets the parameters given on the command line into a.config; returns their keys.
+std::vector<std::string> apply_parameters(WorkloadArgs& a) {
+  std::vector<std::string> given;
+  for (const Parameter& p : parameters()) {
+    const auto option = a.options.find(p.key);
+    if (option == a.options.end() || option->second->count() == 0) continue;
+    p.set(a.config, p.flag, p.is_switch ? (a.switches[p.key] ? "true" : "false") : a.values[p.key]);
+    given.push_back(p.key);
+  }
+  return given;
+}
+
+struct RunArgs : WorkloadArgs {
+  std::string json_path;
+  std::string density_dir;
+  std::string density_phases;  // comma-separated phase indices; empty: every phase
+  std::string frames_dir;
+  std::string frame_every;  // checked once the steps are known; empty: the default
+  bool overwrite = false;   // replace output files that exist
+};
+
+constexpr uint32_t kMaxFrames = 500;      // beyond this an animation is too long to watch
+constexpr uint32_t kDefaultFrames = 100;  // at most, without --frame-every
+constexpr int kFrameDelayCs = 5;          // 20 frames a second
+
+// Steps per frame: --frame-every, or the fewest that split the steps evenly into at most
+// kDefaultFrames frames.
+uint32_t steps_per_frame(const RunArgs& a) {
+  const uint32_t steps = a.config.steps;
+  if (a.frame_every.empty()) {
+    uint32_t frames = std::min(kDefaultFrames, steps);
+    while (steps % frames != 0) {
+      --frames;
+    }
+    return steps / frames;
+  }
+  const auto every = static_cast<uint32_t>(parse_whole("--frame-every", a.frame_every, 1, steps));
+  if (steps / every > kMaxFrames) {
+    throw UsageError(fmt::format(
+        "--frame-every: {} makes {} frames of --steps {}; accepted: at most {} frames, every {} "
+        "steps or more",
+        every, steps / every, steps, kMaxFrames, (steps + kMaxFrames - 1) / kMaxFrames));
+  }
+  return every;
+}
+
+// Checks the frame options and splits the run into a phase per frame; throws UsageError.
+void plan_frames(RunArgs& a) {
+  if (a.frames_dir.empty()) {
+    if (!a.frame_every.empty()) throw UsageError("--frame-every: needs --frames DIR");
+    return;
+  }
+  if (a.config.sim != ToySim::kName) {
+    throw UsageError(
+        fmt::format("--frames: sim {} draws no frames; accepted: {}", a.config.sim, ToySim::kName));
+  }
+  if (!a.density_dir.empty()) throw UsageError("--frames: cannot be combined with --density-png");
+  a.config.frame_every = steps_per_frame(a);
+  find_sim(a.config.sim).check(a.config);  // toy rejects steps per frame that do not divide --steps
+}
+
+std::string frame_png(const RunArgs& a, uint32_t phase) {
+  return fmt::format("{}/frame_{:03}.png", a.frames_dir, phase);
+}
+
+std::string frames_gif(const RunArgs& a) {
+  return a.frames_dir + "/toy.gif";
+}
+
+std::string density_png(const RunArgs& a, uint32_t phase) {
+  return fmt::format("{}/density_phase_{}.png", a.density_dir, phase);
+}
+
+// Each phase end as DIR/frame_NNN.png and a frame of `animation`.
+RunOptions frame_options(const RunArgs& a, GifAnimation& animation) {
+  RunOptions options;
+  const uint32_t frames = find_sim(a.config.sim).phase_count(a.config);
+  for (uint32_t k = 0; k < frames; ++k)
+    options.snapshot_phases.push_back(k);
+  options.on_snapshot = [&a, &animation](uint32_t phase, const ParticleSet& ps) {
+    const Image picture = *ps.picture();
+    write_png(frame_png(a, phase), picture);
+    animation.add(picture);
+  };
+  return options;
+}
+
+// The phases --density-phases names (every phase if none), checked against the run.
+std::vector<uint32_t> snapshot_phases(const RunArgs& a) {
+  const SimInfo& sim = find_sim(a.config.sim);
+  if (!sim.has_picture) {
+    std::vector<std::string> drawn;
+    for (const SimInfo& s : all_sims()) {
+      if (s.has_picture) drawn.push_back(s.name);
+    }
+    throw UsageError(fmt::format("--density-png: sim {} draws no picture; accepted for: {}",
+                                 sim.name, fmt::join(drawn, ", ")));
+  }
+  const uint32_t phases = sim.phase_count(a.config);
+  std::vector<uint32_t> out;
+  if (a.density_phases.empty()) {
+    for (uint32_t k = 0; k < phases; ++k)
+      out.push_back(k);
+    return out;
+  }
+  std::stringstream in(a.density_phases);
+  for (std::string item; std::getline(in, item, ',');) {
+    out.push_back(static_cast<uint32_t>(parse_whole("--density-phases", item, 0, phases - 1)));
+  }
+  return out;
+}
+
+void add_run_options(CLI::App& cmd, RunArgs& a) {
+  cmd.add_option("--sim", a.config.sim, "simulation (schedbench list)")->required();
+  cmd.add_option("--scheduler", a.config.scheduler, "scheduler (schedbench list)")->required();
+  add_parameter_options(cmd, a);
+  cmd.add_option(
+         "--json", a.json_path,
+         "write the result as JSON to FILE (atomically; an existing FILE needs --overwrite)")
+      ->check(output_file());
+  cmd.add_option(
+         "--density-png", a.density_dir,
+         "write the sim's picture at the end of each phase as DIR/density_phase_K.png (pic: "
+         "particles per cell; air: electrons projected on x-z; toy: the particles)")
+      ->check(output_dir());
+  cmd.add_option("--density-phases", a.density_phases,
+                 "phases (poisson steps, from 0) to draw, comma-separated (default: all)")
+      ->check(not_empty());
+  cmd.add_option("--frames", a.frames_dir,
+                 "toy: draw the particles every --frame-every steps as DIR/frame_NNN.png and "
+                 "DIR/toy.gif")
+      ->check(output_dir());
+  cmd.add_option("--frame-every", a.frame_every,
+                 "steps per frame, a divisor of --steps (default: at most 100 frames)")
+      ->check(not_empty());
+  cmd.add_flag("--overwrite", a.overwrite,
+               "replace output files that exist (without it, an existing one is refused)");
+}
+
+// Each chosen phase end as DIR/density_phase_K.png.
+RunOptions density_options(const RunArgs& a) {
+  RunOptions options;
+  options.snapshot_phases = snapshot_phases(a);
+  options.on_snapshot = [&a](uint32_t phase, const ParticleSet& ps) {
+    write_png(density_png(a, phase), *ps.picture());
+    fmt::print("  wrote           {}\n", density_png(a, phase));
+  };
+  return options;
+}
+
+// Every file the run will write, before it starts: each must be a new name, or a regular file
+// that --overwrite lets it replace.
+void check_run_outputs(const RunArgs& a, const RunOptions& options) {
+  const bool refuse_existing = !a.overwrite;
+  if (!a.json_path.empty()) check_output_file("--json", a.json_path, refuse_existing);
+  if (!a.frames_dir.empty()) {
+    for (const uint32_t phase : options.snapshot_phases)
+      check_output_file("--frames", frame_png(a, phase), refuse_existing);
+    check_output_file("--frames", frames_gif(a), refuse_existing);
+  }
+  if (!a.density_dir.empty()) {
+    for (const uint32_t phase : options.snapshot_phases)
+      check_output_file("--density-png", density_png(a, phase), refuse_existing);
+  }
+}
+
+// What is about to run, in one line: a long run says what it is before it goes quiet.
+std::string start_banner(const RunConfig& c) {
+  const nlohmann::json config = config_json(c);
+  std::vector<std::string> values;
+  for (const auto& [key, value] : config.items()) {
+    if (key != "sim" && key != "scheduler")
+      values.push_back(key + " " + (value.is_string() ? value.get<std::string>() : value.dump()));
+  }
+  return fmt::format("running {} with {}: {}\n", c.sim, c.scheduler, fmt::join(values, ", "));
+}
+
+int run_command(RunArgs& a) {
+  check_config(a.config, apply_parameters(a));
+  plan_frames(a);
+  RunOptions options;
+  GifAnimation animation(kFrameDelayCs);
+  if (!a.density_dir.empty()) {
+    options = density_options(a);
+  } else if (!a.density_phases.empty()) {
+    throw UsageError("--density-phases: needs --density-png DIR");
+  }
+  if (!a.frames_dir.empty()) options = frame_options(a, animation);
+  check_run_outputs(a, options);
+  const SchedulerEntry& entry = find_scheduler(a.config.scheduler);
+  for (const Parameter& p : parameters()) {
+    if ((p.scope == ParameterScope::kScheduler || p.scope == ParameterScope::kGpuDriver) &&
+        a.options[p.key]->count() > 0 && !applies(p, a.config)) {
+      fmt::print(stderr, "note: {} does not use {}\n", entry.name, p.flag);
+    }
+  }
+  if (entry.kind != SchedulerKind::kCpu && !cuda_device_present()) {
+    throw RunError(fmt::format("{} needs a CUDA device and none is present", entry.name));
+  }
+
+  fmt::print("{}", start_banner(a.config));
+  std::fflush(stdout);
+  const RunResult r = run(a.config, options);
+  fmt::print("{}", run_summary(a.config, r));
+  if (!a.frames_dir.empty()) {
+    animation.write(frames_gif(a));
+    fmt::print("  wrote           {} frames {}/frame_*.png, {}\n", animation.frames(), a.frames_dir,
+               frames_gif(a));
+  }
+  if (!a.json_path.empty()) {
+    write_file_atomically(a.json_path, run_json(a.config, r).dump(2) + "\n");
+    fmt::print("  wrote           {}\n", a.json_path);
+  }
+  return 0;
+}
+
+struct RecommendArgs : WorkloadArgs {
+  std::string schedulers;                           // comma-separated; empty: the default set
+  std::string block_sizes = "64,128,256,512,1024";  // the block-size axis
+  std::string budget;                               // seconds
+  std::string out_path, runner;
+  bool overwrite = false;
+  bool all_policies = false;
+};
+
+constexpr double kMaxBudgetS = 1e6;  // eleven days: beyond any sensible search
+
+void add_recommend_options(CLI::App& cmd, RecommendArgs& a) {
+  cmd.add_option("--sim", a.config.sim, "simulation (schedbench list)")->required();
+  cmd.add_option("--budget", a.budget,
+                 "seconds to spend measuring (decimal, above 0); candidates that do not fit are "
+                 "left unmeasured")
+      ->required();
+  cmd.add_option("--schedulers", a.schedulers,
+                 "candidate schedulers, comma-separated (default: every GPU scheduler, or every "
+                 "CPU one where there is no GPU)")
+      ->check(not_empty());
+  cmd.add_option("--block-sizes", a.block_sizes,
+                 "block sizes to try on the GPU schedulers, comma-separated (default "
+                 "64,128,256,512,1024)")
+      ->check(not_empty());
+  cmd.add_flag("--all-policies", a.all_policies,
+               "also try every tuning policy of the schedulers that have them (schedbench list); "
+               "without it, each runs its default");
+  add_parameter_options(cmd, a, {"block_size", "policy"});
+  cmd.add_option("--out", a.out_path,
+                 "results file (default results/<device>/recommend-<sim>.json; results/README.md)")
+      ->check(output_file());
+  cmd.add_flag("--overwrite", a.overwrite, "replace the results file if it exists");
+  cmd.add_option("--runner", a.runner,
+                 "command that runs one measurement, given REQUEST RESULT (default: "
+                 "schedbench-point)");
+}
+
+int recommend_command(RecommendArgs& a) {
+  RecommendRequest r;
+  r.given = apply_parameters(a);
+  r.workload = a.config;
+  const std::optional<double> budget = parse_decimal(a.budget);
+  if (!budget || *budget <= 0 || *budget > kMaxBudgetS) {
+    throw UsageError(fmt::format(
+        "--budget: '{}' is not a number of seconds above 0 and at most {}, written in decimal",
+        printable(a.budget), kMaxBudgetS));
+  }
+  r.budget_s = *budget;
+  r.schedulers = split(a.schedulers, ',');
+  r.axes.push_back({"block_size", "--block-sizes", split(a.block_sizes, ',')});
+  r.all_policies = a.all_policies;
+  r.out_path = a.out_path;
+  r.overwrite = a.overwrite;
+  r.have_gpu = cuda_device_present();
+  r.runner = point_runner(a.runner);
+  r.program = std::filesystem::read_symlink("/proc/self/exe").string();
+  return run_recommend(r);
+}
+
+int cross_section_command(const std::string& out, double chance) {
+  const pic::CrossSections cs =
+      chance >= 0 ? pic::constant_cross_sections(chance) : pic::synthetic_cross_sections();
+  write_file_atomically(out, pic::format_cross_sections(cs));
+  fmt::print("wrote {} ({} levels, {})\n", out, cs.split.size(),
+             chance >= 0 ? fmt::format("split = remove = {} %", chance / 2)
+                         : "the seed's synthetic table");
+  return 0;
+}
+
+std::vector<std::string> command_names(CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* command : app.get_subcommands([](CLI::App*) { return true; }))
+    names.push_back(command->get_name());
+  return names;
+}
+
+// CLI11 calls an unknown command an argument "not expected"; name it as what it was meant to be.
+void check_command_name(CLI::App& app, int argc, char** argv) {
+  const std::vector<std::string> names = command_names(app);
+  if (argc < 2) {
+    throw UsageError(fmt::format("name a command; accepted: {} (schedbench help explains them)",
+                                 fmt::join(names, ", ")));
+  }
+  const std::string first = argv[1];
+  if (first.empty() || (first[0] != '-' && std::count(names.begin(), names.end(), first) == 0)) {
+    throw UsageError(
+        fmt::format("'{}' is not a command; accepted: {}", first, fmt::join(names, ", ")));
+  }
+}
+
+// `schedbench help [COMMAND]`: the same text as --help. (App::help() would describe the
+// command selected, which is `help` itself.)
+int help_command(CLI::App& app, const std::string& topic) {
+  if (topic.empty()) {
+    fmt::print("{}",
+               app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal));
+    return 0;
+  }
+  const std::vector<std::string> names = command_names(app);
+  if (std::count(names.begin(), names.end(), topic) == 0) {
+    throw UsageError(
+        fmt::format("help: '{}' is not a command; accepted: {}", topic, fmt::join(names, ", ")));
+  }
+  fmt::print("{}", app.get_subcommand(topic)->help(app.get_name()));
+  return 0;
+}
+
+// An error as one line, whatever user text (a value with a line break) it quotes.
+void print_error(const char* kind, const char* what) {
+  constexpr size_t kMaxChars = 4000;  // above any message of ours with its quoted values cut
+  fmt::print(stderr, "schedbench: {}: {}\n", kind, printable(what, kMaxChars));
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv) {
+  CLI::App app(kAbout, "schedbench");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", fmt::format("schedbench {}", kGitCommit),
+                       "print the commit this schedbench was built from");
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // last one wins
+  CLI::App* list =
+      app.add_subcommand("list", "print every sim and scheduler, and the schedulers' policies");
+
+  CLI::App* run =
+      app.add_subcommand("run", "run one simulation and print its counts, time and digest");
+  RunArgs run_args;
+  add_run_options(*run, run_args);
+
+  BatchArgs batch;
+  add_batch_commands(app, batch);
+
+  CLI::App* recommend = app.add_subcommand(
+      "recommend",
+      "measure the candidate schedulers and block sizes on one workload within a time budget "
+      "(successive halving: each round keeps the faster half and doubles the repetitions); print "
+      "the ranking, how sure it is and the winner's run command, and write a results file");
+  recommend->footer(
+      "Round 1 measures every candidate (3 repetitions after a warm-up, each candidate in its own\n"
+      "process, as a sweep point); each later round keeps the faster half by median and doubles\n"
+      "the repetitions, until one remains or the budget is spent. A candidate that fails (a\n"
+      "crash, a watchdog, a run error) is dropped and named; one the budget did not reach is\n"
+      "listed as not measured. On a GPU, bound (the yardstick, never a candidate) is then\n"
+      "measured at the winner's configuration if the budget has room, and the table shows\n"
+      "efficiencies against it. The verdict compares the winner with the runner-up: separated\n"
+      "(every repetition faster), likely (its median lower in >= 95% of bootstrap resamples) or\n"
+      "within noise. Example:\n"
+      "  schedbench recommend --sim mvp --init-n 1e6 --steps 1000 --budget 300\n"
+      "Exit codes: 0 a winner, 2 bad input, 3 no candidate measured, 130 interrupted.");
+  RecommendArgs recommend_args;
+  add_recommend_options(*recommend, recommend_args);
+
+  CLI::App* tables = app.add_subcommand(
+      "cross-section", "write a pic cross-section file: the seed's synthetic table, or a constant");
+  std::string table_path, chance_text;
+  tables->add_option("--out", table_path, "file to write (replaced if it exists)")
+      ->required()
+      ->check(output_file());
+  tables
+      ->add_option("--collision-chance", chance_text,
+                   "constant collision chance, percent (split = remove = half of it)")
+      ->check(not_empty());
+
+  CLI::App* help = app.add_subcommand("help", "print this help, or a command's: help COMMAND");
+  std::string help_topic;
+  help->add_option("command", help_topic, "the command to explain");
+
+  try {
+    check_command_name(app, argc, argv);
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    print_error("error", e.what());
+    return 2;
+  } catch (const UsageError& e) {
+    print_error("error", e.what());
+    return 2;
+  }
+
+  try {
+    if (help->parsed()) return help_command(app, help_topic);
+    if (list->parsed()) return list_command();
+    if (run->parsed()) return run_command(run_args);
+    if (recommend->parsed()) return recommend_command(recommend_args);
+    if (tables->parsed()) {
+      const double chance =
+          chance_text.empty() ? -1 : parse_real("--collision-chance", chance_text, 0, 100);
+      return cross_section_command(table_path, chance);
+    }
+    int code = 0;
+    if (run_batch_command(batch, code)) return code;
+    return 1;
+  } catch (const UsageError& e) {
+    print_error("error", e.what());
+    return 2;
+  } catch (const RunError& e) {
+    print_error("run failed", e.what());
+    return 3;
+  } catch (const WriteError& e) {
+    fmt::print(stderr, "schedbench: {}\n", e.what());
+    return 3;
+  } catch (const std::exception& e) {
+    print_error("internal error", e.what());
+    return 1;
+  }
+}
+
+}  // namespace sb

@@ -1,0 +1,117 @@
+#include "harness/io/environment.hpp"
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "core/device.hpp"
+#include "harness/io/build_info.hpp"
+
+namespace sb {
+namespace {
+
+using nlohmann::json;
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+json host_json() {
+  std::array<char, 256> name{};
+  gethostname(name.data(), name.size() - 1);
+  utsname u{};
+  uname(&u);
+  return {{"hostname", name.data()},
+          {"cpu", cpu_model()},
+          {"logical_cpus", std::thread::hardware_concurrency()},
+          {"os", fmt::format("{} {} {}", u.sysname, u.release, u.machine)}};
+}
+
+// Driver release and current clocks come from nvidia-smi where it is installed; the CUDA API
+// gives only peak clocks and the driver's CUDA version.
+json nvidia_smi_json(int device) {
+  char bus_id[32] = {};
+  if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device) != cudaSuccess) return nullptr;
+  const std::string cmd = fmt::format(
+      "nvidia-smi --query-gpu=driver_version,clocks.sm,clocks.mem,clocks.max.sm,power.limit "
+      "--format=csv,noheader,nounits -i {} 2>/dev/null",
+      bus_id);
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return nullptr;
+  std::array<char, 256> buf{};
+  const bool got = fgets(buf.data(), buf.size(), pipe) != nullptr;
+  const int rc = pclose(pipe);
+  if (!got || rc != 0) return nullptr;
+  std::array<char, 64> driver{};
+  int sm = 0, mem = 0, sm_max = 0;
+  double power = 0;
+  if (std::sscanf(buf.data(), "%63[^,], %d, %d, %d, %lf", driver.data(), &sm, &mem, &sm_max,
+                  &power) < 4) {
+    return nullptr;
+  }
+  return {{"driver_version", driver.data()},
+          {"sm_clock_mhz_at_start", sm},
+          {"memory_clock_mhz_at_start", mem},
+          {"sm_clock_max_mhz", sm_max},
+          {"power_limit_w", power}};
+}
+
+json device_json() {
+  const auto d = describe_device();
+  if (!d) return nullptr;
+  return {{"index", d->index},
+          {"name", d->name},
+          {"compute_capability", fmt::format("{}.{}", d->compute_major, d->compute_minor)},
+          {"sm_count", d->sm_count},
+          {"max_threads_per_sm", d->max_threads_per_sm},
+          {"memory_bytes", d->memory_bytes},
+          {"l2_bytes", d->l2_bytes},
+          {"sm_clock_peak_mhz", d->sm_clock_peak_mhz},
+          {"memory_clock_peak_mhz", d->memory_clock_peak_mhz},
+          {"cuda_driver_api", d->driver_api_version},
+          {"cuda_runtime", d->runtime_version},
+          {"nvidia_smi", nvidia_smi_json(d->index)}};
+}
+
+json build_json() {
+  return {
+      {"git_commit", kGitCommit},
+      {"compiler", __VERSION__},
+      {"cuda_toolkit", fmt::format("{}.{}", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10)}};
+}
+
+}  // namespace
+
+std::string utc_now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  std::array<char, 32> buf{};
+  std::strftime(buf.data(), buf.size(), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf.data();
+}
+
+json environment_json() {
+  static const json device = device_json();
+  return {
+      {"host", host_json()}, {"device", device}, {"build", build_json()}, {"time_utc", utc_now()}};
+}
+
+}  // namespace sb

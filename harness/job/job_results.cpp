@@ -1,0 +1,240 @@
+#include "harness/job/job_results.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <regex>
+
+#include "core/errors.hpp"
+#include "harness/io/atomic_file.hpp"
+#include "harness/io/json_file.hpp"
+
+namespace sb {
+namespace {
+
+using Json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+void check_results(const Json& doc, const std::string& path, const std::string& job_name) {
+  if (!doc.is_object() || doc.value("schema", "") != kJobSchema || !doc["points"].is_array()) {
+    throw UsageError(fmt::format("{}: not a {} results file", path, kJobSchema));
+  }
+  const std::string name = doc["job"].value("name", "");
+  if (!job_name.empty() && name != job_name) {
+    throw UsageError(fmt::format("{}: holds job '{}', not '{}'", path, name, job_name));
+  }
+}
+
+// Whether `bound` measured the workload of `point`: every parameter both configurations have,
+// but the scheduler, has the same value. (A parameter only one of them reads, such as
+// blocks_per_sm, which bound reads and cpu-sync does not, says nothing about the workload.)
+bool same_workload(const Json& bound, const Json& point) {
+  for (const auto& [key, value] : bound["config"].items()) {
+    if (key != "scheduler" && point["config"].contains(key) && point["config"][key] != value)
+      return false;
+  }
+  return true;
+}
+
+bool is_ok(const Json& p) {
+  return p.value("status", "") == "ok";
+}
+
+}  // namespace
+
+JobResults::JobResults(const Job& job, int shard_index, int shard_count, Json environment)
+    : doc_({{"schema", kJobSchema},
+            {"job",
+             {{"name", job.name},
+              {"file", job.path},
+              {"description", job.description},
+              {"spec", job.spec}}},
+            {"shard", {{"index", shard_index}, {"count", shard_count}}},
+            {"environment", std::move(environment)},
+            {"points", Json::array()}}) {}
+
+JobResults JobResults::read(const std::string& path, const Job& job) {
+  Json doc = read_json_file(path, "results file");
+  check_results(doc, path, job.name);
+  return JobResults(std::move(doc));
+}
+
+const Json* JobResults::find(const std::string& label) const {
+  for (const Json& p : doc_["points"]) {
+    if (p["label"] == label) return &p;
+  }
+  return nullptr;
+}
+
+void JobResults::put(Json point) {
+  Json& points = doc_["points"];
+  for (auto it = points.begin(); it != points.end(); ++it) {
+    if ((*it)["label"] == point["label"]) {
+      points.erase(it);
+      break;
+    }
+  }
+  const auto later = std::find_if(points.begin(), points.end(), [&](const Json& p) {
+    return p["index"].get<size_t>() > point["index"].get<size_t>();
+  });
+  points.insert(later, std::move(point));
+}
+
+void JobResults::plan(size_t points) {
+  doc_["shard"]["planned_points"] = points;
+}
+
+void JobResults::set_section(const std::string& key, Json value) {
+  doc_[key] = std::move(value);
+}
+
+void JobResults::write(const std::string& path) {
+  for (Json& p : doc_["points"]) {
+    if (!is_ok(p) || p["config"]["scheduler"] == "bound") continue;
+    p["counters"].erase("efficiency");
+    // Where several bound points fit (at different blocks_per_sm), the fastest is the yardstick.
+    double bound_ms = 0;
+    for (const Json& b : doc_["points"]) {
+      if (is_ok(b) && b["config"]["scheduler"] == "bound" && same_workload(b, p)) {
+        const double ms = b["stats"]["median_ms"].get<double>();
+        if (bound_ms == 0 || ms < bound_ms) bound_ms = ms;
+      }
+    }
+    if (bound_ms > 0)
+      p["counters"]["efficiency"] = bound_ms / p["stats"]["median_ms"].get<double>();
+  }
+  write_file_atomically(path, doc_.dump(2) + "\n");
+}
+
+std::string device_slug(const nlohmann::json& environment) {
+  const nlohmann::json& d = environment["device"];
+  std::string name = d.is_null() ? "cpu-" + environment["host"]["cpu"].get<std::string>()
+                                 : d["name"].get<std::string>();
+  std::string slug;
+  for (const char ch : name) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) {
+      slug += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    } else if (!slug.empty() && slug.back() != '-') {
+      slug += '-';
+    }
+  }
+  while (!slug.empty() && slug.back() == '-')
+    slug.pop_back();
+  return slug;
+}
+
+std::string default_results_path(const Job& job, const nlohmann::json& environment) {
+  return fmt::format("results/{}/{}.json", device_slug(environment), job.name);
+}
+
+std::string shard_path(const std::string& path, int index, int count) {
+  const fs::path p(path);
+  return (p.parent_path() / fmt::format("{}.shard-{}-of-{}.json", p.stem().string(), index, count))
+      .string();
+}
+
+namespace {
+
+// I or N of a shard file's name: a sweep has at most kMaxShards shards (`sweep --shard`).
+int shard_number(const std::string& file, const std::string& digits) {
+  if (digits.size() > 6 || std::stoi(digits) < 1 || std::stoi(digits) > kMaxShards) {
+    throw UsageError(
+        fmt::format("{}: '{}' is not a shard number; accepted: 1 to {}", file, digits, kMaxShards));
+  }
+  return std::stoi(digits);
+}
+
+}  // namespace
+
+MergeOutcome merge_shards(const std::string& path) {
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  const std::regex pattern(
+      std::regex_replace(target.stem().string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+      R"(\.shard-(\d+)-of-(\d+)\.json)");
+  std::map<int, std::string> shards;
+  int count = 0;
+  if (fs::is_directory(dir)) {
+    for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+      std::smatch m;
+      const std::string name = e.path().filename().string();
+      if (!std::regex_match(name, m, pattern)) continue;
+      const int n = shard_number(e.path().string(), m[2]);
+      if (count != 0 && n != count) {
+        throw UsageError(
+            fmt::format("{}: shards of {} and of {} sweeps lie side by side; remove the "
+                        "stale ones",
+                        dir.string(), count, n));
+      }
+      count = n;
+      shards[shard_number(e.path().string(), m[1])] = e.path().string();
+    }
+  }
+  if (count == 0) {
+    throw UsageError(fmt::format("{}: no shard files ({}.shard-I-of-N.json) in {}", path,
+                                 target.stem().string(), dir.string()));
+  }
+  std::map<int, Json> docs;
+  for (const auto& [index, file] : shards) {
+    Json shard = read_json_file(file, "results file");
+    check_results(shard, file, "");
+    if (!docs.empty() && shard["job"]["spec"] != docs.begin()->second["job"]["spec"]) {
+      throw UsageError(
+          fmt::format("{}: its job differs from {}'s", file, shards.at(docs.begin()->first)));
+    }
+    docs.emplace(index, std::move(shard));
+  }
+  MergeOutcome outcome;
+  const std::string job_file = docs.begin()->second["job"].value("file", "JOB");
+  for (int index = 1; index <= count; ++index) {
+    const std::string file = shard_path(path, index, count);
+    const std::string rerun = fmt::format("`schedbench sweep {} --out {} --shard {}/{} --resume`",
+                                          job_file, path, index, count);
+    const auto found = docs.find(index);
+    if (found == docs.end()) {
+      outcome.unfinished.push_back(fmt::format(
+          "shard {} of {}: no file {}; it never ran ({} runs it)", index, count, file, rerun));
+      continue;
+    }
+    const Json& plan = found->second["shard"]["planned_points"];
+    const size_t done = found->second["points"].size();
+    if (!plan.is_number_unsigned()) {
+      outcome.unfinished.push_back(fmt::format(
+          "shard {} of {}: {} does not record how many points it planned (an older schedbench "
+          "wrote it; {} records it)",
+          index, count, file, rerun));
+    } else if (done < plan.get<size_t>()) {
+      outcome.unfinished.push_back(fmt::format(
+          "shard {} of {}: {} of {} points in {}; it was stopped before its end ({} runs the rest)",
+          index, count, done, plan.get<size_t>(), file, rerun));
+    }
+  }
+  if (!outcome.unfinished.empty()) return outcome;
+
+  Json merged = docs.begin()->second;
+  merged["points"] = Json::array();
+  std::vector<std::string> sources;
+  size_t planned = 0;
+  for (auto& [index, shard] : docs) {
+    planned += shard["shard"]["planned_points"].get<size_t>();
+    for (Json& p : shard["points"])
+      merged["points"].push_back(std::move(p));
+    sources.push_back(shards.at(index));
+  }
+  merged["shard"] = {
+      {"index", 1}, {"count", 1}, {"planned_points", planned}, {"merged_from", sources}};
+  std::stable_sort(merged["points"].begin(), merged["points"].end(),
+                   [](const Json& x, const Json& y) {
+                     return x["index"].get<size_t>() < y["index"].get<size_t>();
+                   });
+  JobResults results(std::move(merged));
+  results.write(path);
+  outcome.points = results.doc()["points"].size();
+  return outcome;
+}
+
+}  // namespace sb

@@ -1,0 +1,105 @@
+#include "harness/job/run_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "harness/io/environment.hpp"
+#include "harness/job/parameters.hpp"
+
+namespace sb {
+namespace {
+
+using nlohmann::json;
+
+double steps_per_second(const RunResult& r) {
+  return r.time_ms > 0 ? static_cast<double>(r.counts.particle_steps) / (r.time_ms * 1e-3) : 0.0;
+}
+
+double ns_per_step(const RunResult& r) {
+  return r.counts.particle_steps > 0
+             ? r.time_ms * 1e6 / static_cast<double>(r.counts.particle_steps)
+             : 0.0;
+}
+
+// One object per phase; a quantity that is not a number (no electrons left) is null.
+json observables_json(const std::vector<Observables>& phases) {
+  json out = json::array();
+  for (const Observables& o : phases) {
+    json phase = json::object();
+    for (const auto& [name, value] : o)
+      phase[name] = std::isfinite(value) ? json(value) : json(nullptr);
+    out.push_back(phase);
+  }
+  return out;
+}
+
+// A table with a row per phase and a column per quantity.
+std::string observables_table(const std::vector<Observables>& phases) {
+  if (phases.empty()) return "";
+  std::string s = "  observables per phase\n    phase";
+  for (const auto& [name, value] : phases.front())
+    s += fmt::format(" {:>11}", name);
+  s += "\n";
+  for (size_t k = 0; k < phases.size(); ++k) {
+    s += fmt::format("    {:>5}", k);
+    for (const auto& [name, value] : phases[k])
+      s += fmt::format(" {:>{}.5g}", value, std::max<size_t>(11, name.size()));
+    s += "\n";
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string digest_hex(uint64_t digest) {
+  return fmt::format("{:#018x}", digest);
+}
+
+json result_json(const RunResult& r) {
+  const Counts& n = r.counts;
+  return {{"counts",
+           {{"initial", n.initial},
+            {"final", n.final},
+            {"spawned", n.spawned},
+            {"removed", n.removed},
+            {"particle_steps", n.particle_steps},
+            {"peak", n.peak}}},
+          {"time_ms", r.time_ms},
+          {"parts_ms", r.parts_ms},
+          {"particle_steps_per_s", steps_per_second(r)},
+          {"ns_per_particle_step", ns_per_step(r)},
+          {"digest", digest_hex(r.digest)},
+          {"device_bytes", r.device_bytes},
+          {"observables", observables_json(r.observables)}};
+}
+
+json run_json(const RunConfig& c, const RunResult& r) {
+  return {{"schema", kRunSchema},
+          {"config", config_json(c)},
+          {"result", result_json(r)},
+          {"environment", environment_json()}};
+}
+
+std::string run_summary(const RunConfig& c, const RunResult& r) {
+  const Counts& n = r.counts;
+  std::string s = fmt::format("{} with {}\n", c.sim, c.scheduler);
+  s += fmt::format("  particles       initial {}  final {}  peak {}\n", n.initial, n.final, n.peak);
+  s += fmt::format("  events          spawned {}  removed {}\n", n.spawned, n.removed);
+  s += fmt::format("  particle-steps  {}\n", n.particle_steps);
+  s += fmt::format("  time            {:.3f} ms\n", r.time_ms);
+  for (const auto& [part, ms] : r.parts_ms)
+    s += fmt::format("    {:<13} {:.3f} ms\n", part, ms);
+  s += fmt::format("  rate            {:.4g} particle-steps/s  ({:.4g} ns per particle-step)\n",
+                   steps_per_second(r), ns_per_step(r));
+  if (r.device_bytes > 0) {
+    s += fmt::format("  device memory   {:.3g} GB at most\n",
+                     static_cast<double>(r.device_bytes) / 1e9);
+  }
+  s += observables_table(r.observables);
+  s += fmt::format("  digest          {}\n", digest_hex(r.digest));
+  return s;
+}
+
+}  // namespace sb

@@ -1,5 +1,0 @@
-#include "harness/cli.hpp"
-
-int main(int argc, char** argv) {
-  return sb::cli_main(argc, argv);
-}

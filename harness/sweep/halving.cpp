@@ -1,0 +1,168 @@
+#include "harness/sweep/halving.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace sb {
+namespace {
+
+constexpr int kResamples = 2000;        // bootstrap resamples for the verdict
+constexpr double kLikelyP = 0.95;       // P(fastest) from which a winner is "likely" the fastest
+constexpr uint32_t kBootstrapSeed = 1;  // fixed: the same times give the same verdict
+
+// The value at fraction `f` of sorted `v`, between neighbours.
+double quantile(const std::vector<double>& v, double f) {
+  const double at = f * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<size_t>(std::floor(at));
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (at - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+double median_of_resample(const std::vector<double>& v, std::mt19937& rng,
+                          std::vector<double>& scratch) {
+  std::uniform_int_distribution<size_t> pick(0, v.size() - 1);
+  scratch.resize(v.size());
+  for (double& x : scratch)
+    x = v[pick(rng)];
+  std::sort(scratch.begin(), scratch.end());
+  return quantile(scratch, 0.5);
+}
+
+// Best first: a later round beats an earlier one (it survived more halvings), then the median.
+bool better(const CandidateOutcome& a, const CandidateOutcome& b) {
+  if (a.round != b.round) return a.round > b.round;
+  return a.spread.median < b.spread.median;
+}
+
+// What one round leaves: the faster half (rounded up) of `alive` by median.
+std::vector<size_t> faster_half(std::vector<size_t> alive,
+                                const std::vector<CandidateOutcome>& outcomes) {
+  std::stable_sort(alive.begin(), alive.end(), [&](size_t a, size_t b) {
+    return outcomes[a].spread.median < outcomes[b].spread.median;
+  });
+  alive.resize((alive.size() + 1) / 2);
+  return alive;
+}
+
+}  // namespace
+
+Spread spread_of(std::vector<double> times_ms) {
+  if (times_ms.empty()) return {};
+  std::sort(times_ms.begin(), times_ms.end());
+  return {quantile(times_ms, 0.5), quantile(times_ms, 0.25), quantile(times_ms, 0.75),
+          times_ms.front(), times_ms.back()};
+}
+
+Verdict compare(const std::vector<double>& winner, const std::vector<double>& runner_up) {
+  std::mt19937 rng(kBootstrapSeed);
+  std::vector<double> scratch;
+  double wins = 0;
+  for (int k = 0; k < kResamples; ++k) {
+    const double w = median_of_resample(winner, rng, scratch);
+    const double r = median_of_resample(runner_up, rng, scratch);
+    wins += w < r ? 1 : (w == r ? 0.5 : 0);
+  }
+  Verdict v;
+  v.p_fastest = wins / kResamples;
+  const Spread w = spread_of(winner), r = spread_of(runner_up);
+  if (w.max < r.min) {
+    v.kind = Verdict::Kind::kSeparated;
+    v.text = "separated: every repetition of the winner beat every repetition of the runner-up";
+  } else if (v.p_fastest >= kLikelyP) {
+    v.kind = Verdict::Kind::kLikely;
+    v.text = fmt::format(
+        "likely fastest: the ranges overlap, but the winner's median is the lower in {:.0f}% of "
+        "bootstrap resamples",
+        100 * v.p_fastest);
+  } else {
+    v.kind = Verdict::Kind::kWithinNoise;
+    v.text = fmt::format(
+        "within noise: the winner's median is the lower in only {:.0f}% of bootstrap resamples; "
+        "the winner and the runner-up are not told apart, either will do",
+        100 * v.p_fastest);
+  }
+  return v;
+}
+
+HalvingResult successive_halving(size_t candidates, const HalvingOptions& o,
+                                 const MeasureFn& measure, const ClockFn& clock,
+                                 const NoteFn& note) {
+  const double start = clock();
+  const auto remaining = [&] { return o.budget_s - (clock() - start); };
+  HalvingResult result;
+  std::vector<CandidateOutcome> outcomes(candidates);
+  std::vector<double> wall_s(candidates, 0);  // each one's latest measurement's clock seconds
+  std::vector<bool> failed(candidates, false);
+  std::vector<size_t> alive;
+  for (size_t k = 0; k < candidates; ++k) {
+    outcomes[k].index = k;
+    alive.push_back(k);
+  }
+  int repetitions = o.first_repetitions;
+  while (!alive.empty()) {
+    ++result.rounds;
+    if (note) {
+      note(fmt::format("round {}: {} candidate{}, {} repetitions each ({:.1f} of {:.1f} s spent)",
+                       result.rounds, alive.size(), alive.size() == 1 ? "" : "s", repetitions,
+                       clock() - start, o.budget_s));
+    }
+    std::vector<size_t> measured;
+    for (const size_t k : alive) {
+      // A candidate measured before takes about twice its last time with twice the
+      // repetitions: one that would not finish within the budget is not started.
+      if (remaining() <= 0 || (outcomes[k].round > 0 && 2 * wall_s[k] > remaining())) {
+        result.budget_spent = true;
+        break;
+      }
+      const double before = clock();
+      Measurement m = measure(k, repetitions, remaining());
+      wall_s[k] = clock() - before;
+      if (m.status == Measurement::Status::kOutOfTime) {
+        result.budget_spent = true;
+        break;
+      }
+      if (m.status == Measurement::Status::kFailed || m.times_ms.empty()) {
+        failed[k] = true;
+        outcomes[k].error = m.status == Measurement::Status::kFailed ? m.error : "no times";
+        result.failed.push_back(outcomes[k]);
+        continue;
+      }
+      outcomes[k].times_ms = std::move(m.times_ms);
+      outcomes[k].spread = spread_of(outcomes[k].times_ms);
+      measured.push_back(k);
+    }
+    // A round cut short by the budget still counts for those it reached: a candidate not
+    // measured again competes with its last measurement.
+    for (const size_t k : alive) {
+      if (!failed[k] && (outcomes[k].round > 0 || !outcomes[k].times_ms.empty()))
+        outcomes[k].round = result.rounds;
+    }
+    alive.erase(std::remove_if(alive.begin(), alive.end(), [&](size_t k) { return failed[k]; }),
+                alive.end());
+    if (result.budget_spent || alive.size() <= 1) break;
+    alive = faster_half(alive, outcomes);
+    if (alive.size() == 1) break;
+    repetitions *= 2;
+  }
+  for (const CandidateOutcome& c : outcomes) {
+    if (failed[c.index]) continue;
+    if (c.round == 0) {
+      result.unmeasured.push_back(c.index);
+    } else {
+      result.ranking.push_back(c);
+    }
+  }
+  std::stable_sort(result.ranking.begin(), result.ranking.end(), better);
+  if (result.ranking.size() >= 2) {
+    result.verdict = compare(result.ranking[0].times_ms, result.ranking[1].times_ms);
+  } else {
+    result.verdict.text = "alone: no other candidate was measured to compare it with";
+  }
+  result.spent_s = clock() - start;
+  return result;
+}
+
+}  // namespace sb

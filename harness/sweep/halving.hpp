@@ -1,0 +1,83 @@
+// Successive halving: which of several candidates is fastest, within a time budget. Every
+// candidate is measured a few repetitions; the faster half (by median) goes on to the next
+// round with twice the repetitions, until one remains or the budget is spent. Pure: the
+// measuring and the clock are injected, so that tests drive it with fake times
+// (`schedbench recommend` measures in child processes: harness/sweep/recommend.hpp).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sb {
+
+struct Measurement {
+  enum class Status {
+    kOk,         // times_ms holds each repetition's time
+    kFailed,     // the candidate cannot run (a crash, an error): dropped, `error` says why
+    kOutOfTime,  // stopped at the deadline it was given: the budget is spent
+  };
+  Status status = Status::kOk;
+  std::vector<double> times_ms;
+  std::string error;
+};
+
+// Measures candidate `index` with `repetitions` timed runs, taking at most `deadline_s`
+// seconds of the clock.
+using MeasureFn = std::function<Measurement(size_t index, int repetitions, double deadline_s)>;
+// Seconds since any fixed moment.
+using ClockFn = std::function<double()>;
+// A progress line (without a line break).
+using NoteFn = std::function<void(const std::string&)>;
+
+struct HalvingOptions {
+  double budget_s = 60;
+  int first_repetitions = 3;
+};
+
+// The spread of a measurement: median, quartiles and range, in ms.
+struct Spread {
+  double median = 0, q1 = 0, q3 = 0, min = 0, max = 0;
+};
+Spread spread_of(std::vector<double> times_ms);
+
+struct CandidateOutcome {
+  size_t index = 0;
+  int round = 0;                 // the last round it took part in (0: never measured)
+  std::vector<double> times_ms;  // its latest finished measurement
+  Spread spread;                 // of times_ms
+  std::string error;             // a dropped candidate's failure
+};
+
+// How sure the ranking is that its first is the fastest, against the runner-up.
+struct Verdict {
+  enum class Kind {
+    kAlone,        // only one candidate was measured
+    kSeparated,    // the winner's slowest repetition beats the runner-up's fastest
+    kLikely,       // ranges overlap but the winner's median is lower in >= 95% of resamples
+    kWithinNoise,  // otherwise: the two are not told apart
+  };
+  Kind kind = Kind::kAlone;
+  double p_fastest = 1;  // bootstrap probability that the winner's median is the lower
+  std::string text;      // one line for the user
+};
+
+struct HalvingResult {
+  std::vector<CandidateOutcome> ranking;  // measured, best first: later rounds, then lower median
+  std::vector<CandidateOutcome> failed;   // dropped, in the order they failed
+  std::vector<size_t> unmeasured;         // never measured: the budget ran out first
+  int rounds = 0;                         // rounds started
+  bool budget_spent = false;              // stopped by the budget, not by one remaining
+  double spent_s = 0;                     // clock seconds used
+  Verdict verdict;
+};
+
+HalvingResult successive_halving(size_t candidates, const HalvingOptions& options,
+                                 const MeasureFn& measure, const ClockFn& clock,
+                                 const NoteFn& note = {});
+
+// The verdict on `winner` against `runner_up` (their repetition times).
+Verdict compare(const std::vector<double>& winner, const std::vector<double>& runner_up);
+
+}  // namespace sb

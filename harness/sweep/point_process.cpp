@@ -1,0 +1,159 @@
+#include "harness/sweep/point_process.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "core/errors.hpp"
+#include "harness/io/atomic_file.hpp"
+#include "harness/io/environment.hpp"
+#include "harness/job/parameters.hpp"
+#include "harness/job/values.hpp"
+#include "schedulers/registry.hpp"
+
+namespace sb {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The last non-empty lines of a point's output: what a failure record quotes.
+std::string tail(const std::string& text, size_t lines) {
+  std::vector<std::string> kept;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    if (end > start) kept.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  if (kept.size() > lines) kept.erase(kept.begin(), kept.end() - static_cast<long>(lines));
+  std::string out;
+  for (const std::string& l : kept)
+    out += (out.empty() ? "" : "\n") + l;
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> point_runner(const std::string& command) {
+  if (!command.empty()) {
+    std::vector<std::string> argv = split(command, ' ');
+    if (argv.empty() || access(argv.front().c_str(), X_OK) != 0) {
+      throw UsageError(fmt::format("--runner: '{}' is not an executable file",
+                                   argv.empty() ? command : argv.front()));
+    }
+    return argv;
+  }
+  // schedbench-point lies beside schedbench in the build.
+  const fs::path exe = fs::read_symlink("/proc/self/exe");
+  const fs::path runner = exe.parent_path() / "schedbench-point";
+  if (!fs::exists(runner)) {
+    throw UsageError(
+        fmt::format("{}: not found; it runs each point of a sweep (make build makes it), "
+                    "or name another with --runner",
+                    runner.string()));
+  }
+  return {runner.string()};
+}
+
+bool runs_on_cpu(const RunConfig& c) {
+  return find_scheduler(c.scheduler).kind == SchedulerKind::kCpu;
+}
+
+double default_point_timeout(const Job& job, const JobPoint& p) {
+  return static_cast<double>(job.warmup + job.repetitions) * p.config.timeout_s + 60;
+}
+
+RunningPoint start_point(const Job& job, size_t index, const std::string& gpu,
+                         const std::vector<std::string>& runner, double timeout_s,
+                         const ScratchDir& scratch) {
+  const JobPoint& p = job.points[index];
+  RunningPoint r;
+  r.index = index;
+  r.gpu = gpu;
+  r.request = scratch.file(p.label + ".request.json");
+  r.result = scratch.file(p.label + ".result.json");
+  r.log = scratch.file(p.label + ".log");
+  // A point run again (recommend's later rounds) must not find the result of its last run.
+  fs::remove(r.result);
+  write_file_atomically(r.request, Json{{"label", p.label},
+                                        {"config", config_json(p.config)},
+                                        {"repetitions", job.repetitions},
+                                        {"warmup", job.warmup}}
+                                       .dump(2));
+  std::vector<std::string> argv = runner;
+  argv.push_back(r.request);
+  argv.push_back(r.result);
+  std::vector<std::string> env;
+  if (!gpu.empty()) env.push_back("CUDA_VISIBLE_DEVICES=" + gpu);
+  r.timeout_s = timeout_s;
+  r.started = Clock::now();
+  r.child = std::make_unique<ChildProcess>(argv, env, r.log);
+  return r;
+}
+
+bool late(const RunningPoint& r) {
+  return std::chrono::duration<double>(Clock::now() - r.started).count() > r.timeout_s;
+}
+
+Json point_record(const Job& job, const RunningPoint& r, const std::optional<ExitStatus>& status) {
+  const JobPoint& p = job.points[r.index];
+  Json rec = {
+      {"label", p.label},
+      {"index", r.index},
+      {"config", config_json(p.config)},
+      {"status", "failed"},
+      {"gpu", runs_on_cpu(p.config) ? Json(nullptr) : Json(r.gpu.empty() ? "default" : r.gpu)},
+      {"finished_utc", utc_now()},
+      {"wall_s", std::chrono::duration<double>(Clock::now() - r.started).count()}};
+  const std::string log = tail(read_text(r.log), 5);
+  Json result;
+  if (fs::exists(r.result)) {
+    try {
+      result = Json::parse(read_text(r.result));
+    } catch (const Json::parse_error&) {
+      result = nullptr;
+    }
+  }
+  if (!status) {
+    rec["failure"] = "timeout";
+    rec["error"] = fmt::format("no result after {:.0f} s; the point was killed", r.timeout_s);
+  } else if (status->signalled) {
+    rec["failure"] = "crash";
+    rec["error"] = status->describe();
+  } else if (status->code == 0 && result.is_object() && result.contains("stats")) {
+    rec["status"] = "ok";
+    for (auto& [key, value] : result.items())
+      rec[key] = value;
+    return rec;
+  } else if (result.is_object() && result.contains("failure")) {
+    rec["failure"] = result["failure"];
+    rec["error"] = result["error"];
+  } else {
+    rec["failure"] = status->code == 0 ? "no-result" : "run-error";
+    rec["error"] =
+        fmt::format("{}{}", status->describe(), status->code == 0 ? " without a result" : "");
+  }
+  rec["log_tail"] = log;
+  return rec;
+}
+
+std::string point_outcome(const Json& rec) {
+  if (rec["status"] == "ok") {
+    return fmt::format("ok  {:.3f} ms (median of {})", rec["stats"]["median_ms"].get<double>(),
+                       rec["repetitions_ms"].size());
+  }
+  return fmt::format("FAILED ({}): {}", rec["failure"].get<std::string>(),
+                     rec["error"].get<std::string>());
+}
+
+}  // namespace sb

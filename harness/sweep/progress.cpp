@@ -1,0 +1,95 @@
+#include "harness/sweep/progress.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace sb {
+
+namespace {
+
+double seconds_between(Progress::Clock::time_point from, Progress::Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+}  // namespace
+
+std::string format_duration(double seconds) {
+  const auto s = static_cast<long>(std::lround(seconds));
+  if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, s % 3600 / 60);
+  if (s >= 60) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}s", s);
+}
+
+Progress::Progress(size_t total, size_t done, size_t slots, double estimate_s, bool terminal,
+                   std::FILE* out)
+    : total_(total),
+      done_(done),
+      slots_(slots),
+      estimate_s_(estimate_s),
+      terminal_(terminal),
+      out_(out) {
+  if (done_ > 0)
+    line(fmt::format("{} of {} points already finished; running the other {}", done_, total_,
+                     total_ - done_));
+}
+
+// From the points finished by this process; before the first, from the estimate.
+std::string Progress::eta() const {
+  const size_t left = total_ - done_;
+  if (left == 0) return "0s";
+  if (done_here_ == 0) {
+    return estimate_s_ > 0 ? "~" + format_duration(estimate_s_ * static_cast<double>(left) /
+                                                   static_cast<double>(total_ * slots_))
+                           : "?";
+  }
+  return format_duration(seconds_between(start_, Clock::now()) / static_cast<double>(done_here_) *
+                         static_cast<double>(left));
+}
+
+void Progress::started(const std::string& label) {
+  running_.emplace_back(label, Clock::now());
+  if (terminal_) draw();
+}
+
+void Progress::finished(const std::string& label, const std::string& outcome) {
+  ++done_;
+  ++done_here_;
+  running_.erase(std::remove_if(running_.begin(), running_.end(),
+                                [&](const auto& r) { return r.first == label; }),
+                 running_.end());
+  clear();
+  line(fmt::format("[{}/{}] {}  {}  (ETA {})", done_, total_, label, outcome, eta()));
+  if (terminal_) draw();
+}
+
+void Progress::tick(Clock::time_point now) {
+  if (terminal_ || running_.empty() || seconds_between(last_line_, now) < kHeartbeatS) return;
+  std::string text = "  still running:";
+  for (const auto& [label, since] : running_)
+    text += fmt::format(" {} ({})", label, format_duration(seconds_between(since, now)));
+  line(fmt::format("{}; {} of {} points done (ETA {})", text, done_, total_, eta()));
+  last_line_ = now;
+}
+
+void Progress::line(const std::string& text) {
+  fmt::print(out_, "{}\n", text);
+  std::fflush(out_);
+  last_line_ = Clock::now();
+}
+
+void Progress::clear() {
+  if (terminal_) fmt::print(out_, "\r\033[K");
+}
+
+void Progress::draw() {
+  constexpr int kWidth = 30;
+  const int filled = static_cast<int>(kWidth * done_ / (total_ == 0 ? 1 : total_));
+  fmt::print(out_, "\r\033[K[{}{}] {}/{} ETA {}  {}", std::string(static_cast<size_t>(filled), '#'),
+             std::string(static_cast<size_t>(kWidth - filled), '.'), done_, total_, eta(),
+             running_.empty() ? "" : running_.back().first);
+  std::fflush(out_);
+}
+
+}  // namespace sb

@@ -1,0 +1,175 @@
+#include "harness/sweep/sweep.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "core/errors.hpp"
+#include "harness/io/atomic_file.hpp"
+#include "harness/io/environment.hpp"
+#include "harness/io/output_path.hpp"
+#include "harness/io/text_table.hpp"
+#include "harness/job/job_results.hpp"
+#include "harness/job/parameters.hpp"
+#include "harness/sweep/point_process.hpp"
+#include "harness/sweep/progress.hpp"
+#include "harness/sweep/sweep_guard.hpp"
+#include "schedulers/registry.hpp"
+
+namespace sb {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+// Long enough for every run of the point to reach its own watchdog, unless told otherwise.
+double point_timeout(const Job& job, const JobPoint& p, const SweepOptions& o) {
+  return o.point_timeout_s > 0 ? o.point_timeout_s : default_point_timeout(job, p);
+}
+
+// One row per point of this shard: the parameters that vary, the counts and the median.
+std::string summary(const Job& job, const JobResults& results, const std::vector<size_t>& mine) {
+  std::map<std::string, std::set<std::string>> values;
+  for (size_t k : mine) {
+    const nlohmann::json config = config_json(job.points[k].config);
+    for (const auto& [key, value] : config.items())
+      values[key].insert(value.dump());
+  }
+  std::vector<std::string> varying;
+  for (const auto& [key, seen] : values) {
+    if (seen.size() > 1 && key != "sim" && key != "scheduler") varying.push_back(key);
+  }
+  std::vector<std::string> header = {"sim", "scheduler"};
+  header.insert(header.end(), varying.begin(), varying.end());
+  for (const char* h : {"final", "median ms", "particle-steps/s", "status"})
+    header.emplace_back(h);
+  TextTable table(header);
+  for (size_t k : mine) {
+    const JobPoint& p = job.points[k];
+    const Json cfg = config_json(p.config);
+    std::vector<std::string> row = {p.config.sim, p.config.scheduler};
+    for (const std::string& key : varying)
+      row.push_back(cfg.contains(key) ? cfg[key].dump() : "");
+    const Json* rec = results.find(p.label);
+    if (rec == nullptr) {
+      row.insert(row.end(), {"", "", "", "not run"});
+    } else if ((*rec)["status"] == "ok") {
+      row.push_back(std::to_string((*rec)["counts"]["final"].get<uint64_t>()));
+      row.push_back(fmt::format("{:.3f}", (*rec)["stats"]["median_ms"].get<double>()));
+      row.push_back(
+          fmt::format("{:.3g}", (*rec)["counters"]["particle_steps_per_s"].get<double>()));
+      row.emplace_back("ok");
+    } else {
+      row.insert(row.end(), {"", "", "", "failed: " + (*rec)["failure"].get<std::string>()});
+    }
+    table.add_row(row);
+  }
+  return table.str();
+}
+
+// The job's estimate for `mine`, its points this shard runs. The estimate is for GPU schedulers
+// on an H100: a sweep of CPU points only (a job's fallback where there is no GPU) has no
+// estimate, and its ETA comes from its own points.
+double h100_estimate(const Job& job, const std::vector<size_t>& mine) {
+  const bool gpu = std::any_of(mine.begin(), mine.end(),
+                               [&](size_t k) { return !runs_on_cpu(job.points[k].config); });
+  return gpu ? job.estimated_s * static_cast<double>(mine.size()) /
+                   static_cast<double>(job.points.size())
+             : 0;
+}
+
+}  // namespace
+
+int run_sweep(const Job& job, const SweepOptions& o) {
+  const Json environment = environment_json();
+  std::string path = o.out_path.empty() ? default_results_path(job, environment) : o.out_path;
+  if (o.shard_count > 1) path = shard_path(path, o.shard_index, o.shard_count);
+  check_output_file("--out", path);
+  const ResultsLock lock(path);
+  const bool exists = fs::exists(path);
+  if (exists && !o.resume && !o.overwrite) {
+    throw UsageError(
+        fmt::format("{}: exists; accepted: --resume to run only its unfinished points, "
+                    "--overwrite to start afresh",
+                    path));
+  }
+  JobResults results = exists && o.resume
+                           ? JobResults::read(path, job)
+                           : JobResults(job, o.shard_index, o.shard_count, environment);
+
+  // This shard's points, and those the file already holds.
+  std::vector<size_t> mine, todo;
+  for (size_t k = 0; k < job.points.size(); ++k) {
+    if (static_cast<int>(k % static_cast<size_t>(o.shard_count)) != o.shard_index - 1) continue;
+    mine.push_back(k);
+    const Json* rec = results.find(job.points[k].label);
+    const bool finished = rec != nullptr &&
+                          nlohmann::json((*rec)["config"]) == config_json(job.points[k].config) &&
+                          ((*rec)["status"] == "ok" || !o.retry_failed);
+    if (!finished) todo.push_back(k);
+  }
+  for (const std::string& why : job.skipped)
+    fmt::print("{}: {}\n", job.path, why);
+  results.plan(mine.size());
+  results.write(path);
+  fmt::print(
+      "{}: {} points{} -> {}\n", job.path, mine.size(),
+      o.shard_count > 1 ? fmt::format(" (shard {} of {})", o.shard_index, o.shard_count) : "",
+      path);
+
+  const std::vector<std::string> slots = o.gpus.empty() ? std::vector<std::string>{""} : o.gpus;
+  const ScratchDir scratch(path);  // outlives the points, which write into it
+  std::vector<std::optional<RunningPoint>> running(slots.size());
+  const StopSignals stop_signals;
+  Progress progress(mine.size(), mine.size() - todo.size(), slots.size(), h100_estimate(job, mine),
+                    isatty(STDOUT_FILENO) != 0);
+  size_t next = 0, busy = 0;
+  int failed = 0;
+  while (!StopSignals::requested() && (next < todo.size() || busy > 0)) {
+    for (size_t s = 0; s < slots.size() && next < todo.size(); ++s) {
+      if (running[s]) continue;
+      const size_t k = todo[next++];
+      running[s] =
+          start_point(job, k, slots[s], o.runner, point_timeout(job, job.points[k], o), scratch);
+      ++busy;
+      progress.started(job.points[running[s]->index].label);
+    }
+    for (auto& slot : running) {
+      if (!slot) continue;
+      std::optional<ExitStatus> status = slot->child->poll();
+      const bool killed = !status && late(*slot);
+      if (!status && !killed) continue;
+      if (killed) slot->child->kill();
+      const Json rec = point_record(job, *slot, status);
+      failed += rec["status"] == "ok" ? 0 : 1;
+      results.put(rec);
+      results.write(path);
+      progress.finished(rec["label"].get<std::string>(), point_outcome(rec));
+      slot.reset();
+      --busy;
+    }
+    progress.tick(Clock::now());
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  progress.clear();
+  if (StopSignals::requested()) {
+    for (auto& slot : running) {
+      if (slot) slot->child->kill();
+    }
+    fmt::print("\ninterrupted: the finished points are in {}; `--resume` runs the others\n", path);
+    return -1;
+  }
+  fmt::print("\n{}", summary(job, results, mine));
+  fmt::print("{} points, {} failed this time; results in {}\n", mine.size(), failed, path);
+  return failed;
+}
+
+}  // namespace sb

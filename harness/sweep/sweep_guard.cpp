@@ -1,0 +1,126 @@
+#include "harness/sweep/sweep_guard.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "core/errors.hpp"
+
+namespace sb {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::runtime_error os_error(const std::string& what, const std::string& path) {
+  return std::runtime_error(fmt::format("{} {}: {}", what, path, std::strerror(errno)));
+}
+
+bool same_file(int fd, const std::string& path) {
+  struct stat held {
+  }, named{};
+  return fstat(fd, &held) == 0 && stat(path.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+         held.st_ino == named.st_ino;
+}
+
+// The pid the holder wrote into the lock file, for the message ("" if not written yet).
+std::string holder_of(int fd) {
+  std::array<char, 32> text{};
+  const ssize_t n = pread(fd, text.data(), text.size() - 1, 0);
+  return n > 0 ? fmt::format(" (pid {})", std::string(text.data(), static_cast<size_t>(n))) : "";
+}
+
+}  // namespace
+
+ResultsLock::ResultsLock(const std::string& results_path) : path_(results_path + ".lock") {
+  const fs::path parent = fs::path(results_path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent);
+  // The holder removes the file before it lets go: whoever locked the removed file retries on a
+  // new one, so two sweeps never both hold "the" lock.
+  for (;;) {
+    fd_ = open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw os_error("cannot create the lock file", path_);
+    if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      const std::string holder = holder_of(fd_);
+      close(fd_);
+      if (err != EWOULDBLOCK) {
+        errno = err;
+        throw os_error("cannot lock", path_);
+      }
+      throw UsageError(fmt::format(
+          "{}: another sweep{} is writing it; accepted: one sweep per results file at a time",
+          results_path, holder));
+    }
+    if (same_file(fd_, path_)) break;
+    close(fd_);
+  }
+  // Only for the message of a refused sweep: the lock holds without it.
+  const std::string pid = std::to_string(getpid());
+  if (ftruncate(fd_, 0) == 0) {
+    const ssize_t ignored = pwrite(fd_, pid.data(), pid.size(), 0);
+    (void)ignored;
+  }
+}
+
+ResultsLock::~ResultsLock() {
+  unlink(path_.c_str());
+  close(fd_);
+}
+
+ScratchDir::ScratchDir(const std::string& results_path) {
+  const fs::path results(results_path);
+  const fs::path dir = results.has_parent_path() ? results.parent_path() : fs::path(".");
+  const std::string prefix = results.filename().string() + ".scratch-";
+  std::error_code ignored;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+    if (e.path().filename().string().rfind(prefix, 0) == 0) fs::remove_all(e.path(), ignored);
+  }
+  path_ = (dir / (prefix + std::to_string(getpid()))).string();
+  if (mkdir(path_.c_str(), 0700) != 0) throw os_error("cannot make the scratch directory", path_);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ignored;
+  fs::remove_all(path_, ignored);
+}
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+void on_stop_signal(int) {
+  g_stop = 1;
+}
+
+constexpr std::array<int, 3> kStopSignals = {SIGINT, SIGTERM, SIGHUP};
+std::array<struct sigaction, kStopSignals.size()> g_previous{};
+
+}  // namespace
+
+StopSignals::StopSignals() {
+  g_stop = 0;
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  for (size_t i = 0; i < kStopSignals.size(); ++i)
+    sigaction(kStopSignals[i], &sa, &g_previous[i]);
+}
+
+StopSignals::~StopSignals() {
+  for (size_t i = 0; i < kStopSignals.size(); ++i)
+    sigaction(kStopSignals[i], &g_previous[i], nullptr);
+}
+
+bool StopSignals::requested() {
+  return g_stop != 0;
+}
+
+}  // namespace sb
