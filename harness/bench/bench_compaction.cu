@@ -10,7 +10,6 @@
 
 #include <map>
 
-#include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/hash.hpp"
 #include "harness/bench/gbench_support.hpp"
@@ -105,13 +104,8 @@ int bench_main(int argc, char** argv) {
     fmt::print(stderr, "bench_compaction: error: {}\n", e.what());
     return 2;
   }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  if (!cuda_device_present()) {
-    fmt::print("bench_compaction: no CUDA device; nothing to measure\n");
-    return 0;
-  }
-  add_benchmark_context();
+  if (const std::optional<int> code = start_benchmarks("bench_compaction", argc, argv))
+    return *code;
   const std::vector<uint32_t> blocks = {128, 1024};
   const std::vector<double> dead = {0.0, 0.5};
   for (const std::string& v : compaction_variants()) {

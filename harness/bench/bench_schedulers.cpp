@@ -14,7 +14,6 @@
 #include <map>
 #include <sstream>
 
-#include "core/device.hpp"
 #include "core/errors.hpp"
 #include "harness/bench/gbench_support.hpp"
 #include "harness/io/text_table.hpp"
@@ -227,13 +226,8 @@ int bench_main(int argc, char** argv) {
     fmt::print(stderr, "bench_schedulers: error: {}\n", e.what());
     return 2;
   }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  if (!cuda_device_present()) {
-    fmt::print("bench_schedulers: no CUDA device; nothing to measure\n");
-    return 0;
-  }
-  add_benchmark_context();
+  if (const std::optional<int> code = start_benchmarks("bench_schedulers", argc, argv))
+    return *code;
   for (const std::string& s : o.schedulers) {
     for (uint32_t b : o.block_sizes) {
       RunConfig c = o.workload.config;

@@ -1,7 +1,10 @@
 #include "harness/bench/gbench_support.hpp"
 
+#include <fmt/format.h>
+
 #include <string>
 
+#include "core/device.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/io/output_path.hpp"
 
@@ -23,6 +26,17 @@ void add_benchmark_context() {
       benchmark::AddCustomContext(key, value.is_string() ? value.get<std::string>() : value.dump());
     }
   }
+}
+
+std::optional<int> start_benchmarks(const char* program, int& argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  if (!cuda_device_present()) {
+    fmt::print("{}: no CUDA device; nothing to measure\n", program);
+    return 0;
+  }
+  add_benchmark_context();
+  return std::nullopt;
 }
 
 void check_benchmark_out(int argc, char** argv) {

@@ -4,12 +4,19 @@
 
 #include <benchmark/benchmark.h>
 
+#include <optional>
+
 #include "core/run_result.hpp"
 
 namespace sb {
 
 // The GPU, its clocks, the driver and CUDA versions and the git commit, as custom context.
 void add_benchmark_context();
+
+// Google Benchmark's own flags, then the device, for `program`: the exit code to return at once
+// (2 for a flag it does not know; 0, after saying so, without a CUDA device), or nothing when the
+// benchmarks are to be registered and run (the context is added by then).
+std::optional<int> start_benchmarks(const char* program, int& argc, char** argv);
 
 // Google Benchmark writes --benchmark_out=FILE itself, after every run, without the checks of
 // output_path.hpp; this makes them before any run. Throws UsageError.
