@@ -28,8 +28,8 @@ struct Counts {
 using Observables = std::vector<std::pair<std::string, double>>;
 
 // The final particles of a run, kept only where asked (RunOptions::keep_particles): by the tests
-// that compare engines particle by particle, and by `bound`, whose population is a run's final
-// particles.
+// that compare engines particle by particle, and for `bound`, whose population is a run's final
+// particles (RunOptions::reference).
 class ParticleSet {
  public:
   virtual ~ParticleSet() = default;
@@ -58,6 +58,9 @@ struct RunOptions {
   // outside the timed region.
   std::vector<uint32_t> snapshot_phases;
   std::function<void(uint32_t phase, const ParticleSet&)> on_snapshot;
+  // For a yardstick (bound): the real run of the same configuration it measures against, with
+  // its particles kept. The registry's run() supplies it; yardsticks know no scheduler.
+  std::shared_ptr<const RunResult> reference;
 };
 
 }  // namespace sb

@@ -7,12 +7,33 @@
 #include <cstdint>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "core/draws.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
+#include "core/sim_parameter.hpp"
 
 namespace sb {
+
+// Whether the sim draws its particles (Sim::picture).
+template <class Sim, class = void>
+inline constexpr bool kHasPicture = false;
+
+template <class Sim>
+inline constexpr bool
+    kHasPicture<Sim, std::void_t<decltype(Sim::picture(
+                         std::declval<const std::vector<typename Sim::Particle>&>()))>> = true;
+
+// Whether the sim can split its run into phases of RunConfig::frame_every steps, each phase end a
+// frame of an animation (Sim::kDrawsFrames; --frames).
+template <class Sim, class = void>
+inline constexpr bool kDrawsFrames = false;
+
+template <class Sim>
+inline constexpr bool kDrawsFrames<Sim, std::void_t<decltype(Sim::kDrawsFrames)>> =
+    Sim::kDrawsFrames;
+
 namespace sim_interface {
 
 // A visitor that accepts any field, to ask whether Particle::visit(f) exists.
@@ -54,8 +75,8 @@ struct HasNames<Sim,
 template <class Sim, class = void>
 struct HasParameterList : std::false_type {};
 template <class Sim>
-struct HasParameterList<Sim, std::void_t<decltype(std::begin(Sim::kParameters))>>
-    : std::is_convertible<decltype(*std::begin(Sim::kParameters)), const char*> {};
+struct HasParameterList<Sim, std::void_t<decltype(Sim::parameters())>>
+    : std::is_convertible<decltype(Sim::parameters()), SimParameters> {};
 
 template <class Sim, class = void>
 struct HasParamsOf : std::false_type {};
@@ -146,8 +167,8 @@ constexpr bool check_sim() {
   static_assert(si::HasNames<Sim>::value,
                 "a sim must define `static constexpr const char* kName` and `kDescription`");
   static_assert(si::HasParameterList<Sim>::value,
-                "a sim must define `static constexpr const char* kParameters[]` (the RunConfig "
-                "fields it reads)");
+                "a sim must define `static SimParameters parameters()` (the declarations of the "
+                "parameters it reads, core/sim_parameter.hpp)");
   static_assert(!params || si::HasParamsOf<Sim>::value || si::HasHostStateParams<Sim>::value,
                 "a sim must define `static Params params(const RunConfig&)`, or a `HostState` "
                 "constructed from a RunConfig whose `Params params() const` gives them "

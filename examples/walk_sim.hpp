@@ -9,6 +9,8 @@
 #include "core/hostdev.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
+#include "core/sim_parameter.hpp"
+#include "sims/mvp/mvp.hpp"
 
 namespace sb {
 
@@ -39,14 +41,18 @@ struct WalkSim {
   static constexpr const char* kName = "walk";
   static constexpr const char* kDescription =
       "example: walkers step at random on a line, split by chance, die at its ends";
-  static constexpr const char* kParameters[] = {"steps", "split_chance"};
+  // The parameters it reads: declarations it shares with mvp (sims/mvp/mvp.hpp); a sim with a
+  // parameter of its own declares it as mvp declares split_chance.
+  static SimParameters parameters() { return {&steps_parameter(), &mvp::split_chance()}; }
 
   static Params params(const RunConfig& c) {
     // percent_threshold is at most 2^32 (100 %); one in 2^16 is fine enough for an example.
-    return {static_cast<uint32_t>(percent_threshold(c.split_chance) >> 16)};
+    return {static_cast<uint32_t>(percent_threshold(mvp::split_chance().real(c)) >> 16)};
   }
 
-  static PhasePlan phases(const RunConfig& c) { return {1, c.steps}; }
+  static PhasePlan phases(const RunConfig& c) {
+    return {1, static_cast<uint32_t>(steps_parameter().whole(c))};
+  }
 
   // Spread evenly over the cells of the strip; the initial draw is not needed.
   static Particle initial(uint64_t index, const Params&, DrawKey) {

@@ -21,36 +21,53 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 SCHEMA = "schedbench.job/1"
 
-# Config keys that do not change what is computed; they neither split sub-sweeps nor name series.
-BOOKKEEPING = frozenset({"timeout", "capacity"})
+@dataclass(frozen=True)
+class Catalog:
+    """What the code declares about its schedulers and parameters (`schedbench list --json`, which
+    a sweep writes as catalog.json beside its results): scheduler order (each keeps its colour in
+    every figure), which are yardsticks (drawn dashed, never ranked), axis labels, and which
+    config keys tune rather than define a workload (a scheduler is compared at its best value)
+    or change nothing computed (they neither split sub-sweeps nor name series)."""
+    schedulers: tuple
+    yardsticks: frozenset
+    labels: dict
+    tuning: frozenset
+    bookkeeping: frozenset
 
-# Config keys one tunes rather than a workload size: a scheduler is compared at its best value.
-TUNING = frozenset({"block_size", "blocks_per_sm", "compaction", "warp_sync", "policy"})
 
-# Not a scheduler but the yardstick (docs/design.md §6): drawn as a dashed black line, never ranked.
-YARDSTICK = "bound"
+CATALOG_SCHEMA = "schedbench.catalog/1"
+_catalog = None
 
-# Every scheduler keeps its colour in every figure: the first ten get tab20's strong colours,
-# the rest its pale ones.
-SCHEDULERS = ("dynamic-warp", "dynamic-block", "cpu-sync", "naive-buffered", "static-full",
-              "event-compact", "naive", "huge-iterate", "dynamic-thread", "bound",
-              "static-iterate", "static-iterate-coop", "gpu-iterate-global",
-              "gpu-iterate-organised", "gpu-iterate-grid-sync", "cpu-serial", "cpu-openmp")
 
-AXIS_LABELS = {
-    "block_size": "block size (threads per block)",
-    "blocks_per_sm": "blocks per SM",
-    "init_n": "initial particles",
-    "steps": "time steps",
-    "poisson_steps": "poisson steps",
-    "mobility_steps": "mobility steps per poisson step",
-    "collision_chance": "collision chance per step (%), split = remove = half",
-    "split_chance": "split chance per step (%)",
-    "compaction": "compaction variant",
-    "warp_sync": "warp sync",
-    "reduced_field": "reduced field E/N (Td)",
-    "phase_time": "phase length (s)",
-}
+def use_catalog(results_path):
+    """Reads the catalog.json in the folder of a results file and makes it the one in use."""
+    global _catalog
+    path = pathlib.Path(results_path).parent / "catalog.json"
+    if not path.exists():
+        raise SystemExit(f"{path}: missing; write it with `schedbench list --json > {path}`")
+    doc = json.loads(path.read_text())
+    if doc.get("schema") != CATALOG_SCHEMA:
+        raise SystemExit(f"{path}: schema {doc.get('schema')!r}, expected {CATALOG_SCHEMA}")
+    params = doc["parameters"]
+    _catalog = Catalog(
+        schedulers=tuple(e["name"] for e in doc["schedulers"]),
+        yardsticks=frozenset(e["name"] for e in doc["schedulers"] if e["kind"] == "yardstick"),
+        labels={p["key"]: p["label"] for p in params},
+        tuning=frozenset(p["key"] for p in params if p["role"] == "tuning"),
+        bookkeeping=frozenset(p["key"] for p in params if p["role"] == "bookkeeping"))
+    return _catalog
+
+
+def catalog():
+    """The catalog of the results last loaded (load_job)."""
+    if _catalog is None:
+        raise SystemExit("no catalog: load a results file first (load_job)")
+    return _catalog
+
+
+def is_yardstick(label):
+    """Whether a series label names a yardstick (bound), not a scheduler."""
+    return label.split(" (")[0] in catalog().yardsticks
 
 
 @dataclass(frozen=True)
@@ -155,6 +172,7 @@ def load_job(path):
     doc = json.loads(pathlib.Path(path).read_text())
     if doc.get("schema") != SCHEMA:
         raise SystemExit(f"{path}: schema {doc.get('schema')!r}, expected {SCHEMA}")
+    use_catalog(path)
     return doc
 
 
@@ -202,11 +220,12 @@ def sweeps_along(points, x, min_values=2):
     sweeps (mvp: block size at one init_n, init_n at one block size, ...); this finds them from
     which keys vary, so no script needs to know the job's values. A parameter a point lacks
     (pic without collision_chance uses the cross-section table) is a value of its own. Tuning
-    parameters (TUNING) do not split groups, they name series (a scheduler run at two block
+    parameters (catalog().tuning) do not split groups, they name series (a scheduler run at two block
     sizes along a collision-chance sweep is two lines); a series with fewer than `min_values`
     values of x in a group is a stray of another sweep and is left out.
     Returns [(context, points)], context being the fixed values {key: value or Missing}."""
-    keys = sorted(varying_keys(points) - {x, "scheduler"} - BOOKKEEPING - TUNING)
+    keys = sorted(varying_keys(points) - {x, "scheduler"} - catalog().bookkeeping
+                  - catalog().tuning)
     groups = {}
     for p in points:
         if x in config(p):
@@ -245,7 +264,7 @@ def group_series(points, x, along=()):
         by_scheduler.setdefault(config(p)["scheduler"], []).append(p)
     groups = {}
     for name, ps in by_scheduler.items():
-        extra = sorted(varying_keys(ps) - {x, "scheduler"} - BOOKKEEPING - set(along))
+        extra = sorted(varying_keys(ps) - {x, "scheduler"} - catalog().bookkeeping - set(along))
         for p in ps:
             c = config(p)
             settings = ", ".join(f"{k} {fmt(c[k])}" for k in extra if k in c)
@@ -387,7 +406,8 @@ def common_value(points, key):
 def colour(label):
     """A scheduler's colour, the same in every figure."""
     name = label.split(" (")[0]
-    index = SCHEDULERS.index(name) if name in SCHEDULERS else len(SCHEDULERS)
+    names = catalog().schedulers
+    index = names.index(name) if name in names else len(names)
     return plt.get_cmap("tab20")((2 * index) % 20 + (2 * index) // 20 % 2)
 
 
@@ -402,7 +422,7 @@ def draw_lines(ax, figure, panel):
         return
     seen = {}
     for label, ps in series(figure).items():
-        if label.startswith(YARDSTICK):
+        if is_yardstick(label):
             xy = [(config(p)[figure.x], value(p, panel.quantities[0])) for p in ps]
             ax.plot([x for x, _ in xy], [y for _, y in xy], "k--", linewidth=1,
                     label=f"{label}: yardstick, not a scheduler")
@@ -443,7 +463,7 @@ def draw_panel(ax, figure, panel):
         ax.minorticks_off()
     if panel.logy:
         ax.set_yscale("log")
-    ax.set_xlabel(AXIS_LABELS.get(figure.x, figure.x))
+    ax.set_xlabel(catalog().labels.get(figure.x, figure.x))
     shared = QUANTITIES[panel.quantities[0]].shared
     ax.set_ylabel("particles" if shared and len(panel.quantities) > 1
                   else QUANTITIES[panel.quantities[0]].label)

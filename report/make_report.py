@@ -16,7 +16,7 @@ import markdown
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "plot"))
 
-from results import (QUANTITIES, TUNING, YARDSTICK, build, config,  # noqa: E402
+from results import (QUANTITIES, build, catalog, config, is_yardstick,  # noqa: E402
                      device_label, failed_points, fmt, fmt_measure, git_commit, load_job,
                      markdown_table, module_name, ok_points, series, shared_values, sort_key,
                      value)
@@ -31,7 +31,7 @@ def table(figure, quantity):
     yardstick (bound) is not a scheduler and is never ranked (see yardstick())."""
     out = {}
     for label, ps in series(figure).items():
-        if label.startswith(YARDSTICK):
+        if is_yardstick(label):
             continue
         xy = [(config(p)[figure.x], value(p, quantity)) for p in ps]
         out[label] = [(x, y) for x, y in xy if y is not None]
@@ -94,7 +94,7 @@ def describe_race(figure, quantity):
                          for label, n in sorted(wins.items(), key=lambda w: -w[1]))
     out = [f"Of the {len(rounds)} {xname} values, the best {name} is {tally}."]
     out += lead_changes(rounds, xname)
-    if xname in TUNING:
+    if xname in catalog().tuning:
         out.append(at_best(tab, quantity, xname))
     else:
         x, rank = rounds[-1]
@@ -152,7 +152,7 @@ def yardstick(figure, quantity, x, best, label):
     """How far the best scheduler is from `bound` at x: the same particle-steps on a fixed,
     balanced population (docs/design.md §6)."""
     bound = [value(p, quantity) for ps_label, ps in series(figure).items()
-             if ps_label.startswith(YARDSTICK) for p in ps if config(p)[figure.x] == x]
+             if is_yardstick(ps_label) for p in ps if config(p)[figure.x] == x]
     if not bound or bound[0] is None or quantity != "time":
         return ""
     return (f"The bound yardstick takes {QUANTITIES[quantity].text(bound[0])} there, so the "
@@ -213,7 +213,7 @@ def best_row(figure):
         label, xy = next(iter(tab.items()))
         rank = ranking([(y, f"{label}, {figure.x} {fmt(x)}") for x, y in xy], quantity)
         where = f"per {figure.x}"
-    elif figure.x in TUNING:
+    elif figure.x in catalog().tuning:
         rank = ranking([(y, f"{label} at {figure.x} {fmt(x)}") for label, xy in tab.items()
                         for y, x in [ranking([(y, x) for x, y in xy], quantity)[0]]], quantity)
         where = f"each at its best {figure.x}"
@@ -242,7 +242,7 @@ def best_table(figures):
 def bound_at(figure, x, quantity):
     """The bound yardstick's value at x, or None."""
     found = [value(p, quantity) for label, ps in series(figure).items()
-             if label.startswith(YARDSTICK) for p in ps if config(p)[figure.x] == x]
+             if is_yardstick(label) for p in ps if config(p)[figure.x] == x]
     return found[0] if found else None
 
 

@@ -4,14 +4,15 @@
 // same step function for its equal share of the steps, dropping children. Its time is what the
 // hardware needs for the arithmetic alone; a scheduler's efficiency is bound time / its time.
 //
-// The particle-steps to do, and the population, come from running the configuration with
-// dynamic-warp first, untimed: the bound's particles are the run's final ones (its initial ones
-// if none survive), so that they carry the velocities and accelerations the run's particles
-// have, and the step costs what it costs in the run.
+// The particle-steps to do, and the population, come from the real run of the configuration that
+// the registry makes first, untimed (RunOptions::reference): the bound's particles are the run's
+// final ones (its initial ones if none survive), so that they carry the velocities and
+// accelerations the run's particles have, and the step costs what it costs in the run.
+#include <stdexcept>
+
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/entries.hpp"
-#include "schedulers/registry.hpp"
 
 namespace sb {
 namespace {
@@ -40,13 +41,12 @@ __global__ void balanced_steps(const typename Sim::Particle* initial, uint32_t i
 }
 
 template <class Sim>
-RunResult run_bound(const RunConfig& c, const RunOptions&) {
+RunResult run_bound(const RunConfig& c, const RunOptions& opt) {
   using Particle = typename Sim::Particle;
-  RunConfig reference = c;
-  reference.scheduler = "dynamic-warp";
-  RunOptions keep;
-  keep.keep_particles = true;
-  const RunResult real = run(reference, keep);
+  if (!opt.reference || !opt.reference->particles) {
+    throw std::logic_error("bound: run without the reference run (RunOptions::reference)");
+  }
+  const RunResult& real = *opt.reference;
 
   const HostState<Sim> host_state(c);
   const auto& final = dynamic_cast<const HostParticleSet<Sim>&>(*real.particles).particles();

@@ -21,6 +21,7 @@
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
+#include "core/sim_interface.hpp"
 #include "core/sim_state.hpp"
 #include "schedulers/scheduler.hpp"
 #include "schedulers/scheduler_interface.hpp"
@@ -34,15 +35,6 @@ struct HostPhase {
   PhaseWindow window;
   uint64_t capacity;
 };
-
-// Whether the sim draws its particles (Sim::picture).
-template <class Sim, class = void>
-inline constexpr bool kHasPicture = false;
-
-template <class Sim>
-inline constexpr bool
-    kHasPicture<Sim, std::void_t<decltype(Sim::picture(
-                         std::declval<const std::vector<typename Sim::Particle>&>()))>> = true;
 
 template <class Sim>
 class HostParticleSet : public ParticleSet {

@@ -14,7 +14,8 @@
 #include "core/hash.hpp"
 #include "harness/bench/gbench_support.hpp"
 #include "harness/io/text_table.hpp"
-#include "harness/job/values.hpp"
+#include "core/values.hpp"
+#include "schedulers/compaction_variants.hpp"
 #include "schedulers/device/compaction.cuh"
 #include "schedulers/device/driver.cuh"
 #include "sims/pic/pic.hpp"
@@ -31,8 +32,8 @@ DeviceBuffer<Particle> make_particles(uint64_t n, double dead_fraction) {
   RunConfig c;
   c.init_n = n;
   c.capacity = n;
-  c.poisson_steps = 1;
-  c.mobility_steps = 1;
+  sb::pic::poisson_steps().set(c, 1);
+  sb::pic::mobility_steps().set(c, 1);
   const PicSim::HostState state(c);
   std::vector<Particle> host = initial_particles<PicSim>(c, state.params());
   const auto cut = static_cast<uint64_t>(dead_fraction * 18446744073709551615.0);

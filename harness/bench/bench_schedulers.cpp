@@ -17,7 +17,7 @@
 #include "core/errors.hpp"
 #include "harness/bench/gbench_support.hpp"
 #include "harness/io/text_table.hpp"
-#include "harness/job/values.hpp"
+#include "core/values.hpp"
 #include "schedulers/registry.hpp"
 
 namespace sb {
@@ -33,15 +33,15 @@ std::vector<Workload> workloads() {
   RunConfig mvp;
   mvp.sim = "mvp";
   mvp.init_n = 1'000'000;
-  mvp.steps = 10'000;
-  mvp.split_chance = 0.02;
+  sb::steps_parameter().set(mvp, 10'000);
+  sb::mvp::split_chance().set(mvp, 0.02);
   mvp.capacity = 100'000'000;
   mvp.timeout_s = 300;
   RunConfig pic;
   pic.sim = "pic";
   pic.init_n = 1'000'000;
-  pic.poisson_steps = 10;
-  pic.mobility_steps = 1000;
+  sb::pic::poisson_steps().set(pic, 10);
+  sb::pic::mobility_steps().set(pic, 1000);
   pic.capacity = 100'000'000;
   pic.timeout_s = 300;
   return {{"mvp-block-size",
@@ -129,7 +129,7 @@ Options parse_options(int& argc, char** argv) {
     } else if (flag == "--timeout") {
       o.workload.config.timeout_s = parse_real(flag, value, 0.1, 86400);
     } else if (flag == "--steps") {
-      o.workload.config.steps = static_cast<uint32_t>(parse_whole(flag, value, 1, kMaxCount));
+      sb::steps_parameter().set(o.workload.config, static_cast<uint32_t>(parse_whole(flag, value, 1, kMaxCount)));
     } else {
       if (flag == "--help" || flag == "-h") print_usage();
       argv[kept++] = argv[i];

@@ -15,7 +15,7 @@
 #include "harness/io/output_path.hpp"
 #include "harness/job/job.hpp"
 #include "harness/job/job_results.hpp"
-#include "harness/job/values.hpp"
+#include "core/values.hpp"
 #include "harness/sweep/point_process.hpp"
 #include "harness/sweep/progress.hpp"
 #include "schedulers/registry.hpp"

@@ -14,6 +14,7 @@
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/printable.hpp"
+#include "core/sim_parameter.hpp"
 #include "harness/cli/batch_cli.hpp"
 #include "harness/cli/option_checks.hpp"
 #include "harness/io/atomic_file.hpp"
@@ -22,15 +23,16 @@
 #include "harness/io/output_path.hpp"
 #include "harness/io/png.hpp"
 #include "harness/io/text_table.hpp"
+#include "harness/job/catalog.hpp"
 #include "harness/job/job.hpp"
 #include "harness/job/parameters.hpp"
 #include "harness/job/run_report.hpp"
-#include "harness/job/values.hpp"
+#include "core/values.hpp"
 #include "harness/sweep/point_process.hpp"
 #include "harness/sweep/recommend.hpp"
 #include "schedulers/registry.hpp"
+#include "sims/catalog.hpp"
 #include "sims/pic/cross_sections.hpp"
-#include "sims/toy/toy.hpp"
 
 namespace sb {
 namespace {
@@ -41,18 +43,6 @@ constexpr const char* kAbout =
     "3 a run failed (capacity exceeded, out of memory, watchdog; in a sweep: some point failed)\n"
     "or an output file could not be written (README: Output files),\n"
     "130 a sweep was interrupted (its finished points are kept).";
-
-const char* kind_name(SchedulerKind k) {
-  switch (k) {
-    case SchedulerKind::kCpu:
-      return "cpu";
-    case SchedulerKind::kGpu:
-      return "gpu";
-    case SchedulerKind::kYardstick:
-      return "yardstick";
-  }
-  return "?";
-}
 
 // What `default` means for a scheduler's policies, per architecture.
 std::string default_policy_text(const SchedulerPolicies& p) {
@@ -79,7 +69,11 @@ TextTable policy_table() {
   return table;
 }
 
-int list_command() {
+int list_command(bool as_json) {
+  if (as_json) {
+    fmt::print("{}\n", catalog_json().dump(2));
+    return 0;
+  }
   TextTable sims({"sim", "description"});
   for (const SimInfo& s : all_sims())
     sims.add_row({s.name, s.description});
@@ -137,7 +131,7 @@ constexpr int kFrameDelayCs = 5;          // 20 frames a second
 // Steps per frame: --frame-every, or the fewest that split the steps evenly into at most
 // kDefaultFrames frames.
 uint32_t steps_per_frame(const RunArgs& a) {
-  const uint32_t steps = a.config.steps;
+  const auto steps = static_cast<uint32_t>(steps_parameter().whole(a.config));
   if (a.frame_every.empty()) {
     uint32_t frames = std::min(kDefaultFrames, steps);
     while (steps % frames != 0) {
@@ -161,9 +155,13 @@ void plan_frames(RunArgs& a) {
     if (!a.frame_every.empty()) throw UsageError("--frame-every: needs --frames DIR");
     return;
   }
-  if (a.config.sim != ToySim::kName) {
-    throw UsageError(
-        fmt::format("--frames: sim {} draws no frames; accepted: {}", a.config.sim, ToySim::kName));
+  if (!find_sim(a.config.sim).draws_frames) {
+    std::vector<std::string> accepted;
+    for (const SimInfo& s : all_sims()) {
+      if (s.draws_frames) accepted.push_back(s.name);
+    }
+    throw UsageError(fmt::format("--frames: sim {} draws no frames; accepted: {}", a.config.sim,
+                                 fmt::join(accepted, ", ")));
   }
   if (!a.density_dir.empty()) throw UsageError("--frames: cannot be combined with --density-png");
   a.config.frame_every = steps_per_frame(a);
@@ -175,7 +173,7 @@ std::string frame_png(const RunArgs& a, uint32_t phase) {
 }
 
 std::string frames_gif(const RunArgs& a) {
-  return a.frames_dir + "/toy.gif";
+  return fmt::format("{}/{}.gif", a.frames_dir, a.config.sim);
 }
 
 std::string density_png(const RunArgs& a, uint32_t phase) {
@@ -449,6 +447,10 @@ int cli_main(int argc, char** argv) {
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // last one wins
   CLI::App* list =
       app.add_subcommand("list", "print every sim and scheduler, and the schedulers' policies");
+  bool list_json = false;
+  list->add_flag("--json", list_json,
+                 "print the catalog as JSON instead: sims, schedulers with their policies, and "
+                 "every parameter with its flag, meaning, plot label and role");
 
   CLI::App* run =
       app.add_subcommand("run", "run one simulation and print its counts, time and digest");
@@ -507,7 +509,7 @@ int cli_main(int argc, char** argv) {
 
   try {
     if (help->parsed()) return help_command(app, help_topic);
-    if (list->parsed()) return list_command();
+    if (list->parsed()) return list_command(list_json);
     if (run->parsed()) return run_command(run_args);
     if (recommend->parsed()) return recommend_command(recommend_args);
     if (tables->parsed()) {

@@ -17,6 +17,7 @@
 #include "harness/io/json_file.hpp"
 #include "harness/job/parameters.hpp"
 #include "schedulers/registry.hpp"
+#include "sims/catalog.hpp"
 
 namespace sb {
 namespace {

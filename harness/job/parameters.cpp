@@ -7,8 +7,10 @@
 
 #include "core/errors.hpp"
 #include "core/printable.hpp"
-#include "harness/job/values.hpp"
+#include "core/values.hpp"
+#include "schedulers/compaction_variants.hpp"
 #include "schedulers/registry.hpp"
+#include "sims/catalog.hpp"
 
 namespace sb {
 namespace {
@@ -50,219 +52,122 @@ std::string parse_policy(const std::string& flag, const std::string& text) {
   return text;
 }
 
-// A cross-section file's name, or "synthetic" for the seed's table (stored as "").
-std::string parse_cross_section(const std::string& flag, const std::string& text) {
-  if (text.empty()) {
-    throw UsageError(fmt::format("{}: empty; accepted: a file name or 'synthetic'", flag));
-  }
-  return text == "synthetic" ? "" : text;
+// What every run has: the rows of RunConfig's common fields.
+std::vector<Parameter> common_parameters() {
+  return {
+      {"init_n", "--init-n", "initial number of particles", "initial particles",
+       ParameterRole::kWorkload, ParameterScope::kEverySim, false, true,
+       [](RunConfig& c, const std::string& f, const std::string& t) {
+         c.init_n = parse_whole(f, t, 1, kMaxCount);
+       },
+       [](const RunConfig& c) { return json(c.init_n); }},
+      {"capacity", "--capacity", "most particle slots the run may use (default 1e8)",
+       "particle slots (capacity)", ParameterRole::kBookkeeping, ParameterScope::kEverySim, false,
+       false,
+       [](RunConfig& c, const std::string& f, const std::string& t) {
+         c.capacity = parse_whole(f, t, 1, kMaxCount);
+       },
+       [](const RunConfig& c) { return json(c.capacity); }},
+      {"seed", "--seed", "run seed: the key of every random draw (default 1)", "run seed",
+       ParameterRole::kWorkload, ParameterScope::kEverySim, false, false,
+       [](RunConfig& c, const std::string& f, const std::string& t) {
+         c.seed = parse_whole(f, t, 0, 9007199254740992ull);
+       },
+       [](const RunConfig& c) { return json(c.seed); }},
+  };
 }
 
-const std::vector<Parameter> kParameters = {
-    {"init_n", "--init-n", "initial number of particles", ParameterScope::kEverySim, false, true,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.init_n = parse_whole(f, t, 1, kMaxCount);
-     },
-     [](const RunConfig& c) { return json(c.init_n); }},
-    {"capacity", "--capacity", "most particle slots the run may use (default 1e8)",
-     ParameterScope::kEverySim, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.capacity = parse_whole(f, t, 1, kMaxCount);
-     },
-     [](const RunConfig& c) { return json(c.capacity); }},
-    {"seed", "--seed", "run seed: the key of every random draw (default 1)",
-     ParameterScope::kEverySim, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.seed = parse_whole(f, t, 0, 9007199254740992ull);
-     },
-     [](const RunConfig& c) { return json(c.seed); }},
-    {"steps", "--steps", "time steps", ParameterScope::kSim, false, true,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.steps = static_cast<uint32_t>(parse_whole(f, t, 1, kMaxCount));
-     },
-     [](const RunConfig& c) { return json(c.steps); }},
-    {"layout", "--layout", "toy initial layout: center or column (default center)",
-     ParameterScope::kSim, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.layout = parse_choice(f, t, {"center", "column"});
-     },
-     [](const RunConfig& c) { return json(c.layout); }},
-    {"split_chance", "--split-chance", "mvp: chance to split per step, percent (default 0.02)",
-     ParameterScope::kSim, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.split_chance = parse_real(f, t, 0, 100);
-     },
-     [](const RunConfig& c) { return json(c.split_chance); }},
-    {"skip_spawned", "--skip-spawned", "mvp: store spawned particles but do not simulate them",
-     ParameterScope::kSim, true, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.skip_spawned = parse_bool(f, t);
-     },
-     [](const RunConfig& c) { return json(c.skip_spawned); }},
-    {"poisson_steps", "--poisson-steps", "pic: poisson steps (phases of grid work)",
-     ParameterScope::kSim, false, true,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.poisson_steps = static_cast<uint32_t>(parse_whole(f, t, 1, 100000));
-     },
-     [](const RunConfig& c) { return json(c.poisson_steps); }},
-    {"mobility_steps", "--mobility-steps", "pic: mobility steps per poisson step",
-     ParameterScope::kSim, false, true,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.mobility_steps = static_cast<uint32_t>(parse_whole(f, t, 1, 100000));
-     },
-     [](const RunConfig& c) { return json(c.mobility_steps); }},
-    {"cross_section", "--cross-section",
-     "pic: file of split and remove percent per energy level, or 'synthetic' (default): the "
-     "seed's synthetic table",
-     ParameterScope::kSim, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.cross_section = parse_cross_section(f, t);
-     },
-     [](const RunConfig& c) {
-       return c.cross_section.empty() ? json("synthetic") : json(c.cross_section);
-     }},
-    {"collision_chance", "--collision-chance",
-     "pic: constant collision chance, percent, split = remove = half of it (instead of a table)",
-     ParameterScope::kSim, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.collision_chance = parse_real(f, t, 0, 100);
-     },
-     [](const RunConfig& c) {
-       return c.collision_chance < 0 ? json(nullptr) : json(c.collision_chance);
-     }},
-    {"gas", "--gas",
-     "air: gas mixture SPECIES:FRACTION,... of species in the cross-section file, fractions "
-     "summing to 1 (default N2:0.8,O2:0.2)",
-     ParameterScope::kSim, false, false,
-     [](RunConfig& c, const std::string&, const std::string& t) { c.gas = t; },
-     [](const RunConfig& c) { return json(c.gas); }},
-    {"pressure", "--pressure", "air: gas pressure, bar (default 1)", ParameterScope::kSim, false,
-     false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.pressure = parse_real(f, t, 1e-9, 1e6);
-     },
-     [](const RunConfig& c) { return json(c.pressure); }},
-    {"temperature", "--temperature", "air: gas temperature, K (default 300)", ParameterScope::kSim,
-     false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.temperature = parse_real(f, t, 1e-3, 1e6);
-     },
-     [](const RunConfig& c) { return json(c.temperature); }},
-    {"field", "--field", "air: electric field, V/m (or --reduced-field)", ParameterScope::kSim,
-     false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.field = parse_real(f, t, 0, 1e12);
-     },
-     [](const RunConfig& c) { return c.field < 0 ? json(nullptr) : json(c.field); }},
-    {"reduced_field", "--reduced-field",
-     "air: reduced electric field E/N, Td (1 Td = 1e-21 V m^2; or --field)", ParameterScope::kSim,
-     false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.reduced_field = parse_real(f, t, 0, 1e6);
-     },
-     [](const RunConfig& c) {
-       return c.reduced_field < 0 ? json(nullptr) : json(c.reduced_field);
-     }},
-    {"magnetic_field", "--magnetic-field", "air: magnetic field, T (default 0)",
-     ParameterScope::kSim, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.magnetic_field = parse_real(f, t, 0, 1e4);
-     },
-     [](const RunConfig& c) { return json(c.magnetic_field); }},
-    {"field_angle", "--field-angle", "air: angle between E and B, degrees (default 0)",
-     ParameterScope::kSim, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.field_angle = parse_real(f, t, 0, 180);
-     },
-     [](const RunConfig& c) { return json(c.field_angle); }},
-    {"thermal_gas", "--thermal-gas",
-     "air: molecules move with the Maxwellian of --temperature (default: at rest)",
-     ParameterScope::kSim, true, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.thermal_gas = parse_bool(f, t);
-     },
-     [](const RunConfig& c) { return json(c.thermal_gas); }},
-    {"cross_sections", "--cross-sections",
-     "air: LXCat cross-section file (default data/lxcat-siglo.txt: N2, O2, Ar)",
-     ParameterScope::kSim, false, false,
-     [](RunConfig& c, const std::string&, const std::string& t) { c.cross_sections = t; },
-     [](const RunConfig& c) {
-       return c.cross_sections.empty() ? json(nullptr) : json(c.cross_sections);
-     }},
-    {"phases", "--phases", "air: phases (default 10), each of --phase-time", ParameterScope::kSim,
-     false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.phases = static_cast<uint32_t>(parse_whole(f, t, 1, 100000));
-     },
-     [](const RunConfig& c) { return json(c.phases); }},
-    {"phase_time", "--phase-time", "air: length of a phase, seconds (default 1e-10)",
-     ParameterScope::kSim, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.phase_time = parse_real(f, t, 1e-18, 1);
-     },
-     [](const RunConfig& c) { return json(c.phase_time); }},
-    {"extrapolate", "--extrapolate",
-     "air: above the table's top energy: error (default; the run fails), constant (the top's "
-     "collision frequencies) or zero (no collisions)",
-     ParameterScope::kSim, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.extrapolate = parse_choice(f, t, {"error", "constant", "zero"});
-     },
-     [](const RunConfig& c) { return json(c.extrapolate); }},
-    {"max_energy", "--max-energy",
-     "air: top of the collision table, eV (default: the smallest top of the gases' elastic "
-     "cross sections)",
-     ParameterScope::kSim, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.max_energy = parse_real(f, t, 1e-3, 1e7);
-     },
-     [](const RunConfig& c) { return c.max_energy > 0 ? json(c.max_energy) : json(nullptr); }},
-    {"block_size", "--block-size",
-     "threads per block: a multiple of 32 from 32 to 1024 (default 128)",
-     ParameterScope::kScheduler, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.block_size = parse_block_size(f, t);
-     },
-     [](const RunConfig& c) { return json(c.block_size); }},
-    {"blocks_per_sm", "--blocks-per-sm",
-     "resident blocks per SM for grids sized from the device: fill or 1..32 (default fill)",
-     ParameterScope::kScheduler, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.blocks_per_sm = parse_blocks_per_sm(f, t);
-     },
-     [](const RunConfig& c) {
-       return c.blocks_per_sm == 0 ? json("fill") : json(c.blocks_per_sm);
-     }},
-    {"timeout", "--timeout",
-     "GPU schedulers: seconds before the watchdog fails the run (default 600)",
-     ParameterScope::kGpuDriver, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.timeout_s = parse_real(f, t, 0.1, 86400);
-     },
-     [](const RunConfig& c) { return json(c.timeout_s); }},
-    {"compaction", "--compaction",
-     "GPU schedulers: how the dead are removed: simple, block, warp, cub, inplace (default "
-     "inplace, one particle array)",
-     ParameterScope::kGpuDriver, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.compaction = parse_choice(f, t, compaction_variants());
-     },
-     [](const RunConfig& c) { return json(c.compaction); }},
-    {"warp_sync", "--warp-sync", "static-full: synchronise each warp after every particle",
-     ParameterScope::kScheduler, true, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.warp_sync = parse_bool(f, t);
-     },
-     [](const RunConfig& c) { return json(c.warp_sync); }},
-    {"policy", "--policy",
-     "dynamic-warp, dynamic-block, cpu-sync: tuning policy, default (the one measured for the "
-     "device's architecture) or a name that `schedbench list` shows with its constants",
-     ParameterScope::kScheduler, false, false,
-     [](RunConfig& c, const std::string& f, const std::string& t) {
-       c.policy = parse_policy(f, t);
-     },
-     [](const RunConfig& c) { return json(c.policy); }},
-};
+// The run machinery's knobs (SchedulerEntry::parameters lists which a scheduler reads).
+std::vector<Parameter> scheduler_parameters() {
+  return {
+      {"block_size", "--block-size",
+       "threads per block: a multiple of 32 from 32 to 1024 (default 128)",
+       "block size (threads per block)", ParameterRole::kTuning, ParameterScope::kScheduler, false,
+       false,
+       [](RunConfig& c, const std::string& f, const std::string& t) {
+         c.block_size = parse_block_size(f, t);
+       },
+       [](const RunConfig& c) { return json(c.block_size); }},
+      {"blocks_per_sm", "--blocks-per-sm",
+       "resident blocks per SM for grids sized from the device: fill or 1..32 (default fill)",
+       "blocks per SM", ParameterRole::kTuning, ParameterScope::kScheduler, false, false,
+       [](RunConfig& c, const std::string& f, const std::string& t) {
+         c.blocks_per_sm = parse_blocks_per_sm(f, t);
+       },
+       [](const RunConfig& c) {
+         return c.blocks_per_sm == 0 ? json("fill") : json(c.blocks_per_sm);
+       }},
+      {"timeout", "--timeout",
+       "GPU schedulers: seconds before the watchdog fails the run (default 600)",
+       "watchdog timeout (s)", ParameterRole::kBookkeeping, ParameterScope::kGpuDriver, false,
+       false,
+       [](RunConfig& c, const std::string& f, const std::string& t) {
+         c.timeout_s = parse_real(f, t, 0.1, 86400);
+       },
+       [](const RunConfig& c) { return json(c.timeout_s); }},
+      {"compaction", "--compaction",
+       "GPU schedulers: how the dead are removed: simple, block, warp, cub, inplace (default "
+       "inplace, one particle array)",
+       "compaction variant", ParameterRole::kTuning, ParameterScope::kGpuDriver, false, false,
+       [](RunConfig& c, const std::string& f, const std::string& t) {
+         c.compaction = parse_choice(f, t, compaction_variants());
+       },
+       [](const RunConfig& c) { return json(c.compaction); }},
+      {"warp_sync", "--warp-sync", "static-full: synchronise each warp after every particle",
+       "warp sync", ParameterRole::kTuning, ParameterScope::kScheduler, true, false,
+       [](RunConfig& c, const std::string& f, const std::string& t) {
+         c.warp_sync = parse_bool(f, t);
+       },
+       [](const RunConfig& c) { return json(c.warp_sync); }},
+      {"policy", "--policy",
+       "dynamic-warp, dynamic-block, cpu-sync: tuning policy, default (the one measured for the "
+       "device's architecture) or a name that `schedbench list` shows with its constants",
+       "tuning policy", ParameterRole::kTuning, ParameterScope::kScheduler, false, false,
+       [](RunConfig& c, const std::string& f, const std::string& t) {
+         c.policy = parse_policy(f, t);
+       },
+       [](const RunConfig& c) { return json(c.policy); }},
+  };
+}
+
+// A sim's value as results record it: typed by its kind; null where an optional one is not given.
+json sim_value_json(const SimParameter& d, const RunConfig& c) {
+  if (!d.given(c) && !d.fallback) return nullptr;
+  switch (d.kind) {
+    case ValueKind::kWhole:
+      return d.whole(c);
+    case ValueKind::kReal:
+      return d.real(c);
+    case ValueKind::kSwitch:
+      return d.on(c);
+    case ValueKind::kChoice:
+    case ValueKind::kText:
+      return d.text(c);
+  }
+  return nullptr;
+}
+
+// The row of a sim's declaration. Sims that share a parameter share its declaration
+// (steps_parameter()), so the first sim's row stands for all of them.
+Parameter sim_parameter(const SimParameter& d) {
+  return {d.key,
+          d.flag,
+          d.help,
+          d.label,
+          ParameterRole::kWorkload,
+          ParameterScope::kSim,
+          d.kind == ValueKind::kSwitch,
+          d.required,
+          [&d](RunConfig& c, const std::string& f, const std::string& t) { d.set(c, f, t); },
+          [&d](const RunConfig& c) { return sim_value_json(d, c); }};
+}
+
+const Parameter* find_if_key(const std::vector<Parameter>& rows, const std::string& key) {
+  for (const Parameter& p : rows) {
+    if (p.key == key) return &p;
+  }
+  return nullptr;
+}
 
 bool contains(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
@@ -271,14 +176,22 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 }  // namespace
 
 const std::vector<Parameter>& parameters() {
-  return kParameters;
+  static const std::vector<Parameter> table = [] {
+    std::vector<Parameter> out = common_parameters();
+    for (const SimInfo& sim : all_sims()) {
+      for (const SimParameter* d : sim.parameters) {
+        if (find_if_key(out, d->key) == nullptr) out.push_back(sim_parameter(*d));
+      }
+    }
+    for (Parameter& p : scheduler_parameters())
+      out.push_back(std::move(p));
+    return out;
+  }();
+  return table;
 }
 
 const Parameter* find_parameter(const std::string& key) {
-  for (const Parameter& p : kParameters) {
-    if (p.key == key) return &p;
-  }
-  return nullptr;
+  return find_if_key(parameters(), key);
 }
 
 bool applies(const Parameter& p, const RunConfig& c) {
@@ -286,7 +199,7 @@ bool applies(const Parameter& p, const RunConfig& c) {
     case ParameterScope::kEverySim:
       return true;
     case ParameterScope::kSim:
-      return contains(find_sim(c.sim).parameters, p.key);
+      return reads(find_sim(c.sim), p.key);
     case ParameterScope::kScheduler:
       return contains(find_scheduler(c.scheduler).parameters, p.key);
     case ParameterScope::kGpuDriver:
@@ -297,7 +210,7 @@ bool applies(const Parameter& p, const RunConfig& c) {
 
 json config_json(const RunConfig& c) {
   json j{{"sim", c.sim}, {"scheduler", c.scheduler}};
-  for (const Parameter& p : kParameters) {
+  for (const Parameter& p : parameters()) {
     if (applies(p, c)) j[p.key] = p.get(c);
   }
   return j;
@@ -331,12 +244,12 @@ void check_config(const RunConfig& c, const std::vector<std::string>& given) {
 void check_parameters(const RunConfig& c, const std::vector<std::string>& given) {
   const SimInfo& sim = find_sim(c.sim);
   find_scheduler(c.scheduler);
-  for (const Parameter& p : kParameters) {
+  for (const Parameter& p : parameters()) {
     const bool was_given = contains(given, p.key);
     if (p.scope == ParameterScope::kSim && was_given && !applies(p, c)) {
       std::vector<std::string> users;
       for (const SimInfo& s : all_sims()) {
-        if (contains(s.parameters, p.key)) users.push_back(s.name);
+        if (reads(s, p.key)) users.push_back(s.name);
       }
       throw UsageError(fmt::format("{}: does not apply to sim {}; it applies to: {}", p.flag,
                                    sim.name, fmt::join(users, ", ")));

@@ -1,9 +1,11 @@
-// The table of run parameters: one row per RunConfig field a user can set, shared by the command
-// line, job files and result JSON, so that a name, its check and its meaning exist once.
+// The table of run parameters, shared by the command line, job files, result JSON and the catalog:
+// the rows of what every run has and of the run machinery's knobs are here, each sim's are made
+// from its own declarations (Sim::parameters(), core/sim_parameter.hpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,20 +15,31 @@ namespace sb {
 
 enum class ParameterScope {
   kEverySim,   // every sim reads it
-  kSim,        // read by the sims that list it in Sim::kParameters
+  kSim,        // declared by the sims that read it (Sim::parameters())
   kScheduler,  // read by the schedulers that list it in SchedulerEntry::parameters
   kGpuDriver,  // read by the GPU driver: every GPU scheduler and the bound
 };
 
+// What a parameter is to a measurement, for the sweep's results and the plots
+// (`schedbench list --json`).
+enum class ParameterRole {
+  kWorkload,     // changes what is computed
+  kTuning,       // changes how fast, never the result: a scheduler is compared at its best value
+  kBookkeeping,  // changes neither (capacity, the watchdog's timeout)
+};
+
 struct Parameter {
-  std::string key;   // job-file and JSON key, e.g. "init_n"
-  std::string flag;  // command-line option, e.g. "--init-n"
-  std::string help;  // one line for --help
+  std::string key;    // job-file and JSON key, e.g. "init_n"
+  std::string flag;   // command-line option, e.g. "--init-n"
+  std::string help;   // one line for --help
+  std::string label;  // axis label in figures, e.g. "initial particles"
+  ParameterRole role;
   ParameterScope scope;
   bool is_switch;  // a command-line flag without a value
   bool required;   // must be given wherever it applies
-  void (*set)(RunConfig&, const std::string& flag, const std::string& text);  // checks the value
-  nlohmann::json (*get)(const RunConfig&);
+  std::function<void(RunConfig&, const std::string& flag, const std::string& text)>
+      set;  // checks the value
+  std::function<nlohmann::json(const RunConfig&)> get;
 };
 
 const std::vector<Parameter>& parameters();
@@ -50,7 +63,7 @@ void check_config(const RunConfig& c, const std::vector<std::string>& given);
 
 // check_config but for the sim's own check (SimInfo::check), which can be slow (pic builds its
 // tables), for a caller that checks many configurations: that check reads only the sim's
-// parameters (Sim::kParameters), so it needs to run once for each distinct set of their values.
+// parameters (Sim::parameters()), so it needs to run once for each distinct set of their values.
 void check_parameters(const RunConfig& c, const std::vector<std::string>& given);
 
 }  // namespace sb

@@ -11,7 +11,7 @@
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/job/parameters.hpp"
-#include "harness/job/values.hpp"
+#include "core/values.hpp"
 #include "schedulers/registry.hpp"
 
 namespace sb {

@@ -16,6 +16,7 @@
 #include "harness/io/environment.hpp"
 #include "harness/io/output_path.hpp"
 #include "harness/io/text_table.hpp"
+#include "harness/job/catalog.hpp"
 #include "harness/job/job_results.hpp"
 #include "harness/job/parameters.hpp"
 #include "harness/sweep/point_process.hpp"
@@ -120,6 +121,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
     fmt::print("{}: {}\n", job.path, why);
   results.plan(mine.size());
   results.write(path);
+  write_catalog_beside(path);  // the names and labels the plots read (plot/results.py)
   fmt::print(
       "{}: {} points{} -> {}\n", job.path, mine.size(),
       o.shard_count > 1 ? fmt::format(" (shard {} of {})", o.shard_index, o.shard_count) : "",

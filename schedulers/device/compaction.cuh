@@ -24,6 +24,7 @@
 #include "core/cuda_check.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
+#include "schedulers/compaction_variants.hpp"
 
 namespace sb {
 

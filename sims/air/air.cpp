@@ -14,6 +14,109 @@
 #include "sims/air/lxcat.hpp"
 
 namespace sb {
+namespace air {
+
+const SimParameter& gas() {
+  static const SimParameter p = text_parameter(
+      "gas", "--gas",
+      "air: gas mixture SPECIES:FRACTION,... of species in the cross-section file, fractions "
+      "summing to 1 (default N2:0.8,O2:0.2)",
+      "gas mixture", std::string("N2:0.8,O2:0.2"));
+  return p;
+}
+
+const SimParameter& pressure() {
+  static const SimParameter p =
+      real_parameter("pressure", "--pressure", "air: gas pressure, bar (default 1)",
+                     "pressure (bar)", 1e-9, 1e6, 1.0);
+  return p;
+}
+
+const SimParameter& temperature() {
+  static const SimParameter p =
+      real_parameter("temperature", "--temperature", "air: gas temperature, K (default 300)",
+                     "gas temperature (K)", 1e-3, 1e6, 300.0);
+  return p;
+}
+
+const SimParameter& field() {
+  static const SimParameter p =
+      real_parameter("field", "--field", "air: electric field, V/m (or --reduced-field)",
+                     "electric field (V/m)", 0, 1e12, std::nullopt);
+  return p;
+}
+
+const SimParameter& reduced_field() {
+  static const SimParameter p =
+      real_parameter("reduced_field", "--reduced-field",
+                     "air: reduced electric field E/N, Td (1 Td = 1e-21 V m^2; or --field)",
+                     "reduced field E/N (Td)", 0, 1e6, std::nullopt);
+  return p;
+}
+
+const SimParameter& magnetic_field() {
+  static const SimParameter p =
+      real_parameter("magnetic_field", "--magnetic-field", "air: magnetic field, T (default 0)",
+                     "magnetic field (T)", 0, 1e4, 0.0);
+  return p;
+}
+
+const SimParameter& field_angle() {
+  static const SimParameter p = real_parameter("field_angle", "--field-angle",
+                                               "air: angle between E and B, degrees (default 0)",
+                                               "angle between E and B (degrees)", 0, 180, 0.0);
+  return p;
+}
+
+const SimParameter& thermal_gas() {
+  static const SimParameter p = switch_parameter(
+      "thermal_gas", "--thermal-gas",
+      "air: molecules move with the Maxwellian of --temperature (default: at rest)", "thermal gas");
+  return p;
+}
+
+const SimParameter& cross_sections() {
+  static const SimParameter p =
+      text_parameter("cross_sections", "--cross-sections",
+                     "air: LXCat cross-section file (default data/lxcat-siglo.txt: N2, O2, Ar)",
+                     "LXCat cross-section file", std::nullopt);
+  return p;
+}
+
+const SimParameter& phases() {
+  static const SimParameter p =
+      whole_parameter("phases", "--phases", "air: phases (default 10), each of --phase-time",
+                      "phases", 1, 100000, 10);
+  return p;
+}
+
+const SimParameter& phase_time() {
+  static const SimParameter p = real_parameter("phase_time", "--phase-time",
+                                               "air: length of a phase, seconds (default 1e-10)",
+                                               "phase length (s)", 1e-18, 1, 1e-10);
+  return p;
+}
+
+const SimParameter& extrapolate() {
+  static const SimParameter p = choice_parameter(
+      "extrapolate", "--extrapolate",
+      "air: above the table's top energy: error (default; the run fails), constant (the top's "
+      "collision frequencies) or zero (no collisions)",
+      "above the table's top", {"error", "constant", "zero"}, "error");
+  return p;
+}
+
+const SimParameter& max_energy() {
+  static const SimParameter p = real_parameter(
+      "max_energy", "--max-energy",
+      "air: top of the collision table, eV (default: the smallest top of the gases' elastic "
+      "cross sections)",
+      "collision table top (eV)", 1e-3, 1e7, std::nullopt);
+  return p;
+}
+
+}  // namespace air
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -78,13 +181,18 @@ air::Fields fields_of(double e_field, double b_field, double angle_deg) {
 }
 
 double field_of(const RunConfig& c, double density) {
-  if (c.field >= 0 && c.reduced_field >= 0) {
+  const bool absolute = air::field().given(c), reduced = air::reduced_field().given(c);
+  if (absolute && reduced) {
     throw UsageError("--field: give either --field V/m or --reduced-field Td, not both");
   }
-  if (c.field < 0 && c.reduced_field < 0) {
+  if (!absolute && !reduced) {
     throw UsageError("--reduced-field: required for sim air (or --field V/m)");
   }
-  return c.field >= 0 ? c.field : c.reduced_field * air::kTownsend * density;
+  return absolute ? air::field().real(c) : air::reduced_field().real(c) * air::kTownsend * density;
+}
+
+uint32_t phases_of(const RunConfig& c) {
+  return static_cast<uint32_t>(air::phases().whole(c));
 }
 
 // S: the flights one lineage takes in a phase stay below it but for a Poisson tail of 12
@@ -117,19 +225,24 @@ class ExactSum {
 }  // namespace
 
 AirSim::HostState::HostState(const RunConfig& c)
-    : path_(c.cross_sections.empty() ? default_cross_sections() : c.cross_sections),
-      phase_time_(c.phase_time),
-      extrapolate_(extrapolate_of(c.extrapolate)),
-      thermal_(c.thermal_gas) {
-  density_ = c.pressure * air::kBar / (air::kBoltzmann * c.temperature);
-  fields_ = fields_of(field_of(c, density_), c.magnetic_field, c.field_angle);
-  const air::TableSpec spec{path_, air::parse_gas(c.gas), density_, c.temperature, c.max_energy};
+    : path_(air::cross_sections().given(c) ? air::cross_sections().text(c)
+                                           : default_cross_sections()),
+      phase_time_(air::phase_time().real(c)),
+      extrapolate_(extrapolate_of(air::extrapolate().text(c))),
+      thermal_(air::thermal_gas().on(c)) {
+  const double temperature = air::temperature().real(c);
+  density_ = air::pressure().real(c) * air::kBar / (air::kBoltzmann * temperature);
+  fields_ =
+      fields_of(field_of(c, density_), air::magnetic_field().real(c), air::field_angle().real(c));
+  const std::string gas = air::gas().text(c);
+  const double max_energy = air::max_energy().given(c) ? air::max_energy().real(c) : 0.0;
+  const air::TableSpec spec{path_, air::parse_gas(gas), density_, temperature, max_energy};
   table_ = air::build_table(air::read_lxcat(path_), spec);
   if (!(table_.nu_max > 0)) {
     throw UsageError(
-        fmt::format("--gas: {} gives no collisions up to {} eV in {}", c.gas, table_.top, path_));
+        fmt::format("--gas: {} gives no collisions up to {} eV in {}", gas, table_.top, path_));
   }
-  steps_per_phase_ = steps_per_phase(table_.nu_max, phase_time_, c.phases);
+  steps_per_phase_ = steps_per_phase(table_.nu_max, phase_time_, phases_of(c));
 }
 
 AirSim::Params AirSim::HostState::params() const {
@@ -148,7 +261,7 @@ AirSim::Params AirSim::HostState::params() const {
 }
 
 PhasePlan AirSim::phases(const RunConfig& c) {
-  return {c.phases, HostState(c).params().steps_per_phase};
+  return {phases_of(c), HostState(c).params().steps_per_phase};
 }
 
 Observables AirSim::HostState::observe(const std::vector<Particle>& alive, PhaseWindow w,
@@ -207,8 +320,7 @@ Observables AirSim::HostState::observe(const std::vector<Particle>& alive, Phase
 Image AirSim::picture(const std::vector<Particle>& ps) {
   // Square cells, 128 across the swarm's longer extent in x or z, and a margin of 4.
   constexpr int kCells = 128, kMargin = 4;
-  double lo_x = ps.empty() ? 0 : ps[0].x, hi_x = lo_x, lo_z = ps.empty() ? 0 : ps[0].z,
-         hi_z = lo_z;
+  double lo_x = ps.empty() ? 0 : ps[0].x, hi_x = lo_x, lo_z = ps.empty() ? 0 : ps[0].z, hi_z = lo_z;
   for (const Particle& p : ps) {
     lo_x = std::min(lo_x, p.x);
     hi_x = std::max(hi_x, p.x);

@@ -15,6 +15,7 @@
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
+#include "core/sim_parameter.hpp"
 #include "core/sim_state.hpp"
 #include "sims/air/boris.hpp"
 #include "sims/air/collision_table.hpp"
@@ -142,6 +143,21 @@ SB_HD inline double phase_end_time(const Params& prm, uint32_t t) {
   return static_cast<double>(t / prm.steps_per_phase + 1) * prm.phase_time;
 }
 
+// air's parameters (defined in air.cpp).
+const SimParameter& gas();
+const SimParameter& pressure();
+const SimParameter& temperature();
+const SimParameter& field();          // optional: V/m, or reduced_field
+const SimParameter& reduced_field();  // optional: Td, or field
+const SimParameter& magnetic_field();
+const SimParameter& field_angle();
+const SimParameter& thermal_gas();
+const SimParameter& cross_sections();  // optional: the default file when not given
+const SimParameter& phases();
+const SimParameter& phase_time();
+const SimParameter& extrapolate();
+const SimParameter& max_energy();  // optional: the smallest elastic top when not given
+
 }  // namespace air
 
 struct AirSim {
@@ -152,10 +168,13 @@ struct AirSim {
   static constexpr const char* kDescription =
       "electrons in a gas (LXCat cross sections) under uniform E and B: null-collision Monte "
       "Carlo, one random flight per step, relativistic Boris pusher (issue 14)";
-  static constexpr const char* kParameters[] = {
-      "gas",         "pressure",    "temperature",    "field",  "reduced_field", "magnetic_field",
-      "field_angle", "thermal_gas", "cross_sections", "phases", "phase_time",    "extrapolate",
-      "max_energy"};
+  static SimParameters parameters() {
+    return {&air::gas(),         &air::pressure(),      &air::temperature(),
+            &air::field(),       &air::reduced_field(), &air::magnetic_field(),
+            &air::field_angle(), &air::thermal_gas(),   &air::cross_sections(),
+            &air::phases(),      &air::phase_time(),    &air::extrapolate(),
+            &air::max_energy()};
+  }
 
   // The cross sections, fields and phase plan, on the host; the observables after each phase.
   class HostState {

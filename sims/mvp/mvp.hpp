@@ -6,9 +6,27 @@
 #include <cstdint>
 
 #include "core/run_config.hpp"
+#include "core/sim_parameter.hpp"
 #include "sims/toy/box.hpp"
 
 namespace sb {
+namespace mvp {
+
+inline const SimParameter& split_chance() {
+  static const SimParameter p = real_parameter(
+      "split_chance", "--split-chance", "mvp: chance to split per step, percent (default 0.02)",
+      "split chance per step (%)", 0, 100, 0.02);
+  return p;
+}
+
+inline const SimParameter& skip_spawned() {
+  static const SimParameter p = switch_parameter(
+      "skip_spawned", "--skip-spawned", "mvp: store spawned particles but do not simulate them",
+      "spawned particles not simulated");
+  return p;
+}
+
+}  // namespace mvp
 
 struct MvpSim {
   using Particle = box::Particle;
@@ -21,13 +39,17 @@ struct MvpSim {
   static constexpr const char* kName = "mvp";
   static constexpr const char* kDescription =
       "2D box, each particle splits with a fixed chance per step (seed 003 §3.3)";
-  static constexpr const char* kParameters[] = {"steps", "split_chance", "skip_spawned"};
-
-  static Params params(const RunConfig& c) {
-    return {percent_threshold(c.split_chance), !c.skip_spawned};
+  static SimParameters parameters() {
+    return {&steps_parameter(), &mvp::split_chance(), &mvp::skip_spawned()};
   }
 
-  static PhasePlan phases(const RunConfig& c) { return {1, c.steps}; }
+  static Params params(const RunConfig& c) {
+    return {percent_threshold(mvp::split_chance().real(c)), !mvp::skip_spawned().on(c)};
+  }
+
+  static PhasePlan phases(const RunConfig& c) {
+    return {1, static_cast<uint32_t>(steps_parameter().whole(c))};
+  }
 
   // Uniform in [1, 499)^2, at rest.
   static Particle initial(uint64_t index, const Params&, DrawKey key) {

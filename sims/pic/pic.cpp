@@ -37,19 +37,51 @@ std::vector<Level> level_table(const CrossSections& cs) {
   return out;
 }
 
+const SimParameter& poisson_steps() {
+  static const SimParameter p = required(whole_parameter("poisson_steps", "--poisson-steps",
+                                                         "pic: poisson steps (phases of grid work)",
+                                                         "poisson steps", 1, 100000, std::nullopt));
+  return p;
+}
+
+const SimParameter& mobility_steps() {
+  static const SimParameter p = required(
+      whole_parameter("mobility_steps", "--mobility-steps", "pic: mobility steps per poisson step",
+                      "mobility steps per poisson step", 1, 100000, std::nullopt));
+  return p;
+}
+
+const SimParameter& cross_section() {
+  static const SimParameter p = text_parameter(
+      "cross_section", "--cross-section",
+      "pic: file of split and remove percent per energy level, or 'synthetic' (default): the "
+      "seed's synthetic table",
+      "cross-section table", std::string(kSynthetic));
+  return p;
+}
+
+const SimParameter& collision_chance() {
+  static const SimParameter p = real_parameter(
+      "collision_chance", "--collision-chance",
+      "pic: constant collision chance, percent, split = remove = half of it (instead of a table)",
+      "collision chance per step (%), split = remove = half", 0, 100, std::nullopt);
+  return p;
+}
+
 }  // namespace pic
 
 namespace {
 
 pic::CrossSections cross_sections_of(const RunConfig& c) {
-  if (c.collision_chance >= 0) {
-    if (!c.cross_section.empty()) {
+  const std::string table = pic::cross_section().text(c);
+  if (pic::collision_chance().given(c)) {
+    if (table != pic::kSynthetic) {
       throw UsageError("--collision-chance: give either --cross-section or --collision-chance");
     }
-    return pic::constant_cross_sections(c.collision_chance);
+    return pic::constant_cross_sections(pic::collision_chance().real(c));
   }
-  return c.cross_section.empty() ? pic::synthetic_cross_sections()
-                                 : pic::read_cross_sections(c.cross_section);
+  return table == pic::kSynthetic ? pic::synthetic_cross_sections()
+                                  : pic::read_cross_sections(table);
 }
 
 }  // namespace

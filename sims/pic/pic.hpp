@@ -1,5 +1,5 @@
-// pic (seed 003 §3.4, docs/design.md §5): electrons in a 512^3 grid of 1 cm cells. Each poisson step
-// (a phase) counts the particles per cell, turns neighbouring counts into a float32
+// pic (seed 003 §3.4, docs/design.md §5): electrons in a 512^3 grid of 1 cm cells. Each poisson
+// step (a phase) counts the particles per cell, turns neighbouring counts into a float32
 // acceleration per cell (a mock field solve) and gives each particle its cell's; then M
 // mobility steps: leapfrog, death outside the grid, and a Monte Carlo collision whose split and
 // remove chances depend on the energy level. The dead are removed after the mobility steps.
@@ -12,6 +12,7 @@
 #include "core/image.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
+#include "core/sim_parameter.hpp"
 #include "sims/pic/constants.hpp"
 #include "sims/pic/cross_sections.hpp"
 #include "sims/pic/grid.hpp"
@@ -95,6 +96,13 @@ SB_HD inline bool outside_grid(double x) {
   return x < 0.0 || x >= kCells * kCellSize;
 }
 
+// pic's parameters (defined in pic.cpp).
+inline constexpr const char* kSynthetic = "synthetic";  // --cross-section: the seed's table
+const SimParameter& poisson_steps();
+const SimParameter& mobility_steps();
+const SimParameter& cross_section();     // a file name, or kSynthetic
+const SimParameter& collision_chance();  // optional: a constant chance instead of a table
+
 // The tables behind Params, on the host: the floors, the thresholds, and both as Levels.
 std::vector<double> level_floors();
 std::vector<Chances> chance_thresholds(const CrossSections& cs);
@@ -110,8 +118,10 @@ struct PicSim {
   static constexpr const char* kDescription =
       "mock PIC-MCC electrons: grid acceleration per poisson step, leapfrog, split/remove "
       "collisions by energy level (seed 003 §3.4)";
-  static constexpr const char* kParameters[] = {"poisson_steps", "mobility_steps", "cross_section",
-                                                "collision_chance"};
+  static SimParameters parameters() {
+    return {&pic::poisson_steps(), &pic::mobility_steps(), &pic::cross_section(),
+            &pic::collision_chance()};
+  }
 
   // The tables and the grid work between phases, on the host.
   class HostState {
@@ -127,7 +137,10 @@ struct PicSim {
   };
   class DeviceState;  // sims/pic/device_state.cuh
 
-  static PhasePlan phases(const RunConfig& c) { return {c.poisson_steps, c.mobility_steps}; }
+  static PhasePlan phases(const RunConfig& c) {
+    return {static_cast<uint32_t>(pic::poisson_steps().whole(c)),
+            static_cast<uint32_t>(pic::mobility_steps().whole(c))};
+  }
 
   // Uniform in [226 h, 288 h)^3, at rest.
   static Particle initial(uint64_t index, const Params&, DrawKey key) {

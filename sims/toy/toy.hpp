@@ -11,10 +11,18 @@
 #include "core/errors.hpp"
 #include "core/image.hpp"
 #include "core/run_config.hpp"
+#include "core/sim_parameter.hpp"
 #include "sims/toy/box.hpp"
 
 namespace sb {
 namespace toy {
+
+inline const SimParameter& layout() {
+  static const SimParameter p = choice_parameter(
+      "layout", "--layout", "toy initial layout: center or column (default center)",
+      "initial layout", {"center", "column"}, "center");
+  return p;
+}
 
 inline constexpr int kPixels = 500;     // a pixel per unit of the box
 inline constexpr double kDarkest = 64;  // particles in a pixel drawn at the darkest shade
@@ -56,26 +64,27 @@ struct ToySim {
   static constexpr const char* kName = "toy";
   static constexpr const char* kDescription =
       "2D bouncing particles that split at every floor bounce (seed 003 §3.1)";
-  static constexpr const char* kParameters[] = {"steps", "layout"};
+  static SimParameters parameters() { return {&steps_parameter(), &toy::layout()}; }
+  // Runs as phases of RunConfig::frame_every steps on request, each phase end a frame (--frames).
+  static constexpr bool kDrawsFrames = true;
 
   static Params params(const RunConfig& c) {
-    if (c.layout != "center" && c.layout != "column") {
-      throw UsageError("--layout: '" + c.layout + "' is not a layout; accepted: center, column");
-    }
     // Phases share one length (PhasePlan), so frames must split the steps evenly.
-    if (c.frame_every != 0 && c.steps % c.frame_every != 0) {
+    const uint64_t steps = steps_parameter().whole(c);
+    if (c.frame_every != 0 && steps % c.frame_every != 0) {
       throw UsageError("--frame-every: " + std::to_string(c.frame_every) +
-                       " does not divide --steps " + std::to_string(c.steps) +
-                       "; accepted: a divisor of " + std::to_string(c.steps));
+                       " does not divide --steps " + std::to_string(steps) +
+                       "; accepted: a divisor of " + std::to_string(steps));
     }
-    return {c.init_n, c.layout == "center" ? Layout::kCenter : Layout::kColumn};
+    return {c.init_n, toy::layout().text(c) == "center" ? Layout::kCenter : Layout::kColumn};
   }
 
   // Splitting the steps into phases changes nothing but when pictures are taken: toy draws no
   // random numbers and nothing dies.
   static PhasePlan phases(const RunConfig& c) {
-    return c.frame_every == 0 ? PhasePlan{1, c.steps}
-                              : PhasePlan{c.steps / c.frame_every, c.frame_every};
+    const auto steps = static_cast<uint32_t>(steps_parameter().whole(c));
+    return c.frame_every == 0 ? PhasePlan{1, steps}
+                              : PhasePlan{steps / c.frame_every, c.frame_every};
   }
 
   static Particle initial(uint64_t index, const Params& prm, DrawKey) {

@@ -22,13 +22,13 @@ struct IncompleteSim {
 
   static constexpr const char* kName = "incomplete";
   static constexpr const char* kDescription = "a sim that lacks a member";
-  static constexpr const char* kParameters[] = {"steps"};
+  static sb::SimParameters parameters() { return {&sb::steps_parameter()}; }
 
   static Params params(const sb::RunConfig&) {
     return {};
   }
   static sb::PhasePlan phases(const sb::RunConfig& c) {
-    return {1, c.steps};
+    return {1, static_cast<uint32_t>(sb::steps_parameter().whole(c))};
   }
   static Particle initial(uint64_t, const Params&, sb::DrawKey) {
     return {};

@@ -71,12 +71,12 @@ RunConfig model_run(const std::string& file, double field, uint32_t init_n, uint
   c.sim = "air";
   c.scheduler = "cpu-openmp";
   c.init_n = init_n;
-  c.gas = "Model:1";
-  c.cross_sections = file;
-  c.field = field;
-  c.phases = phases;
-  c.phase_time = phase_time;
-  c.extrapolate = "constant";
+  sb::air::gas().set(c, "Model:1");
+  sb::air::cross_sections().set(c, file);
+  sb::air::field().set(c, field);
+  sb::air::phases().set(c, phases);
+  sb::air::phase_time().set(c, phase_time);
+  sb::air::extrapolate().set(c, "constant");
   return c;
 }
 
@@ -121,9 +121,9 @@ TEST(AirModelGas, ThermalGasRelaxesToThreeHalvesKT) {
   const double nu = 1e12, r = 0.01, kelvin = 1000;
   const std::string file = model_gas_file("air_thermal", nu, density_at(1, kelvin), r);
   RunConfig c = model_run(file, 0, 4000, 13, 1e-10);
-  c.thermal_gas = true;
-  c.temperature = kelvin;
-  c.max_energy = 2;
+  sb::air::thermal_gas().set(c, true);
+  sb::air::temperature().set(c, kelvin);
+  sb::air::max_energy().set(c, 2);
   const RunResult res = run(c);
   ASSERT_EQ(res.observables.size(), 13u);
   double sum = 0;
@@ -138,10 +138,10 @@ RunConfig siglo(const std::string& gas, double td) {
   c.sim = "air";
   c.scheduler = "cpu-serial";
   c.init_n = 10;
-  c.gas = gas;
-  c.reduced_field = td;
-  c.phases = 1;
-  c.phase_time = 1e-12;
+  sb::air::gas().set(c, gas);
+  sb::air::reduced_field().set(c, td);
+  sb::air::phases().set(c, 1);
+  sb::air::phase_time().set(c, 1e-12);
   return c;
 }
 
@@ -161,10 +161,10 @@ TEST(AirGas, BadMixturesAreUsageErrors) {
   expect_usage_error(siglo("N2:1.5", 100), "has fraction '1.5'");
   expect_usage_error(siglo("He:1", 100), "species He is not in");
   RunConfig both = siglo("N2:1", 100);
-  both.field = 1e6;
+  sb::air::field().set(both, 1e6);
   expect_usage_error(both, "give either --field V/m or --reduced-field Td");
   RunConfig none = siglo("N2:1", 100);
-  none.reduced_field = -1;
+  none.sim_values.erase("reduced_field");
   expect_usage_error(none, "--reduced-field: required for sim air");
 }
 
@@ -176,14 +176,14 @@ TEST(AirGas, ASpeciesWithoutElasticCrossSectionIsAUsageError) {
   const std::string path = testing::TempDir() + "air_no_elastic.txt";
   std::ofstream(path) << "EXCITATION\nXx\n1.0\n-----\n1 0\n2 1e-20\n-----\n";
   RunConfig c = siglo("Xx:1", 100);
-  c.cross_sections = path;
+  sb::air::cross_sections().set(c, path);
   expect_usage_error(c, "species Xx has no ELASTIC or EFFECTIVE cross section");
 }
 
 // An energy above the table is a run error by default, naming the energy and the file.
 TEST(AirGas, EnergyAboveTheTableFailsTheRunByDefault) {
   RunConfig c = siglo("N2:1", 2000);
-  c.max_energy = 20;
+  sb::air::max_energy().set(c, 20);
   c.init_n = 100;
   try {
     run(c);
@@ -193,7 +193,7 @@ TEST(AirGas, EnergyAboveTheTableFailsTheRunByDefault) {
               std::string::npos)
         << e.what();
   }
-  c.extrapolate = "constant";
+  sb::air::extrapolate().set(c, "constant");
   EXPECT_GT(run(c).counts.particle_steps, 0u);
 }
 
@@ -203,8 +203,8 @@ TEST(AirGas, EnergyAboveTheTableFailsTheRunByDefault) {
 TEST(AirSteps, ParticleStepsAreFlightsNotWindows) {
   RunConfig c = siglo("N2:1", 100);
   c.init_n = 100;
-  c.phases = 3;
-  c.phase_time = 1e-11;
+  sb::air::phases().set(c, 3);
+  sb::air::phase_time().set(c, 1e-11);
   const RunResult r = run(c);
   const uint32_t window = AirSim::phases(c).steps;
   EXPECT_LT(r.counts.particle_steps, uint64_t{3} * 100 * window * 3 / 4);

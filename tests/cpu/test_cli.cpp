@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -201,6 +202,34 @@ TEST(Cli, ListShowsEverySimAndScheduler) {
   for (const char* example : {"walk", "breadth-first", "example"}) {  // docs/design.md §8-9
     EXPECT_EQ(o.out.find(example), std::string::npos) << example;
   }
+}
+
+// The catalog the plots read: every sim and scheduler of `list`, each parameter with a label and
+// a role, the yardstick marked as such, the tuning keys those a scheduler is compared over.
+TEST(Cli, ListJsonIsTheCatalog) {
+  const Outcome o = schedbench({"list", "--json"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json c = nlohmann::json::parse(o.out);
+  EXPECT_EQ(c["schema"], "schedbench.catalog/1");
+  std::map<std::string, std::string> kinds;
+  for (const auto& s : c["schedulers"])
+    kinds[s["name"]] = s["kind"];
+  EXPECT_EQ(kinds.size(), 17u);
+  EXPECT_EQ(kinds["bound"], "yardstick");
+  EXPECT_EQ(kinds["dynamic-warp"], "gpu");
+  EXPECT_EQ(kinds["cpu-serial"], "cpu");
+  std::map<std::string, std::string> roles;
+  for (const auto& p : c["parameters"]) {
+    EXPECT_FALSE(p["label"].get<std::string>().empty()) << p["key"];
+    roles[p["key"]] = p["role"];
+  }
+  EXPECT_EQ(roles["block_size"], "tuning");
+  EXPECT_EQ(roles["policy"], "tuning");
+  EXPECT_EQ(roles["capacity"], "bookkeeping");
+  EXPECT_EQ(roles["init_n"], "workload");
+  ASSERT_EQ(c["sims"].size(), 4u);
+  EXPECT_EQ(c["sims"][2]["name"], "pic");
+  EXPECT_EQ(c["sims"][2]["parameters"][0], "poisson_steps");
 }
 
 // Whether some line of `text` holds every one of `parts`, in order.

@@ -63,7 +63,7 @@ TEST(CpuEngines, PicExtinctionEndsWithNoParticles) {
 
 TEST(CpuEngines, NoSplitsMeansInitTimesSteps) {
   RunConfig c = config("mvp", 1000, 200);
-  c.split_chance = 0;
+  sb::mvp::split_chance().set(c, 0);
   const RunResult r = run_with(c, "cpu-serial");
   EXPECT_EQ(r.counts.particle_steps, 1000u * 200u);
   EXPECT_EQ(r.counts.final, 1000u);
@@ -72,8 +72,8 @@ TEST(CpuEngines, NoSplitsMeansInitTimesSteps) {
 
 TEST(CpuEngines, SkippedChildrenTakeNoSteps) {
   RunConfig c = config("mvp", 1000, 200);
-  c.split_chance = 2;
-  c.skip_spawned = true;
+  sb::mvp::split_chance().set(c, 2);
+  sb::mvp::skip_spawned().set(c, true);
   const RunResult r = run_with(c, "cpu-serial");
   EXPECT_EQ(r.counts.particle_steps, 1000u * 200u);
   EXPECT_GT(r.counts.spawned, 1000u);
@@ -81,7 +81,7 @@ TEST(CpuEngines, SkippedChildrenTakeNoSteps) {
 
 TEST(CpuEngines, SameSeedSameDigestOtherSeedOtherDigest) {
   RunConfig c = config("mvp", 2000, 300);
-  c.split_chance = 1;
+  sb::mvp::split_chance().set(c, 1);
   const uint64_t a = run_with(c, "cpu-serial").digest;
   EXPECT_EQ(run_with(c, "cpu-serial").digest, a);
   c.seed = 2;

@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "examples/examples.hpp"
 #include "schedulers/registry.hpp"
+#include "sims/catalog.hpp"
 #include "tests/support/engine_cases.hpp"
 
 namespace sb {

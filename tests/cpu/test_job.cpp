@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/sim_parameter.hpp"
 #include "harness/job/job.hpp"
+#include "sims/mvp/mvp.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace sb {
@@ -44,7 +46,7 @@ TEST(Job, ExpandsSimsSchedulersAndApplicableAxes) {
   EXPECT_EQ(job.points.size(), 2u * 3u + 2u * 6u);
   EXPECT_EQ(job.points.front().config.sim, "toy");
   EXPECT_EQ(job.points.front().label, "toy__cpu-serial__init_n-10");
-  EXPECT_EQ(job.points.back().config.split_chance, 0.2);
+  EXPECT_EQ(mvp::split_chance().real(job.points.back().config), 0.2);
   EXPECT_EQ(job.points.back().config.init_n, 30u);
 }
 
@@ -100,7 +102,7 @@ TEST(Job, RangesLinearAndLog) {
   EXPECT_EQ(job.points[0].config.init_n, 100u);
   EXPECT_EQ(job.points[1].config.init_n, 1000u);
   EXPECT_EQ(job.points[2].config.init_n, 10000u);
-  EXPECT_EQ(job.points[8].config.steps, 300u);
+  EXPECT_EQ(steps_parameter().whole(job.points[8].config), 300u);
 }
 
 TEST(Job, FallbackSchedulersRunWithoutADevice) {

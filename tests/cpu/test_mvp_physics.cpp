@@ -11,8 +11,8 @@ using P = MvpSim::Particle;
 
 MvpSim::Params params(double chance, bool skip_spawned = false) {
   RunConfig c;
-  c.split_chance = chance;
-  c.skip_spawned = skip_spawned;
+  sb::mvp::split_chance().set(c, chance);
+  sb::mvp::skip_spawned().set(c, skip_spawned);
   return MvpSim::params(c);
 }
 

@@ -18,9 +18,9 @@ using testing_support::TempDir;
 RunConfig pic_config(double collision_chance = -1) {
   RunConfig c;
   c.sim = "pic";
-  c.poisson_steps = 1;
-  c.mobility_steps = 10;
-  c.collision_chance = collision_chance;
+  sb::pic::poisson_steps().set(c, 1);
+  sb::pic::mobility_steps().set(c, 10);
+  if (collision_chance >= 0) sb::pic::collision_chance().set(c, collision_chance);
   return c;
 }
 
@@ -299,7 +299,7 @@ TEST(CrossSectionFile, ADirectoryOrADeviceIsNamedAsSuch) {
 
 TEST(CrossSectionFile, ConstantChanceAndFileAreExclusive) {
   RunConfig c = pic_config(30);
-  c.cross_section = "table.txt";
+  sb::pic::cross_section().set(c, "table.txt");
   EXPECT_THROW(PicSim::HostState s(c), UsageError);
 }
 

@@ -313,7 +313,7 @@ TEST(Recommend, AllPoliciesMultipliesOnlyTheSchedulersThatHavePolicies) {
   RecommendRequest r;
   r.workload.sim = "mvp";
   r.workload.init_n = 1000;
-  r.workload.steps = 10;
+  sb::steps_parameter().set(r.workload, 10);
   r.given = {"init_n", "steps"};
   r.schedulers = {"dynamic-warp", "naive"};
   r.axes = {{"block_size", "--block-sizes", {"128", "256"}}};

@@ -59,6 +59,9 @@ TEST(Sweep, WritesOneResultsFileWithEveryRepetitionAndTheRunsDigest) {
   const json run = read_json(single);
   EXPECT_EQ(p["digest"], run["result"]["digest"]);
   EXPECT_EQ(p["counts"], run["result"]["counts"]);
+  // Beside the results, the catalog the plots take names and labels from.
+  const json catalog = read_json(dir.path("catalog.json"));
+  EXPECT_EQ(catalog["schema"], "schedbench.catalog/1");
 }
 
 TEST(Sweep, ACrashAndAHangFailTheirPointsOnlyAndSayWhy) {

@@ -16,9 +16,9 @@ RunConfig toy_column(const std::string& scheduler, uint32_t frame_every) {
   RunConfig c;
   c.sim = "toy";
   c.scheduler = scheduler;
-  c.layout = "column";
+  sb::toy::layout().set(c, "column");
   c.init_n = 500;
-  c.steps = 600;
+  sb::steps_parameter().set(c, 600);
   c.frame_every = frame_every;
   return c;
 }
@@ -60,7 +60,7 @@ TEST(ToyFrames, StepsPerFrameMustDivideTheSteps) {
 // One step in: the column at x = 250, in weight +1's blue, on white.
 TEST(ToyFrames, PictureIsTheColumn) {
   RunConfig c = toy_column("cpu-serial", 0);
-  c.steps = 1;
+  sb::steps_parameter().set(c, 1);
   RunOptions opt;
   opt.keep_particles = true;
   const std::optional<Image> img = run(c, opt).particles->picture();

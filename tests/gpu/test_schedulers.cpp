@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/errors.hpp"
+#include "schedulers/compaction_variants.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/pic/pic.hpp"
 #include "tests/support/air_config.hpp"
@@ -32,7 +33,7 @@ RunConfig base(const char* sim, uint64_t init_n, uint32_t steps, uint32_t block 
   RunConfig c;
   c.sim = sim;
   c.init_n = init_n;
-  c.steps = steps;
+  sb::steps_parameter().set(c, steps);
   c.block_size = block;
   c.capacity = 4'000'000;  // small enough that huge-iterate's grid over it stays quick
   c.timeout_s = 30;        // a hang fails the test instead of holding the machine
@@ -41,9 +42,9 @@ RunConfig base(const char* sim, uint64_t init_n, uint32_t steps, uint32_t block 
 
 RunConfig pic(uint64_t init_n, uint32_t poisson, uint32_t mobility, double chance) {
   RunConfig c = base("pic", init_n, 0);
-  c.poisson_steps = poisson;
-  c.mobility_steps = mobility;
-  c.collision_chance = chance;
+  sb::pic::poisson_steps().set(c, poisson);
+  sb::pic::mobility_steps().set(c, mobility);
+  if (chance >= 0) sb::pic::collision_chance().set(c, chance);
   return c;
 }
 
@@ -56,27 +57,27 @@ std::vector<Config> configs() {
   std::vector<Config> out;
   out.push_back({"few_particles", base("toy", 3, 2500)});
   RunConfig many = base("mvp", 600'000, 100);  // more particles than resident threads
-  many.split_chance = 0.2;
+  sb::mvp::split_chance().set(many, 0.2);
   out.push_back({"more_particles_than_threads", many});
   RunConfig heavy = base("mvp", 1000, 150);  // about 1.5 million spawned
-  heavy.split_chance = 5;
+  sb::mvp::split_chance().set(heavy, 5);
   out.push_back({"heavy_spawning", heavy});
   RunConfig column = base("toy", 3000, 2000);  // about 2.6 million, splits in waves
-  column.layout = "column";
+  sb::toy::layout().set(column, "column");
   out.push_back({"toy_column_waves", column});
   RunConfig skip = base("mvp", 20'000, 300);
-  skip.split_chance = 2;
-  skip.skip_spawned = true;
+  sb::mvp::split_chance().set(skip, 2);
+  sb::mvp::skip_spawned().set(skip, true);
   out.push_back({"mvp_skip_spawned", skip});
   RunConfig b32 = base("mvp", 50'000, 400, 32);
-  b32.split_chance = 0.5;
+  sb::mvp::split_chance().set(b32, 0.5);
   out.push_back({"block_size_32", b32});
   RunConfig b1024 = base("toy", 20'000, 1600, 1024);
-  b1024.layout = "column";
+  sb::toy::layout().set(b1024, "column");
   out.push_back({"block_size_1024", b1024});
   // The example sim of docs/design.md §9 (examples/walk_sim.hpp): walkers split and die.
   RunConfig walk = base("walk", 20'000, 600);
-  walk.split_chance = 1;
+  sb::mvp::split_chance().set(walk, 1);
   out.push_back({"walk_split_and_die", walk});
   out.push_back({"pic_synthetic_table", pic(20'000, 3, 300, -1)});
   out.push_back({"pic_chance_30", pic(2000, 2, 150, 30)});
@@ -90,17 +91,17 @@ std::vector<Config> configs() {
   out.push_back({"air_attachment_dominated", air("O2:1", 20, 20'000, 3)});
   out.push_back({"air_near_balance", air("N2:0.8,O2:0.2", 120, 20'000, 3)});
   RunConfig magnetic = air("N2:0.8,O2:0.2", 300, 5000, 3);
-  magnetic.magnetic_field = 20;
-  magnetic.field_angle = 60;
+  sb::air::magnetic_field().set(magnetic, 20);
+  sb::air::field_angle().set(magnetic, 60);
   out.push_back({"air_magnetic_field", magnetic});
   RunConfig three = air("N2:0.78,O2:0.21,Ar:0.01", 150, 10'000, 3);
-  three.thermal_gas = true;
+  sb::air::thermal_gas().set(three, true);
   out.push_back({"air_three_gases_thermal", three});
   // Three-body attachment grows as the pressure squared: at 10 bar every electron is gone
   // within the 6th of 6 phases of 50 ps.
   RunConfig extinct = air("O2:1", 5, 1000, 6);
-  extinct.pressure = 10;
-  extinct.phase_time = 5e-11;
+  sb::air::pressure().set(extinct, 10);
+  sb::air::phase_time().set(extinct, 5e-11);
   out.push_back({"air_extinction", extinct});
   return out;
 }
@@ -299,7 +300,7 @@ TEST_P(GpuWatchdog, EndsARunThatDoesNotFinishInTime) {
   SB_REQUIRE_CUDA_DEVICE();
   RunConfig c = base("mvp", 2'000'000, 20'000);
   c.capacity = 12'000'000;
-  c.split_chance = 0.005;
+  sb::mvp::split_chance().set(c, 0.005);
   c.scheduler = GetParam();
   c.timeout_s = 0.05;
   const auto t0 = std::chrono::steady_clock::now();

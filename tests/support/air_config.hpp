@@ -6,17 +6,18 @@
 #include <string>
 
 #include "core/run_config.hpp"
+#include "sims/air/air.hpp"
 
 namespace sb {
 
 // `base` (sim, init_n, engine settings) made an air run of `phases` phases at `td` Td in `gas`.
 inline RunConfig with_air(RunConfig base, const std::string& gas, double td, uint32_t phases) {
-  base.gas = gas;
-  base.reduced_field = td;
-  base.phases = phases;
-  base.phase_time = 1e-11;
-  base.max_energy = 300;
-  base.extrapolate = "constant";
+  sb::air::gas().set(base, gas);
+  sb::air::reduced_field().set(base, td);
+  sb::air::phases().set(base, phases);
+  sb::air::phase_time().set(base, 1e-11);
+  sb::air::max_energy().set(base, 300);
+  sb::air::extrapolate().set(base, "constant");
   return base;
 }
 

@@ -8,6 +8,10 @@
 #include <vector>
 
 #include "core/run_config.hpp"
+#include "core/sim_parameter.hpp"
+#include "sims/mvp/mvp.hpp"
+#include "sims/pic/pic.hpp"
+#include "sims/toy/toy.hpp"
 #include "tests/support/air_config.hpp"
 
 // A namespace of their own: sb::pic and sb::air are the sims' namespaces.
@@ -17,7 +21,7 @@ inline RunConfig config(const std::string& sim, uint64_t init_n, uint32_t steps)
   RunConfig c;
   c.sim = sim;
   c.init_n = init_n;
-  c.steps = steps;
+  sb::steps_parameter().set(c, steps);
   return c;
 }
 
@@ -28,9 +32,9 @@ struct Case {
 
 inline RunConfig pic(uint64_t init_n, uint32_t poisson, uint32_t mobility, double chance) {
   RunConfig c = config("pic", init_n, 0);
-  c.poisson_steps = poisson;
-  c.mobility_steps = mobility;
-  c.collision_chance = chance;
+  sb::pic::poisson_steps().set(c, poisson);
+  sb::pic::mobility_steps().set(c, mobility);
+  if (chance >= 0) sb::pic::collision_chance().set(c, chance);
   return c;
 }
 
@@ -47,18 +51,18 @@ inline std::vector<Case> cases() {
   out.push_back({"toy_one_particle", config("toy", 1, 3000)});
   out.push_back({"toy_center", config("toy", 200, 2000)});
   RunConfig column = config("toy", 3000, 2000);  // about 2.6 million particles at the end
-  column.layout = "column";
+  sb::toy::layout().set(column, "column");
   out.push_back({"toy_column", column});
   out.push_back({"mvp_default_chance", config("mvp", 20000, 500)});
   RunConfig heavy = config("mvp", 1000, 150);  // about 1.5 million particles at the end
-  heavy.split_chance = 5;
+  sb::mvp::split_chance().set(heavy, 5);
   out.push_back({"mvp_heavy_spawning", heavy});
   RunConfig skip = config("mvp", 5000, 400);
-  skip.split_chance = 1;
-  skip.skip_spawned = true;
+  sb::mvp::split_chance().set(skip, 1);
+  sb::mvp::skip_spawned().set(skip, true);
   out.push_back({"mvp_skip_spawned", skip});
   RunConfig seeded = config("mvp", 3000, 300);
-  seeded.split_chance = 0.5;
+  sb::mvp::split_chance().set(seeded, 0.5);
   seeded.seed = 0xDEADBEEFCAFEull;
   out.push_back({"mvp_other_seed", seeded});
   out.push_back({"pic_synthetic", pic(20000, 3, 300, -1)});
@@ -71,16 +75,16 @@ inline std::vector<Case> cases() {
   out.push_back({"pic_extinction", pic(20, 5, 200, 90)});
   // The example sim (examples/walk_sim.hpp): walkers split and die at the strip's ends.
   RunConfig walk = config("walk", 3000, 600);
-  walk.split_chance = 1;
+  sb::mvp::split_chance().set(walk, 1);
   out.push_back({"walk_split_and_die", walk});
   out.push_back({"air_ionization", air("N2:1", 800, 50, 3)});
   out.push_back({"air_attachment", air("O2:1", 20, 200, 3)});
   RunConfig magnetic = air("N2:0.8,O2:0.2", 300, 100, 2);
-  magnetic.magnetic_field = 20;
-  magnetic.field_angle = 60;
+  sb::air::magnetic_field().set(magnetic, 20);
+  sb::air::field_angle().set(magnetic, 60);
   out.push_back({"air_magnetic", magnetic});
   RunConfig thermal = air("N2:0.78,O2:0.21,Ar:0.01", 120, 100, 2);
-  thermal.thermal_gas = true;
+  sb::air::thermal_gas().set(thermal, true);
   out.push_back({"air_three_gases_thermal", thermal});
   return out;
 }

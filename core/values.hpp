@@ -1,5 +1,5 @@
-// Parsing of user-given values. Each failure is a UsageError whose one line names the option,
-// the bad value and what is accepted.
+// Parsing of user-given values (options, job files, sim parameters). Each failure is a
+// UsageError whose one line names the option, the bad value and what is accepted.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "harness/job/values.hpp"
+#include "core/values.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

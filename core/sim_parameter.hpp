@@ -1,0 +1,94 @@
+// A sim's own parameter, declared by the sim beside the code that reads it (docs/design.md §9):
+// its key, option, meaning, plot label, the values it accepts and its default. A run holds the
+// values given for its sim in RunConfig::sim_values, checked and canonical; the sim reads them
+// through the declaration, which supplies the default. The harness builds its options, job-file
+// checks, result JSON and the catalog (`schedbench list --json`) from these declarations.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/run_config.hpp"
+
+namespace sb {
+
+enum class ValueKind {
+  kWhole,   // a whole number in [whole_lo, whole_hi]
+  kReal,    // a real number in [real_lo, real_hi]
+  kSwitch,  // yes or no; on the command line a flag without a value
+  kChoice,  // one of `choices`
+  kText,    // any text but the empty one (a file name, a gas mixture)
+};
+
+// The shortest decimal text that reads back as `v`.
+std::string shortest_text(double v);
+
+struct SimParameter {
+  std::string key;    // job-file and JSON key, e.g. "split_chance"
+  std::string flag;   // command-line option, e.g. "--split-chance"
+  std::string help;   // one line for --help, naming the sims and the default
+  std::string label;  // axis label in figures
+  ValueKind kind;
+  // The default as text; none: the parameter is optional and "not given" is a value of its own
+  // (null in results), which the sim reads with given().
+  std::optional<std::string> fallback;
+  bool required = false;  // a run of a sim that lists it must give it
+  uint64_t whole_lo = 0, whole_hi = 0;
+  double real_lo = 0, real_hi = 0;
+  std::vector<std::string> choices;
+
+  // Checks `text` for option `where` (UsageError naming it and what is accepted) and stores its
+  // canonical form in c.sim_values.
+  void set(RunConfig& c, const std::string& where, const std::string& text) const;
+  void set(RunConfig& c, const std::string& text) const { set(c, flag, text); }
+  void set(RunConfig& c, const char* text) const { set(c, flag, std::string(text)); }
+  // A value from code (tests, the benchmark programs), checked as if typed.
+  template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+  void set(RunConfig& c, T v) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      set(c, std::string(v ? "true" : "false"));
+    } else if constexpr (std::is_integral_v<T>) {
+      set(c, std::to_string(v));
+    } else {
+      set(c, shortest_text(static_cast<double>(v)));
+    }
+  }
+
+  // Whether `c` holds a value for it (not the default).
+  bool given(const RunConfig& c) const;
+  // The value given, or the default; logic_error for an optional one not given (ask given()).
+  uint64_t whole(const RunConfig& c) const;
+  double real(const RunConfig& c) const;
+  bool on(const RunConfig& c) const;
+  std::string text(const RunConfig& c) const;  // kChoice and kText
+
+ private:
+  const std::string& stored(const RunConfig& c) const;
+};
+
+// A sim's parameters, in the order its --help and the catalog list them (Sim::parameters()).
+using SimParameters = std::vector<const SimParameter*>;
+
+// Declarations by kind, so that a sim's list reads as a table.
+SimParameter whole_parameter(std::string key, std::string flag, std::string help, std::string label,
+                             uint64_t lo, uint64_t hi, std::optional<uint64_t> fallback);
+SimParameter real_parameter(std::string key, std::string flag, std::string help, std::string label,
+                            double lo, double hi, std::optional<double> fallback);
+SimParameter switch_parameter(std::string key, std::string flag, std::string help,
+                              std::string label);
+SimParameter choice_parameter(std::string key, std::string flag, std::string help,
+                              std::string label, std::vector<std::string> choices,
+                              std::string fallback);
+SimParameter text_parameter(std::string key, std::string flag, std::string help, std::string label,
+                            std::optional<std::string> fallback);
+
+// A declaration with `required` set: a run must give it.
+SimParameter required(SimParameter p);
+
+// `--steps`, which the sims that take steps in one phase (toy, mvp, the example walk) share.
+const SimParameter& steps_parameter();
+
+}  // namespace sb
