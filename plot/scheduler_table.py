@@ -1,9 +1,13 @@
-"""The scheduler benchmark's summary from Google Benchmark JSON files (bench_schedulers
---benchmark_out): per scheduler, the median time at block size 128 and at its best block size,
-particle-steps per second, and efficiency against `bound`: against the bound's best time over
-all block sizes, and against the bound at the scheduler's own best block size. Prints a
-Markdown table. Several files (a sweep split across runs) are merged; they must share a
-workload."""
+"""The scheduler comparison of one workload: per scheduler, the median time at block size 128
+and at its best block size, particle-steps per second, and efficiency against `bound`: against
+the bound's best time over all block sizes, and against the bound at the scheduler's own best
+block size. Prints a Markdown table.
+
+Reads job results files (schema schedbench.job/1, `schedbench sweep jobs/mvp-block-size.json`
+or jobs/pic-default.json) and the Google Benchmark JSON files of the former bench_schedulers
+program that results/ still holds (`*.gbench.json`). Several files (shards, or a sweep split
+across runs) are merged; they must share one workload: the points may differ only in
+scheduler, policy, block size and blocks per SM."""
 
 import argparse
 import json
@@ -17,13 +21,55 @@ PARTS = ("grid_ms", "mobility_ms", "compaction_ms")
 COUNTS = ("final", "spawned", "removed")
 
 
+# What may differ between the points of one workload: how it is scheduled, not what is simulated.
+TUNING = {"scheduler", "policy", "block_size", "blocks_per_sm"}
+
+
+def scheduler_name(config):
+    """The scheduler, with its tuning policy where that is not the default (sanitize.sh's form)."""
+    policy = config.get("policy", "default")
+    return config["scheduler"] if policy == "default" else f"{config['scheduler']}:{policy}"
+
+
+def check_one_workload(path, configs):
+    """Exits naming the parameters in which the points' workloads differ, if they do."""
+    differ = sorted({k for c in configs[1:] for k, v in c.items()
+                     if k not in TUNING and k in configs[0] and configs[0][k] != v})
+    if differ:
+        raise SystemExit(f"scheduler_table: {path}: points of more than one workload (they differ "
+                         f"in {', '.join(differ)}); give a job of one workload, such as "
+                         f"jobs/mvp-block-size.json")
+
+
+def load_job_results(path, doc, times, context, steps):
+    """Adds the measured points of a schedbench.job/1 file; its job's name is the workload."""
+    workload = doc["job"]["name"]
+    points = [p for p in doc["points"] if p.get("status") == "ok"]
+    check_one_workload(path, [p["config"] for p in points])
+    device = doc["environment"].get("device") or {}
+    context.update({"gpu": device.get("name", "?"),
+                    "driver_version": (device.get("nvidia_smi") or {}).get("driver_version", "?"),
+                    "git_commit": doc["environment"]["build"]["git_commit"]})
+    for p in points:
+        key = (workload, scheduler_name(p["config"]), p["config"]["block_size"])
+        times.setdefault(key, []).extend(p["repetitions_ms"])
+        steps[workload] = p["counts"]["particle_steps"]
+        measured = {f"{part}_ms": ms for part, ms in p["parts_ms"].items()}
+        measured.update({c: p["counts"][c] for c in COUNTS})
+        COUNTERS.setdefault(key, []).append(measured)
+
+
 def load_points(paths):
     """{(workload, scheduler, block): [ms, ...]} from the raw repetitions, and the context.
     Also keeps, per point, the repetitions' counters (parts of the time, counts)."""
     times, context, steps = {}, {}, {}
+    COUNTERS.clear()
     for path in paths:
         with open(path) as f:
             doc = json.load(f)
+        if doc.get("schema") == "schedbench.job/1":
+            load_job_results(path, doc, times, context, steps)
+            continue
         context.update(doc.get("context", {}))
         for b in doc["benchmarks"]:
             if b.get("run_type") != "iteration" or b.get("error_occurred"):
@@ -37,7 +83,8 @@ def load_points(paths):
     return times, context, steps
 
 
-COUNTERS = {}  # filled by load_points: (workload, scheduler, block) -> [counters per repetition]
+COUNTERS = {}  # filled by load_points: (workload, scheduler, block) -> [counters per repetition,
+#               or per point where a job results file keeps only the median repetition's]
 
 
 def median_counter(key, name):
@@ -104,7 +151,8 @@ def markdown(workload, bound, rows, context):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("files", nargs="+", help="Google Benchmark JSON files of one workload")
+    parser.add_argument("files", nargs="+",
+                        help="job results files (or *.gbench.json files) of one workload")
     args = parser.parse_args()
     times, context, steps = load_points(args.files)
     print(markdown(*summary(times, steps), context))

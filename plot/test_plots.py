@@ -212,8 +212,65 @@ class Agreement(unittest.TestCase):
         self.assertIn("DISAGREE at 1 steps value", self.sentence(differing))
 
 
+def job_results(points):
+    """A schedbench.job/1 document of `points`: (scheduler, policy, block size, repetitions)."""
+    def record(scheduler, policy, block, reps):
+        config = {"sim": "mvp", "scheduler": scheduler, "init_n": 1000, "steps": 100,
+                  "block_size": block}
+        if policy:
+            config["policy"] = policy
+        return {"config": config, "status": "ok", "repetitions_ms": reps,
+                "counts": {"final": 1500, "spawned": 500, "removed": 0, "particle_steps": 10**8},
+                "parts_ms": {}}
+    return {"schema": "schedbench.job/1", "job": {"name": "tiny"},
+            "environment": {"device": {"name": "Fixture GPU"}, "build": {"git_commit": "abc"}},
+            "points": [record(*p) for p in points]}
+
+
 class SchedulerTable(unittest.TestCase):
-    def test_summarises_medians_and_efficiency(self):
+    def load(self, doc):
+        """scheduler_table.summary of `doc` written to a file, by scheduler."""
+        import scheduler_table
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp) / "tiny.json"
+            path.write_text(json.dumps(doc))
+            times, _, steps = scheduler_table.load_points([path])
+        workload, bound, rows = scheduler_table.summary(times, steps)
+        return workload, bound, {r["scheduler"]: r for r in rows}
+
+    def test_summarises_a_job_results_file(self):
+        workload, bound, rows = self.load(job_results([
+            ("bound", None, 128, [10.0, 11.0, 12.0]), ("bound", None, 256, [8.0, 9.0, 30.0]),
+            ("dynamic-warp", None, 128, [20.0, 18.0, 22.0]),
+            ("dynamic-warp", None, 256, [16.0, 17.0, 90.0]),
+            ("dynamic-warp", "steps-16", 128, [12.0, 12.0, 12.0])]))
+        self.assertEqual(workload, "tiny")
+        self.assertEqual(bound, 9.0)  # the bound's best median over the block sizes
+        self.assertEqual(set(rows), {"bound", "dynamic-warp", "dynamic-warp:steps-16"})
+        warp = rows["dynamic-warp"]
+        self.assertEqual((warp["best_block"], warp["ms_best"], warp["ms_128"]), (256, 17.0, 20.0))
+        self.assertAlmostEqual(warp["eff_best"], 9.0 / 17.0)
+        self.assertAlmostEqual(warp["eff_same_block"], 9.0 / 17.0)
+        self.assertAlmostEqual(warp["gsteps_best"], 10**8 / 17e-3 / 1e9)
+        self.assertEqual(rows["dynamic-warp:steps-16"]["blocks"], [128])
+
+    def test_leaves_out_failed_points(self):
+        import scheduler_table
+        times, _, _ = scheduler_table.load_points([JOBS / "pic-block-size.json"])
+        doc = json.loads((JOBS / "pic-block-size.json").read_text())
+        failed = [p["config"] for p in doc["points"] if p["status"] != "ok"]
+        self.assertTrue(failed)
+        for c in failed:
+            self.assertNotIn(("pic-block-size", c["scheduler"], c["block_size"]), times)
+
+    def test_refuses_points_of_several_workloads(self):
+        doc = job_results([("bound", None, 128, [10.0]), ("dynamic-warp", None, 128, [20.0])])
+        doc["points"][1]["config"]["init_n"] = 2000
+        with self.assertRaises(SystemExit) as raised:
+            self.load(doc)
+        self.assertIn("differ in init_n", str(raised.exception))
+
+    def test_summarises_the_committed_google_benchmark_files(self):
         import scheduler_table
         times, context, steps = scheduler_table.load_points(
             [FIXTURES / "gbench" / "mvp-block-size.json"])

@@ -1,12 +1,8 @@
 #include "harness/bench/gbench_support.hpp"
 
-#include <fmt/format.h>
-
 #include <string>
 
-#include "core/device.hpp"
 #include "harness/io/environment.hpp"
-#include "harness/io/output_path.hpp"
 
 namespace sb {
 
@@ -25,25 +21,6 @@ void add_benchmark_context() {
     for (const auto& [key, value] : d["nvidia_smi"].items()) {
       benchmark::AddCustomContext(key, value.is_string() ? value.get<std::string>() : value.dump());
     }
-  }
-}
-
-std::optional<int> start_benchmarks(const char* program, int& argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  if (!cuda_device_present()) {
-    fmt::print("{}: no CUDA device; nothing to measure\n", program);
-    return 0;
-  }
-  add_benchmark_context();
-  return std::nullopt;
-}
-
-void check_benchmark_out(int argc, char** argv) {
-  const std::string flag = "--benchmark_out=";
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg.rfind(flag, 0) == 0) check_output_file("--benchmark_out", arg.substr(flag.size()));
   }
 }
 

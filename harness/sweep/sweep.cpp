@@ -36,13 +36,18 @@ double point_timeout(const Job& job, const JobPoint& p, const SweepOptions& o) {
   return o.point_timeout_s > 0 ? o.point_timeout_s : default_point_timeout(job, p);
 }
 
-// One row per point of this shard: the parameters that vary, the counts and the median.
+// One row per point of this shard: the parameters that vary, the counts, the median and its
+// spread, and the efficiency against `bound` where the job measured it.
 std::string summary(const Job& job, const JobResults& results, const std::vector<size_t>& mine) {
   std::map<std::string, std::set<std::string>> values;
+  bool efficiency = false;
   for (size_t k : mine) {
     const nlohmann::json config = config_json(job.points[k].config);
     for (const auto& [key, value] : config.items())
       values[key].insert(value.dump());
+    const Json* rec = results.find(job.points[k].label);
+    if (rec != nullptr && rec->value("counters", Json::object()).contains("efficiency"))
+      efficiency = true;
   }
   std::vector<std::string> varying;
   for (const auto& [key, seen] : values) {
@@ -50,8 +55,10 @@ std::string summary(const Job& job, const JobResults& results, const std::vector
   }
   std::vector<std::string> header = {"sim", "scheduler"};
   header.insert(header.end(), varying.begin(), varying.end());
-  for (const char* h : {"final", "median ms", "particle-steps/s", "status"})
-    header.emplace_back(h);
+  std::vector<std::string> measured = {"final", "median ms", "cv %", "particle-steps/s"};
+  if (efficiency) measured.emplace_back("efficiency");
+  header.insert(header.end(), measured.begin(), measured.end());
+  header.emplace_back("status");
   TextTable table(header);
   for (size_t k : mine) {
     const JobPoint& p = job.points[k];
@@ -60,16 +67,21 @@ std::string summary(const Job& job, const JobResults& results, const std::vector
     for (const std::string& key : varying)
       row.push_back(cfg.contains(key) ? cfg[key].dump() : "");
     const Json* rec = results.find(p.label);
-    if (rec == nullptr) {
-      row.insert(row.end(), {"", "", "", "not run"});
-    } else if ((*rec)["status"] == "ok") {
+    if (rec == nullptr || (*rec)["status"] != "ok") {
+      row.resize(row.size() + measured.size());
+      row.push_back(rec == nullptr ? "not run" : "failed: " + (*rec)["failure"].get<std::string>());
+    } else {
+      const Json& counters = (*rec)["counters"];
       row.push_back(std::to_string((*rec)["counts"]["final"].get<uint64_t>()));
       row.push_back(fmt::format("{:.3f}", (*rec)["stats"]["median_ms"].get<double>()));
-      row.push_back(
-          fmt::format("{:.3g}", (*rec)["counters"]["particle_steps_per_s"].get<double>()));
+      row.push_back(fmt::format("{:.1f}", 100 * (*rec)["stats"]["cv"].get<double>()));
+      row.push_back(fmt::format("{:.3g}", counters["particle_steps_per_s"].get<double>()));
+      if (efficiency) {
+        row.push_back(counters.contains("efficiency")
+                          ? fmt::format("{:.2f}", counters["efficiency"].get<double>())
+                          : "");
+      }
       row.emplace_back("ok");
-    } else {
-      row.insert(row.end(), {"", "", "", "failed: " + (*rec)["failure"].get<std::string>()});
     }
     table.add_row(row);
   }

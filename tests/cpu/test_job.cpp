@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/sim_parameter.hpp"
 #include "harness/job/job.hpp"
+#include "harness/job/parameters.hpp"
 #include "sims/mvp/mvp.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -150,6 +152,34 @@ TEST(Job, EveryJobInTheRepositoryLoads) {
     }
   }
   EXPECT_GE(jobs, 12u);
+}
+
+// The scheduler comparisons of docs/performance.md: every scheduler at every block size of one
+// workload, the form plot/scheduler_table.py summarises (it refuses points of several workloads).
+TEST(Job, TheSchedulerComparisonsAreOneWorkloadAtEveryBlockSize) {
+  for (const char* name : {"mvp-block-size", "pic-default"}) {
+    const std::string path = std::string(SCHEDBENCH_SOURCE_DIR) + "/jobs/" + name + ".json";
+    const Job job = load_job(path, true);
+    const nlohmann::ordered_json& axes = job.spec["axes"];
+    const size_t schedulers = job.spec["schedulers"].size(), blocks = axes["block_size"].size();
+    ASSERT_EQ(job.points.size(), schedulers * blocks) << name;
+    std::set<std::pair<std::string, uint32_t>> seen;
+    const nlohmann::json first = config_json(job.points.front().config);
+    for (const JobPoint& p : job.points) {
+      seen.insert({p.config.scheduler, p.config.block_size});
+      // A parameter only some schedulers read (static-full's warp_sync) says nothing about the
+      // workload; every one that both points have must agree, but for how they are scheduled.
+      const nlohmann::json config = config_json(p.config);
+      for (const auto& [key, value] : config.items()) {
+        const bool tuning =
+            key == "scheduler" || key == "block_size" || key == "blocks_per_sm" || key == "policy";
+        if (!tuning && first.contains(key)) {
+          EXPECT_EQ(value, first[key]) << name << ": " << p.label << ": " << key;
+        }
+      }
+    }
+    EXPECT_EQ(seen.size(), schedulers * blocks) << name;
+  }
 }
 
 TEST(Job, BadFilesNameTheFileAndTheKey) {

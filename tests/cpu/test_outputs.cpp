@@ -215,18 +215,6 @@ TEST(Outputs, AFileInsideAnOutputFolderIsCheckedBeforeTheRun) {
   EXPECT_EQ(lstat_type(frames + "/toy.gif"), static_cast<mode_t>(S_IFIFO));
 }
 
-// Google Benchmark writes --benchmark_out itself, after every run: bench_schedulers checks it
-// first.
-TEST(Outputs, BenchSchedulersChecksItsOutputFirst) {
-  TempDir dir;
-  const std::string fifo = dir.path("fifo");
-  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
-  const Outcome o =
-      testing_support::run_program({BENCH_SCHEDULERS_EXE, "--benchmark_out=" + fifo}, dir.path(""));
-  EXPECT_EQ(o.exit_code, 2) << o.err;
-  EXPECT_NE(o.err.find("--benchmark_out: '" + fifo + "' is a FIFO"), std::string::npos) << o.err;
-}
-
 // --- Missing parent folders: made by every command, when it first writes. ---
 
 TEST(Outputs, MissingParentFoldersAreMadeByEveryCommand) {

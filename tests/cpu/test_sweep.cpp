@@ -2,6 +2,7 @@
 // isolated in their own processes (a crash or a hang fails that point only), an interrupted
 // sweep that keeps what finished and resumes, and shards that merge into the whole (the Slurm
 // script that runs them: test_slurm.cpp). CPU engines only, so that CI runs it all.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -49,6 +50,15 @@ TEST(Sweep, WritesOneResultsFileWithEveryRepetitionAndTheRunsDigest) {
   EXPECT_GE(p["stats"]["cv"].get<double>(), 0.0);
   EXPECT_GT(p["counters"]["particle_steps_per_s"].get<double>(), 0.0);
   EXPECT_TRUE(p["gpu"].is_null());
+  // The summary shows each point's median and its spread as the file holds them (cv in per cent).
+  const size_t header = o.out.find("median ms  cv %");
+  ASSERT_NE(header, std::string::npos) << o.out;
+  const std::string row = testing_support::line_containing(
+      o.out.substr(header), fmt::format(" {} ", p["counts"]["final"].get<uint64_t>()));
+  EXPECT_NE(row.find(fmt::format(" {:.3f} ", median)), std::string::npos) << o.out;
+  EXPECT_NE(row.find(fmt::format(" {:.1f} ", 100 * p["stats"]["cv"].get<double>())),
+            std::string::npos)
+      << p["stats"]["cv"] << "\n" << row << "\n" << o.out;
   // The sweep measures what `schedbench run` computes.
   const std::string single = dir.path("single.json");
   ASSERT_EQ(

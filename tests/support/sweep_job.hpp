@@ -45,6 +45,15 @@ inline std::vector<std::string> command_words(const std::string& line) {
   return out;
 }
 
+// The first line of `text` that contains `piece` (a row of a printed table), or "".
+inline std::string line_containing(const std::string& text, const std::string& piece) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(piece) != std::string::npos) return line;
+  }
+  return "";
+}
+
 inline nlohmann::json read_json(const std::string& path) {
   return nlohmann::json::parse(slurp(path));
 }
