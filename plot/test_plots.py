@@ -125,6 +125,24 @@ class Families(unittest.TestCase):
             with self.assertRaises(SystemExit):
                 results.load_job(path)
 
+    def test_names_and_labels_come_from_the_catalog_beside_the_results(self):
+        job = JOBS / "toy-block-size.json"
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copy(job, tmp)
+            with self.assertRaises(SystemExit) as missing:
+                results.load_job(pathlib.Path(tmp, job.name))
+            self.assertIn("schedbench list --json", str(missing.exception))
+            catalog = json.loads((JOBS / "catalog.json").read_text())
+            label = next(p for p in catalog["parameters"] if p["key"] == "block_size")
+            label["label"] = "threads in a block"
+            pathlib.Path(tmp, "catalog.json").write_text(json.dumps(catalog))
+            results.load_job(pathlib.Path(tmp, job.name))
+            self.assertEqual(results.catalog().labels["block_size"], "threads in a block")
+        catalog = results.use_catalog(job)
+        self.assertIn("block_size", catalog.tuning)
+        self.assertIn("capacity", catalog.bookkeeping)
+        self.assertEqual(catalog.yardsticks, {"bound"})
+
 
 class Report(unittest.TestCase):
     """make figures then make report, over the fixtures less warp-sync's results file."""
