@@ -185,7 +185,7 @@ double gaussian_cloud_error(int n) {
 // integral, exact to O(h^2) for a smooth density (the cell-averaged G(0) takes the singular
 // cell). The observed order, log2 of the ratio of errors when h halves, within [1.7, 2.3]:
 // second order with room for the higher-order terms at the coarsest grid. And the coarsest
-// error below 1 %: G(0) = 0 instead of the cell mean would alone put the centre 2.7 % off.
+// error below 1 %: G(0) = 0 instead of the cell mean puts it at 3.2 %.
 TEST(FieldsPoisson, OpenGaussianCloudConvergesAtSecondOrder) {
   const double e32 = gaussian_cloud_error(32), e64 = gaussian_cloud_error(64),
                e128 = gaussian_cloud_error(128);
