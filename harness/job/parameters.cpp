@@ -68,10 +68,10 @@ std::vector<Parameter> common_parameters() {
          c.capacity = parse_whole(f, t, 1, kMaxCount);
        },
        [](const RunConfig& c) { return json(c.capacity); }},
-      {"seed", "--seed", "run seed: the key of every random draw (default 1)", "run seed",
+      {"seed", "--seed", "run seed: the key of every random draw, any whole number from 0 to 2^64-1 (default 1)", "run seed",
        ParameterRole::kWorkload, ParameterScope::kEverySim, false, false,
        [](RunConfig& c, const std::string& f, const std::string& t) {
-         c.seed = parse_whole(f, t, 0, 9007199254740992ull);
+         c.seed = parse_whole(f, t, 0, UINT64_MAX);
        },
        [](const RunConfig& c) { return json(c.seed); }},
   };

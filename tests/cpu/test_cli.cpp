@@ -1,5 +1,6 @@
 // The schedbench command as a user meets it: bad input gets one line naming the value and what
 // is accepted, exit code 2, and nothing written.
+#include <fmt/format.h>
 #include <gif_lib.h>
 #include <gtest/gtest.h>
 
@@ -160,8 +161,8 @@ const BadInput kBadInputs[] = {
     {"init_n_line_break", run_args({"--init-n", "100\n5"}), "--init-n: '100\\x0a5' is not"},
     {"capacity_overflow", run_args({"--capacity", "99999999999999999999999"}),
      "--capacity: '99999999999999999999999' is not a whole number"},
-    {"seed_above_2_53", run_args({"--seed", "9007199254740993"}),
-     "--seed: '9007199254740993' is not a whole number from 0 to 9007199254740992"},
+    {"seed_above_2_64", run_args({"--seed", "18446744073709551616"}),
+     "--seed: '18446744073709551616' is not a whole number from 0 to 18446744073709551615"},
     {"split_chance_nan", run_args({"--split-chance", "nan"}),
      "--split-chance: 'nan' is not a number from 0 to 100, written in decimal"},
     {"split_chance_minus_inf", run_args({"--split-chance=-inf"}),
@@ -282,6 +283,23 @@ TEST(Cli, RunPrintsCountsAndWritesTheResult) {
   EXPECT_TRUE(j["environment"]["build"].contains("git_commit"));
   EXPECT_TRUE(j["environment"]["host"].contains("cpu"));
   EXPECT_FALSE(j["config"].contains("layout"));  // a toy parameter
+}
+
+// A seed is a 64-bit key: the largest is accepted and recorded exactly, and gives another run
+// than its neighbour.
+TEST(Cli, RunTakesAnySixtyFourBitSeed) {
+  TempDir dir;
+  std::string digests[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string json = dir.path(fmt::format("r{}.json", k));
+    const char* seed = k == 0 ? "18446744073709551615" : "18446744073709551614";
+    const Outcome o = schedbench(run_args({"--split-chance", "5", "--seed", seed, "--json", json}));
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    const nlohmann::json j = nlohmann::json::parse(slurp(json));
+    EXPECT_EQ(j["config"]["seed"].get<uint64_t>(), k == 0 ? UINT64_MAX : UINT64_MAX - 1);
+    digests[k] = j["result"]["digest"];
+  }
+  EXPECT_NE(digests[0], digests[1]);
 }
 
 TEST(Cli, RunFailureIsExitThree) {
