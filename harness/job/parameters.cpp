@@ -4,6 +4,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "core/printable.hpp"
@@ -68,8 +71,9 @@ std::vector<Parameter> common_parameters() {
          c.capacity = parse_whole(f, t, 1, kMaxCount);
        },
        [](const RunConfig& c) { return json(c.capacity); }},
-      {"seed", "--seed", "run seed: the key of every random draw, any whole number from 0 to 2^64-1 (default 1)", "run seed",
-       ParameterRole::kWorkload, ParameterScope::kEverySim, false, false,
+      {"seed", "--seed",
+       "run seed: the key of every random draw, any whole number from 0 to 2^64-1 (default 1)",
+       "run seed", ParameterRole::kWorkload, ParameterScope::kEverySim, false, false,
        [](RunConfig& c, const std::string& f, const std::string& t) {
          c.seed = parse_whole(f, t, 0, UINT64_MAX);
        },
@@ -147,19 +151,47 @@ json sim_value_json(const SimParameter& d, const RunConfig& c) {
   return nullptr;
 }
 
-// The row of a sim's declaration. Sims that share a parameter share its declaration
-// (steps_parameter()), so the first sim's row stands for all of them.
-Parameter sim_parameter(const SimParameter& d) {
-  return {d.key,
-          d.flag,
-          d.help,
-          d.label,
-          ParameterRole::kWorkload,
-          ParameterScope::kSim,
-          d.kind == ValueKind::kSwitch,
-          d.required,
-          [&d](RunConfig& c, const std::string& f, const std::string& t) { d.set(c, f, t); },
-          [&d](const RunConfig& c) { return sim_value_json(d, c); }};
+// The declaration of `key` by the run's sim, or by the first sim that declares it (so that a
+// value given to a sim that does not read it is still checked before check_parameters says so).
+const SimParameter& declaration(const Parameter& p, const RunConfig& c) {
+  for (const auto& [sim, d] : p.declarations) {
+    if (sim == c.sim) return *d;
+  }
+  return *p.declarations.front().second;
+}
+
+// The row of a sim parameter key. Sims that share a parameter share its declaration
+// (steps_parameter()); sims may also declare one key each their own way (pic's --field is a field
+// model, air's a field strength), and the row then reads and checks by the run's sim.
+Parameter sim_parameter(const std::vector<std::pair<std::string, const SimParameter*>>& by_sim) {
+  const SimParameter& first = *by_sim.front().second;
+  std::vector<std::string> helps;
+  for (const auto& [sim, d] : by_sim) {
+    if (d->flag != first.flag ||
+        (d->kind == ValueKind::kSwitch) != (first.kind == ValueKind::kSwitch)) {
+      throw std::logic_error(
+          fmt::format("{}: sims declare it with different flags or kinds", d->key));
+    }
+    if (std::find(helps.begin(), helps.end(), d->help) == helps.end()) helps.push_back(d->help);
+  }
+  Parameter row{first.key,
+                first.flag,
+                fmt::format("{}", fmt::join(helps, "; ")),
+                first.label,
+                ParameterRole::kWorkload,
+                ParameterScope::kSim,
+                first.kind == ValueKind::kSwitch,
+                first.required,
+                nullptr,
+                nullptr};
+  row.declarations = by_sim;
+  row.set = [row_key = first.key](RunConfig& c, const std::string& f, const std::string& t) {
+    declaration(*find_parameter(row_key), c).set(c, f, t);
+  };
+  row.get = [row_key = first.key](const RunConfig& c) {
+    return sim_value_json(declaration(*find_parameter(row_key), c), c);
+  };
+  return row;
 }
 
 const Parameter* find_if_key(const std::vector<Parameter>& rows, const std::string& key) {
@@ -178,11 +210,16 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 const std::vector<Parameter>& parameters() {
   static const std::vector<Parameter> table = [] {
     std::vector<Parameter> out = common_parameters();
+    std::vector<std::string> keys;  // in the order the sims declare them
+    std::map<std::string, std::vector<std::pair<std::string, const SimParameter*>>> by_key;
     for (const SimInfo& sim : all_sims()) {
       for (const SimParameter* d : sim.parameters) {
-        if (find_if_key(out, d->key) == nullptr) out.push_back(sim_parameter(*d));
+        if (by_key.count(d->key) == 0) keys.push_back(d->key);
+        by_key[d->key].emplace_back(sim.name, d);
       }
     }
+    for (const std::string& key : keys)
+      out.push_back(sim_parameter(by_key[key]));
     for (Parameter& p : scheduler_parameters())
       out.push_back(std::move(p));
     return out;
@@ -254,7 +291,8 @@ void check_parameters(const RunConfig& c, const std::vector<std::string>& given)
       throw UsageError(fmt::format("{}: does not apply to sim {}; it applies to: {}", p.flag,
                                    sim.name, fmt::join(users, ", ")));
     }
-    if (p.required && !was_given && applies(p, c)) {
+    const bool required = p.scope == ParameterScope::kSim ? declaration(p, c).required : p.required;
+    if (required && !was_given && applies(p, c)) {
       throw UsageError(fmt::format("{}: required for sim {} ({})", p.flag, sim.name, p.help));
     }
   }

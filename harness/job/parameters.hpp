@@ -7,9 +7,11 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/run_config.hpp"
+#include "core/sim_parameter.hpp"
 
 namespace sb {
 
@@ -40,6 +42,8 @@ struct Parameter {
   std::function<void(RunConfig&, const std::string& flag, const std::string& text)>
       set;  // checks the value
   std::function<nlohmann::json(const RunConfig&)> get;
+  // For a sim parameter: each sim that reads it, with its declaration (core/sim_parameter.hpp).
+  std::vector<std::pair<std::string, const SimParameter*>> declarations = {};
 };
 
 const std::vector<Parameter>& parameters();
