@@ -32,3 +32,27 @@ function(sb_bundle_benchmark target)
     COMMAND ${CMAKE_COMMAND} -E copy_if_different $<TARGET_FILE:benchmark::benchmark>
             ${CMAKE_BINARY_DIR}/lib/$<TARGET_SONAME_FILE_NAME:benchmark::benchmark>)
 endfunction()
+
+# cuFFT (the field module's device solver): the static library where the toolkit has it (a full
+# CUDA toolkit on a GPU machine), which needs culibos; otherwise the shared one, which
+# sb_bundle_cufft carries in build/lib like Google Benchmark (CI's toolkit has only that).
+if(TARGET CUDA::cufft_static)
+  set(SB_CUFFT CUDA::cufft_static CUDA::culibos)
+else()
+  set(SB_CUFFT CUDA::cufft)
+  get_filename_component(SB_CUFFT_REAL "${CUDA_cufft_LIBRARY}" REALPATH)
+  execute_process(COMMAND readelf -d "${SB_CUFFT_REAL}" OUTPUT_VARIABLE sb_cufft_dynamic)
+  string(REGEX MATCH "Library soname: \\[([^]]*)\\]" sb_cufft_soname "${sb_cufft_dynamic}")
+  set(SB_CUFFT_SONAME "${CMAKE_MATCH_1}")
+endif()
+
+# For an executable that links cuFFT: the shared library beside it when there is no static one.
+function(sb_bundle_cufft target)
+  if(NOT TARGET CUDA::cufft_static)
+    set_property(TARGET ${target} APPEND PROPERTY BUILD_RPATH "$ORIGIN/../lib")
+    add_custom_command(TARGET ${target} POST_BUILD
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/lib
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different ${SB_CUFFT_REAL}
+              ${CMAKE_BINARY_DIR}/lib/${SB_CUFFT_SONAME})
+  endif()
+endfunction()
