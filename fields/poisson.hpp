@@ -1,0 +1,13 @@
+// PLACEHOLDER for the host half's fields/poisson.hpp (branch fields-host), with the interface
+// both halves agreed; replaced by theirs at the merge.
+#pragma once
+
+namespace sb::fields {
+
+class PoissonSolver {
+ public:
+  virtual ~PoissonSolver() = default;
+  virtual void solve(const double* rho, double* phi) = 0;
+};
+
+}  // namespace sb::fields
