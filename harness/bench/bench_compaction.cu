@@ -8,8 +8,6 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include <map>
-
 #include "core/errors.hpp"
 #include "core/hash.hpp"
 #include "harness/bench/gbench_support.hpp"
@@ -67,19 +65,6 @@ void compact(benchmark::State& state, std::string variant, uint32_t block, doubl
 std::string point_name(const std::string& variant, uint32_t block, double dead) {
   return fmt::format("compaction/{}/block_size:{}/dead:{}", variant, block, dead);
 }
-
-class MeanCollector : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      if (!run.error_occurred && run.run_type == Run::RT_Iteration) {
-        ms[run.run_name.function_name] = run.GetAdjustedRealTime();
-      }
-    }
-  }
-  std::map<std::string, double> ms;
-};
 
 int bench_main(int argc, char** argv) {
   uint64_t n = 10'000'000;

@@ -60,4 +60,13 @@ void set_run_counters(benchmark::State& state, const RunResult& r) {
   state.counters["device_bytes"] = static_cast<double>(r.device_bytes);
 }
 
+void MeanCollector::ReportRuns(const std::vector<Run>& runs) {
+  ConsoleReporter::ReportRuns(runs);
+  for (const Run& run : runs) {
+    if (!run.error_occurred && run.run_type == Run::RT_Iteration) {
+      ms[run.run_name.function_name] = run.GetAdjustedRealTime();
+    }
+  }
+}
+
 }  // namespace sb

@@ -4,7 +4,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include <map>
 #include <optional>
+#include <string>
 
 #include "core/run_result.hpp"
 
@@ -24,5 +26,13 @@ void check_benchmark_out(int argc, char** argv);
 
 // Counts, rates, device memory and the time's parts of `r` as the state's counters.
 void set_run_counters(benchmark::State& state, const RunResult& r);
+
+// The console's report, and each benchmark's mean time per iteration (in its unit) by name, for
+// the table a program prints last. Runs that failed are left out.
+class MeanCollector : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override;
+  std::map<std::string, double> ms;
+};
 
 }  // namespace sb
