@@ -2,6 +2,10 @@
 // both halves agreed; replaced by theirs at the merge.
 #pragma once
 
+#include <memory>
+
+#include "fields/mesh.hpp"
+
 namespace sb::fields {
 
 class PoissonSolver {
@@ -9,5 +13,7 @@ class PoissonSolver {
   virtual ~PoissonSolver() = default;
   virtual void solve(const double* rho, double* phi) = 0;
 };
+
+std::unique_ptr<PoissonSolver> make_host_solver(const Mesh& mesh, Boundary boundary);
 
 }  // namespace sb::fields
