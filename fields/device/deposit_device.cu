@@ -11,8 +11,8 @@ namespace {
 constexpr int kBlock = 256;
 
 __device__ Stencil stencil_at(const Mesh& m, DevicePositions p, uint64_t i) {
-  const auto* at = reinterpret_cast<const double*>(reinterpret_cast<const char*>(p.base) +
-                                                   i * p.stride_bytes);
+  const auto* at =
+      reinterpret_cast<const double*>(reinterpret_cast<const char*>(p.base) + i * p.stride_bytes);
   return stencil_of(m, at[0], at[1], at[2]);
 }
 
@@ -87,7 +87,8 @@ __global__ void deposit_sorted(Mesh m, Boundary b, DevicePositions p, uint32_t c
   if (key != none) s = stencil_at(m, p, order[t]);
   WarpSum sum(scratch[threadIdx.x / 32]);
   for (int c = 0; c < 8; ++c) {
-    const unsigned long long run = sum.HeadSegmentedSum(key == none ? 0 : signed_units(s, c, sign), head);
+    const unsigned long long run =
+        sum.HeadSegmentedSum(key == none ? 0 : signed_units(s, c, sign), head);
     __syncwarp();  // the scratch is reused by the next corner's sum
     if (!head || key == none) continue;
     const int64_t node = corner_node(m, b, s, c);
@@ -110,7 +111,8 @@ uint32_t cell_box(const Mesh& m, Boundary b) {
 DeviceDeposit::DeviceDeposit(const Mesh& mesh, Boundary boundary)
     : mesh_(mesh), boundary_(boundary), key_bits_(0) {
   // The sort looks only at the bits that can differ: up to and including the `none` key.
-  for (uint64_t box = cell_box(mesh, boundary); box > 0; box >>= 1) ++key_bits_;
+  for (uint64_t box = cell_box(mesh, boundary); box > 0; box >>= 1)
+    ++key_bits_;
 }
 
 void DeviceDeposit::reserve(uint64_t count, cudaStream_t stream) {
@@ -120,9 +122,9 @@ void DeviceDeposit::reserve(uint64_t count, cudaStream_t stream) {
   order_.reserve(count);
   sorted_order_.reserve(count);
   size_t bytes = 0;
-  SB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_.data(), sorted_keys_.data(),
-                                                order_.data(), sorted_order_.data(),
-                                                static_cast<uint32_t>(count), 0, key_bits_, stream));
+  SB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+      nullptr, bytes, keys_.data(), sorted_keys_.data(), order_.data(), sorted_order_.data(),
+      static_cast<uint32_t>(count), 0, key_bits_, stream));
   sort_scratch_.reserve(bytes);
 }
 
@@ -131,7 +133,7 @@ void DeviceDeposit::deposit(DepositVariant variant, DevicePositions positions, u
   if (count == 0) return;
   if (variant == DepositVariant::kAtomic) {
     deposit_atomic<<<blocks_for(count), kBlock, 0, stream>>>(mesh_, boundary_, positions, count,
-                                                            sign, charge);
+                                                             sign, charge);
     SB_CUDA_CHECK(cudaGetLastError());
     return;
   }

@@ -24,7 +24,9 @@ void check_cufft(cufftResult r, const char* what) {
 
 // The complex values of a real-to-complex transform of a cube of `side` nodes per axis: x (the
 // fastest axis, cuFFT's last dimension) keeps side / 2 + 1 of its wave numbers.
-uint64_t half_spectrum(uint64_t side) { return side * side * (side / 2 + 1); }
+uint64_t half_spectrum(uint64_t side) {
+  return side * side * (side / 2 + 1);
+}
 
 // One cuFFT plan of a cube of `side` nodes per axis, without its own work area: the forward and
 // inverse plans of a solver share one (set_work_area), sized for the larger.
@@ -32,10 +34,15 @@ class Plan {
  public:
   Plan(int side, cufftType type, cudaStream_t stream) {
     check_cufft(cufftCreate(&plan_), "cufftCreate");
-    check_cufft(cufftSetAutoAllocation(plan_, 0), "cufftSetAutoAllocation");
-    check_cufft(cufftMakePlan3d(plan_, side, side, side, type, &work_bytes_),
-                fmt::format("planning a {}^3 transform", side).c_str());
-    check_cufft(cufftSetStream(plan_, stream), "cufftSetStream");
+    try {
+      check_cufft(cufftSetAutoAllocation(plan_, 0), "cufftSetAutoAllocation");
+      check_cufft(cufftMakePlan3d(plan_, side, side, side, type, &work_bytes_),
+                  fmt::format("planning a {}^3 transform", side).c_str());
+      check_cufft(cufftSetStream(plan_, stream), "cufftSetStream");
+    } catch (...) {
+      cufftDestroy(plan_);  // the destructor of an object never made does not run
+      throw;
+    }
   }
   ~Plan() { cufftDestroy(plan_); }
   Plan(const Plan&) = delete;
@@ -107,7 +114,8 @@ class PeriodicSolver final : public PoissonSolver {
         eigenvalue_(m.n, "the Laplacian's eigenvalues per axis") {
     // Computed on the host, as the host solver does, so that both multiply by the same factors.
     std::vector<double> e(m.n);
-    for (int k = 0; k < m.n; ++k) e[k] = periodic_axis_eigenvalue(k, m.n, m.h);
+    for (int k = 0; k < m.n; ++k)
+      e[k] = periodic_axis_eigenvalue(k, m.n, m.h);
     SB_CUDA_CHECK(cudaMemcpyAsync(eigenvalue_.data(), e.data(), e.size() * sizeof(double),
                                   cudaMemcpyHostToDevice, stream));
     SB_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -194,7 +202,7 @@ class OpenSolver final : public PoissonSolver {
     SB_CUDA_CHECK(cudaGetLastError());
     plans_.forward.forward(padded_.data(), spectrum_.data());
     convolve<<<blocks_for(spectrum_.size()), kBlock, 0, stream_>>>(spectrum_.data(), green_.data(),
-                                                                    spectrum_.size());
+                                                                   spectrum_.size());
     SB_CUDA_CHECK(cudaGetLastError());
     plans_.inverse.inverse(spectrum_.data(), padded_.data());
     crop<<<blocks_for(mesh_.nodes()), kBlock, 0, stream_>>>(padded_.data(), mesh_.n, phi);

@@ -51,7 +51,9 @@ std::vector<double> positions(bool clustered) {
   return xyz;
 }
 
-std::string layout_name(bool clustered) { return clustered ? "clustered" : "uniform"; }
+std::string layout_name(bool clustered) {
+  return clustered ? "clustered" : "uniform";
+}
 
 std::string deposit_name(const char* variant, int n, bool clustered) {
   return fmt::format("deposit/variant:{}/grid:{}/layout:{}", variant, n, layout_name(clustered));
@@ -88,14 +90,14 @@ void device_solve(benchmark::State& state, Boundary boundary, int n) {
   const uint64_t need = fields::solver_bytes(mesh, boundary);
   const DeviceMemory free = device_memory();
   if (need + mesh.nodes() * 2 * sizeof(double) > free.free_bytes) {
-    state.SkipWithError(
-        fmt::format("needs {}; {}", format_bytes(need), free.describe()).c_str());
+    state.SkipWithError(fmt::format("needs {}; {}", format_bytes(need), free.describe()).c_str());
     return;
   }
   std::mt19937_64 rng(15);
   std::uniform_real_distribution<double> noise(-1e-6, 1e-6);
   std::vector<double> host(mesh.nodes());
-  for (double& v : host) v = noise(rng);
+  for (double& v : host)
+    v = noise(rng);
   DeviceBuffer<double> rho(mesh.nodes(), "rho"), phi(mesh.nodes(), "phi");
   rho.copy_from_host(host);
   CudaStream stream;
@@ -130,16 +132,18 @@ void print_tables(const MeanCollector& c) {
   TextTable d({"grid", "particles per cell", "atomic, uniform", "sorted, uniform",
                "atomic, clustered", "sorted, clustered"});
   for (int n : kDepositGrids) {
-    std::vector<std::string> row = {fmt::format("{}^3", n),
-                                    fmt::format("{:.4g}", double(kParticles) / (double(n) * n * n))};
+    std::vector<std::string> row = {
+        fmt::format("{}^3", n), fmt::format("{:.4g}", double(kParticles) / (double(n) * n * n))};
     for (bool clustered : {false, true}) {
-      for (const char* v : {"atomic", "sorted"}) row.push_back(cell(c, deposit_name(v, n, clustered)));
+      for (const char* v : {"atomic", "sorted"})
+        row.push_back(cell(c, deposit_name(v, n, clustered)));
     }
     d.add_row(row);
   }
-  fmt::print("\nms to deposit {} particles (periodic grid; clustered: a Gaussian cloud of "
-             "sigma 1/16 of the cube)\n{}",
-             kParticles, d.str());
+  fmt::print(
+      "\nms to deposit {} particles (periodic grid; clustered: a Gaussian cloud of "
+      "sigma 1/16 of the cube)\n{}",
+      kParticles, d.str());
   TextTable s({"grid", "boundary", "cuFFT"});
   for (const auto& [b, n] : solves()) {
     s.add_row({fmt::format("{}^3", n), b == Boundary::kPeriodic ? "periodic" : "open",

@@ -25,7 +25,9 @@ struct Position {
   double x, y, z;
 };
 
-const char* boundary_name(Boundary b) { return b == Boundary::kPeriodic ? "periodic" : "open"; }
+const char* boundary_name(Boundary b) {
+  return b == Boundary::kPeriodic ? "periodic" : "open";
+}
 
 // A 32^3 mesh of 1 cm cells whose first node is off the origin.
 Mesh test_mesh(int n = 32) {
@@ -54,9 +56,15 @@ std::vector<Position> test_particles(const Mesh& m, uint64_t count) {
     for (double& v : u) {
       switch (i % 4) {
         case 0:
-        case 1: v = anywhere(rng); break;
-        case 2: v = clump(rng); break;
-        default: v = node(rng) * m.h; break;  // on a node or a face of the grid
+        case 1:
+          v = anywhere(rng);
+          break;
+        case 2:
+          v = clump(rng);
+          break;
+        default:
+          v = node(rng) * m.h;
+          break;  // on a node or a face of the grid
       }
     }
     out[i] = {m.origin[0] + u[0], m.origin[1] + u[1], m.origin[2] + u[2]};
@@ -68,9 +76,10 @@ std::vector<Position> test_particles(const Mesh& m, uint64_t count) {
 // species into one grid.
 std::vector<int64_t> host_grid(const Mesh& m, Boundary b, const std::vector<Position>& p) {
   std::vector<int64_t> grid(m.nodes(), 0);
-  deposit(m, b, p.size(), [&](uint64_t i) -> const Position& { return p[i]; }, -1, grid.data());
-  deposit(m, b, p.size() / 3, [&](uint64_t i) -> const Position& { return p[3 * i]; }, +1,
-          grid.data());
+  deposit(
+      m, b, p.size(), [&](uint64_t i) -> const Position& { return p[i]; }, -1, grid.data());
+  deposit(
+      m, b, p.size() / 3, [&](uint64_t i) -> const Position& { return p[3 * i]; }, +1, grid.data());
   return grid;
 }
 
@@ -112,17 +121,18 @@ TEST_P(DeviceDeposition, GivesTheHostGridExactly) {
        differ == 0 ? "identical int64 grids" : fmt::format("{} nodes differ", differ)});
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    BothBoundariesBothVariants, DeviceDeposition,
-    ::testing::Combine(::testing::Values(Boundary::kPeriodic, Boundary::kOpen),
-                       ::testing::Values(DepositVariant::kAtomic, DepositVariant::kSorted)));
+INSTANTIATE_TEST_SUITE_P(BothBoundariesBothVariants, DeviceDeposition,
+                         ::testing::Combine(::testing::Values(Boundary::kPeriodic, Boundary::kOpen),
+                                            ::testing::Values(DepositVariant::kAtomic,
+                                                              DepositVariant::kSorted)));
 
 // A charge density with structure at every scale: random nodes of either sign.
 std::vector<double> random_density(const Mesh& m) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> rho(-1e-6, 1e-6);
   std::vector<double> out(m.nodes());
-  for (double& v : out) v = rho(rng);
+  for (double& v : out)
+    v = rho(rng);
   return out;
 }
 
@@ -150,14 +160,13 @@ TEST_P(DeviceSolve, MatchesTheHostSolverTo1e12) {
   ASSERT_GT(max_phi, 0);
   const double relative = max_diff / max_phi;
   EXPECT_LT(relative, 1e-12);
-  testing_support::summary().push_back(
-      {"Poisson solve: cuFFT vs FFTW", fmt::format("{}, {}^3", boundary_name(boundary), n),
-       fmt::format("max |d| / max |phi| = {:.2e}", relative)});
+  testing_support::summary().push_back({"Poisson solve: cuFFT vs FFTW",
+                                        fmt::format("{}, {}^3", boundary_name(boundary), n),
+                                        fmt::format("max |d| / max |phi| = {:.2e}", relative)});
 }
 
 INSTANTIATE_TEST_SUITE_P(BothBoundariesTwoSizes, DeviceSolve,
-                         ::testing::Combine(::testing::Values(Boundary::kPeriodic,
-                                                              Boundary::kOpen),
+                         ::testing::Combine(::testing::Values(Boundary::kPeriodic, Boundary::kOpen),
                                             ::testing::Values(32, 64)));
 
 }  // namespace
