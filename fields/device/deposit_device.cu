@@ -11,8 +11,7 @@ namespace {
 constexpr int kBlock = 256;
 
 __device__ Stencil stencil_at(const Mesh& m, DevicePositions p, uint64_t i) {
-  const auto* at =
-      reinterpret_cast<const double*>(reinterpret_cast<const char*>(p.base) + i * p.stride_bytes);
+  const double* at = p[i];
   return stencil_of(m, at[0], at[1], at[2]);
 }
 

@@ -9,16 +9,10 @@
 #include <cstdint>
 
 #include "core/cuda_check.hpp"
+#include "fields/device/positions.hpp"
 #include "fields/mesh.hpp"
 
 namespace sb::fields {
-
-// Where particle i's position is on the device: x, y, z as consecutive doubles at
-// base + i * stride_bytes (pic's and air's particles both begin with their position).
-struct DevicePositions {
-  const double* base = nullptr;
-  uint64_t stride_bytes = 3 * sizeof(double);
-};
 
 enum class DepositVariant { kAtomic, kSorted };
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "core/cuda_check.hpp"
@@ -88,18 +89,19 @@ unsigned blocks_for(uint64_t count) {
   return static_cast<unsigned>((count + kBlock - 1) / kBlock);
 }
 
-// Periodic: phi's transform is rho's times periodic_multiplier of the wave number's axis
-// eigenvalues (fields/green.hpp), and 1 / n^3 to undo the unnormalised transforms.
-__global__ void apply_periodic(cufftDoubleComplex* spectrum, const double* eigenvalue, int n,
-                               double inverse_nodes) {
+// Periodic: phi's transform is rho's over eps0 times minus the 7-point Laplacian's eigenvalue
+// (fields/green.hpp), and over n^3 to undo the unnormalised transforms; the zero mode (rho's
+// mean) is set to 0. The factor is the host solver's expression, so the same bits.
+__global__ void apply_periodic(cufftDoubleComplex* spectrum, const double* eigenvalue, int n) {
   const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const int half = n / 2 + 1;
   if (t >= uint64_t(n) * n * half) return;
   const int kx = static_cast<int>(t % half);
   const int ky = static_cast<int>(t / half % n);
   const int kz = static_cast<int>(t / half / n);
-  const double f =
-      periodic_multiplier(eigenvalue[kx], eigenvalue[ky], eigenvalue[kz]) * inverse_nodes;
+  const double laplacian = eigenvalue[kx] + eigenvalue[ky] + eigenvalue[kz];
+  const double cube = double(n) * n * n;
+  const double f = laplacian == 0 ? 0 : 1 / (kEpsilon0 * laplacian * cube);
   spectrum[t].x *= f;
   spectrum[t].y *= f;
 }
@@ -112,10 +114,11 @@ class PeriodicSolver final : public PoissonSolver {
         plans_(m.n, stream),
         spectrum_(half_spectrum(m.n), "the periodic solve's spectrum"),
         eigenvalue_(m.n, "the Laplacian's eigenvalues per axis") {
-    // Computed on the host, as the host solver does, so that both multiply by the same factors.
+    // Computed on the host, as the host solver does (the device's sin may round otherwise), so
+    // that both multiply by the same factors.
     std::vector<double> e(m.n);
     for (int k = 0; k < m.n; ++k)
-      e[k] = periodic_axis_eigenvalue(k, m.n, m.h);
+      e[k] = second_difference_eigenvalue(m.n, m.h, k);
     SB_CUDA_CHECK(cudaMemcpyAsync(eigenvalue_.data(), e.data(), e.size() * sizeof(double),
                                   cudaMemcpyHostToDevice, stream));
     SB_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -124,7 +127,7 @@ class PeriodicSolver final : public PoissonSolver {
   void solve(const double* rho, double* phi) override {
     plans_.forward.forward(rho, spectrum_.data());
     apply_periodic<<<blocks_for(spectrum_.size()), kBlock, 0, stream_>>>(
-        spectrum_.data(), eigenvalue_.data(), mesh_.n, 1 / static_cast<double>(mesh_.nodes()));
+        spectrum_.data(), eigenvalue_.data(), mesh_.n);
     SB_CUDA_CHECK(cudaGetLastError());
     plans_.inverse.inverse(spectrum_.data(), phi);
   }
@@ -138,13 +141,14 @@ class PeriodicSolver final : public PoissonSolver {
 };
 
 // Open (Hockney and Eastwood): rho zero-padded to the doubled grid, convolved cyclically with
-// the Green's function sampled there (open_green), and the first n^3 nodes kept.
+// the Green's function sampled there (free_space_green), and the first n^3 nodes kept.
 __global__ void sample_green(Mesh m, double* padded) {
   const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const uint64_t side = 2 * uint64_t(m.n);
   if (t >= side * side * side) return;
-  padded[t] = open_green(m, static_cast<int>(t % side), static_cast<int>(t / side % side),
-                         static_cast<int>(t / side / side));
+  padded[t] =
+      free_space_green(m.n, m.h, static_cast<int>(t % side), static_cast<int>(t / side % side),
+                       static_cast<int>(t / side / side));
 }
 
 // G is even on the doubled grid, so its transform is real: keep the real part, with the cell
@@ -233,6 +237,7 @@ uint64_t solver_bytes(const Mesh& mesh, Boundary boundary) {
 
 std::unique_ptr<PoissonSolver> make_device_solver(const Mesh& mesh, Boundary boundary,
                                                   cudaStream_t stream) {
+  if (mesh.n < 3) throw std::invalid_argument("the Poisson solver needs at least 3 nodes per axis");
   if (boundary == Boundary::kPeriodic) return std::make_unique<PeriodicSolver>(mesh, stream);
   return std::make_unique<OpenSolver>(mesh, stream);
 }

@@ -1,19 +1,22 @@
 // The field module's device half against its host half (docs/physics.md, "Self-consistent
 // fields"): deposition gives the host's int64 grid exactly (both variants, both boundaries);
-// the cuFFT potential is FFTW's within 1e-12 relative; field and gather are the host's bit for
-// bit.
+// the cuFFT potential is FFTW's within 1e-12 relative; charge density, field and gather are the
+// host's bit for bit.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
 #include "core/cuda_check.hpp"
 #include "fields/deposit.hpp"
 #include "fields/device/deposit_device.hpp"
+#include "fields/device/field_device.hpp"
 #include "fields/device/poisson_device.hpp"
+#include "fields/field.hpp"
 #include "fields/poisson.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/summary.hpp"
@@ -168,6 +171,73 @@ TEST_P(DeviceSolve, MatchesTheHostSolverTo1e12) {
 INSTANTIATE_TEST_SUITE_P(BothBoundariesTwoSizes, DeviceSolve,
                          ::testing::Combine(::testing::Values(Boundary::kPeriodic, Boundary::kOpen),
                                             ::testing::Values(32, 64)));
+
+// The values of two arrays that differ in any bit.
+uint64_t bits_differ(const std::vector<double>& a, const std::vector<double>& b) {
+  uint64_t differ = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    differ += std::memcmp(&a[i], &b[i], sizeof(double)) != 0;
+  return differ;
+}
+
+class DeviceField : public ::testing::TestWithParam<Boundary> {};
+
+// Charge density, field and gather of one deposit on both sides, from the same grid and the
+// same potential: every value the same bits.
+TEST_P(DeviceField, DensityFieldAndGatherAreTheHostsBitForBit) {
+  SB_REQUIRE_CUDA_DEVICE();
+  const Boundary boundary = GetParam();
+  const Mesh m = test_mesh();
+  const uint64_t nodes = m.nodes();
+  const std::vector<Position> p = test_particles(m, 300'000);
+  const std::vector<int64_t> charge = host_grid(m, boundary, p);
+  constexpr double kElectron = -1.602176634e-19;
+
+  std::vector<double> rho(nodes), phi(nodes), ex(nodes), ey(nodes), ez(nodes);
+  charge_density(m, charge.data(), kElectron, rho.data());
+  make_host_solver(m, boundary)->solve(rho.data(), phi.data());
+  electric_field(m, boundary, phi.data(), ex.data(), ey.data(), ez.data());
+  std::vector<double> e(3 * p.size());
+  for (size_t i = 0; i < p.size(); ++i)
+    gather(m, boundary, ex.data(), ey.data(), ez.data(), p[i].x, p[i].y, p[i].z, &e[3 * i]);
+
+  DeviceBuffer<int64_t> charge_d(nodes, "charge");
+  DeviceBuffer<double> rho_d(nodes, "rho"), phi_d(nodes, "phi");
+  DeviceBuffer<double> ex_d(nodes, "ex"), ey_d(nodes, "ey"), ez_d(nodes, "ez");
+  DeviceBuffer<Position> p_d(p.size(), "particles");
+  DeviceBuffer<double> e_d(3 * p.size(), "gathered");
+  charge_d.copy_from_host(charge);
+  phi_d.copy_from_host(phi);  // the host's potential: the solves are compared above
+  p_d.copy_from_host(p);
+  device_charge_density(m, charge_d.data(), kElectron, rho_d.data(), nullptr);
+  device_electric_field(m, boundary, phi_d.data(), ex_d.data(), ey_d.data(), ez_d.data(), nullptr);
+  device_gather(m, boundary, ex_d.data(), ey_d.data(), ez_d.data(),
+                {reinterpret_cast<const double*>(p_d.data()), sizeof(Position)}, p.size(),
+                e_d.data(), nullptr);
+  SB_CUDA_CHECK(cudaDeviceSynchronize());
+
+  const uint64_t rho_differ = bits_differ(rho_d.to_host(), rho);
+  const uint64_t field_differ = bits_differ(ex_d.to_host(), ex) + bits_differ(ey_d.to_host(), ey) +
+                                bits_differ(ez_d.to_host(), ez);
+  const std::vector<double> gathered = e_d.to_host();
+  const uint64_t gather_differ = bits_differ(gathered, e);
+  EXPECT_EQ(rho_differ, 0u);
+  EXPECT_EQ(field_differ, 0u);
+  EXPECT_EQ(gather_differ, 0u);
+  // Not vacuous: the particles feel a field.
+  EXPECT_GT(*std::max_element(gathered.begin(), gathered.end()), 0);
+  testing_support::summary().push_back(
+      {"field: device vs host",
+       fmt::format("{}, density, field on {}^3, gather at {} particles", boundary_name(boundary),
+                   m.n, p.size()),
+       rho_differ + field_differ + gather_differ == 0
+           ? "identical bits"
+           : fmt::format("{} density, {} field, {} gathered values differ", rho_differ,
+                         field_differ, gather_differ)});
+}
+
+INSTANTIATE_TEST_SUITE_P(BothBoundaries, DeviceField,
+                         ::testing::Values(Boundary::kPeriodic, Boundary::kOpen));
 
 }  // namespace
 }  // namespace sb::fields
