@@ -1,20 +1,26 @@
-// The field module's costs (issue 15; docs/performance.md, "Self-consistent fields"): deposition
-// of 10^6 particles, plain atomics against sorted by cell, on grids from 16^3 to 512^3 (mean
-// particles per cell 244 down to 0.0075), spread uniformly or clustered in a Gaussian cloud;
-// the Poisson solve, cuFFT periodic and open at 64^3, 128^3, 256^3 and periodic at 512^3.
-// Device times by CUDA events. Ends with two tables of mean times.
+// The field module's costs (issue 15; docs/performance.md, "Self-consistent fields"):
+// - deposition of 10^6 particles, plain atomics against sorted by cell, on grids from 16^3 to
+//   512^3 (mean particles per cell 244 down to 0.0075), spread uniformly or clustered in a
+//   Gaussian cloud;
+// - the Poisson solve, cuFFT and FFTW (the host solver, one thread), periodic and open at 64^3,
+//   128^3 and 256^3, and periodic at 512^3;
+// - the field (centred differences) on 64^3 to 512^3, and its gather at 10^6 uniform particles.
+// Device times by CUDA events, host times by the clock. Ends with three tables of mean times.
 //
 //   bench_fields [Google Benchmark flags]
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <chrono>
 #include <random>
 #include <vector>
 
 #include "core/cuda_check.hpp"
 #include "core/errors.hpp"
 #include "fields/device/deposit_device.hpp"
+#include "fields/device/field_device.hpp"
 #include "fields/device/poisson_device.hpp"
+#include "fields/poisson.hpp"
 #include "harness/bench/gbench_support.hpp"
 #include "harness/io/text_table.hpp"
 #include "schedulers/device/driver.cuh"
@@ -27,7 +33,9 @@ using fields::Mesh;
 
 constexpr uint64_t kParticles = 1'000'000;
 constexpr int kIterations = 20;
+constexpr int kHostIterations = 3;  // FFTW takes seconds a solve at 512^3
 const std::vector<int> kDepositGrids = {16, 32, 64, 128, 256, 512};
+const std::vector<int> kFieldGrids = {64, 128, 256, 512};
 
 // A cube of side 1 m split into n cells per axis (periodic: n nodes per axis).
 Mesh unit_cube(int n) {
@@ -51,12 +59,33 @@ std::vector<double> positions(bool clustered) {
   return xyz;
 }
 
-std::string layout_name(bool clustered) {
-  return clustered ? "clustered" : "uniform";
+// A value of either sign at every node, as a charge density or a potential (the passes' cost
+// does not depend on the values).
+std::vector<double> random_grid(const Mesh& mesh) {
+  std::mt19937_64 rng(15);
+  std::uniform_real_distribution<double> noise(-1e-6, 1e-6);
+  std::vector<double> out(mesh.nodes());
+  for (double& v : out)
+    v = noise(rng);
+  return out;
+}
+
+// Times `pass` (which enqueues on the stream it is given) with CUDA events, once per iteration.
+template <class Pass>
+void time_device(benchmark::State& state, cudaStream_t stream, Pass pass) {
+  EventTimer timer;
+  for (auto _ : state) {
+    timer.start(stream);
+    pass();
+    timer.stop(stream);
+    SB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    state.SetIterationTime(timer.elapsed_ms() * 1e-3);
+  }
 }
 
 std::string deposit_name(const char* variant, int n, bool clustered) {
-  return fmt::format("deposit/variant:{}/grid:{}/layout:{}", variant, n, layout_name(clustered));
+  return fmt::format("deposit/variant:{}/grid:{}/layout:{}", variant, n,
+                     clustered ? "clustered" : "uniform");
 }
 
 void deposit(benchmark::State& state, fields::DepositVariant variant, int n, bool clustered) {
@@ -67,16 +96,11 @@ void deposit(benchmark::State& state, fields::DepositVariant variant, int n, boo
   DeviceBuffer<int64_t> charge(mesh.nodes(), "the charge grid");
   CudaStream stream;
   fields::DeviceDeposit depositor(mesh, Boundary::kPeriodic);
-  EventTimer timer;
-  for (auto _ : state) {
-    SB_CUDA_CHECK(cudaMemsetAsync(charge.data(), 0, mesh.nodes() * sizeof(int64_t), stream));
-    timer.start(stream);
+  // The grid is not cleared between iterations: the deposit's cost does not depend on its sums.
+  time_device(state, stream, [&] {
     depositor.deposit(variant, {xyz.data(), 3 * sizeof(double)}, kParticles, -1, charge.data(),
                       stream);
-    timer.stop(stream);
-    SB_CUDA_CHECK(cudaStreamSynchronize(stream));
-    state.SetIterationTime(timer.elapsed_ms() * 1e-3);
-  }
+  });
   state.counters["particles_per_cell"] = double(kParticles) / double(mesh.nodes());
 }
 
@@ -89,28 +113,29 @@ void device_solve(benchmark::State& state, Boundary boundary, int n) {
   const Mesh mesh = unit_cube(n);
   const uint64_t need = fields::solver_bytes(mesh, boundary);
   const DeviceMemory free = device_memory();
-  if (need + mesh.nodes() * 2 * sizeof(double) > free.free_bytes) {
+  if (need + 2 * mesh.nodes() * sizeof(double) > free.free_bytes) {
     state.SkipWithError(fmt::format("needs {}; {}", format_bytes(need), free.describe()).c_str());
     return;
   }
-  std::mt19937_64 rng(15);
-  std::uniform_real_distribution<double> noise(-1e-6, 1e-6);
-  std::vector<double> host(mesh.nodes());
-  for (double& v : host)
-    v = noise(rng);
   DeviceBuffer<double> rho(mesh.nodes(), "rho"), phi(mesh.nodes(), "phi");
-  rho.copy_from_host(host);
+  rho.copy_from_host(random_grid(mesh));
   CudaStream stream;
   const auto solver = fields::make_device_solver(mesh, boundary, stream);
-  EventTimer timer;
-  for (auto _ : state) {
-    timer.start(stream);
-    solver->solve(rho.data(), phi.data());
-    timer.stop(stream);
-    SB_CUDA_CHECK(cudaStreamSynchronize(stream));
-    state.SetIterationTime(timer.elapsed_ms() * 1e-3);
-  }
+  time_device(state, stream, [&] { solver->solve(rho.data(), phi.data()); });
   state.counters["solver_bytes"] = double(need);
+}
+
+void host_solve(benchmark::State& state, Boundary boundary, int n) {
+  const Mesh mesh = unit_cube(n);
+  const std::vector<double> rho = random_grid(mesh);
+  std::vector<double> phi(mesh.nodes());
+  const auto solver = fields::make_host_solver(mesh, boundary);
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    solver->solve(rho.data(), phi.data());
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    state.SetIterationTime(took.count());
+  }
 }
 
 // The solves measured: periodic and open at 64^3 to 256^3, and periodic at 512^3.
@@ -121,6 +146,36 @@ std::vector<std::pair<Boundary, int>> solves() {
     if (n < 512) out.push_back({Boundary::kOpen, n});
   }
   return out;
+}
+
+std::string pass_name(const char* pass, int n) {
+  return fmt::format("{}/grid:{}", pass, n);
+}
+
+// The field of a random potential on a periodic grid, and (gather) its gather at kParticles
+// uniform particles.
+void field_pass(benchmark::State& state, int n, bool gather) {
+  const Mesh mesh = unit_cube(n);
+  DeviceBuffer<double> phi(mesh.nodes(), "phi");
+  phi.copy_from_host(random_grid(mesh));
+  DeviceBuffer<double> ex(mesh.nodes(), "ex"), ey(mesh.nodes(), "ey"), ez(mesh.nodes(), "ez");
+  const std::vector<double> host = positions(false);
+  DeviceBuffer<double> xyz(host.size(), "the particles' positions"), e(host.size(), "gathered");
+  xyz.copy_from_host(host);
+  CudaStream stream;
+  const auto field = [&] {
+    fields::device_electric_field(mesh, Boundary::kPeriodic, phi.data(), ex.data(), ey.data(),
+                                  ez.data(), stream);
+  };
+  if (!gather) {
+    time_device(state, stream, field);
+    return;
+  }
+  field();
+  time_device(state, stream, [&] {
+    fields::device_gather(mesh, Boundary::kPeriodic, ex.data(), ey.data(), ez.data(),
+                          {xyz.data(), 3 * sizeof(double)}, kParticles, e.data(), stream);
+  });
 }
 
 std::string cell(const MeanCollector& c, const std::string& name) {
@@ -141,15 +196,21 @@ void print_tables(const MeanCollector& c) {
     d.add_row(row);
   }
   fmt::print(
-      "\nms to deposit {} particles (periodic grid; clustered: a Gaussian cloud of "
-      "sigma 1/16 of the cube)\n{}",
+      "\nms to deposit {} particles (periodic grid; clustered: a Gaussian cloud of sigma 1/16 of "
+      "the cube)\n{}",
       kParticles, d.str());
-  TextTable s({"grid", "boundary", "cuFFT"});
+  TextTable s({"grid", "boundary", "cuFFT", "FFTW (1 thread)"});
   for (const auto& [b, n] : solves()) {
     s.add_row({fmt::format("{}^3", n), b == Boundary::kPeriodic ? "periodic" : "open",
-               cell(c, solve_name("cufft", b, n))});
+               cell(c, solve_name("cufft", b, n)), cell(c, solve_name("fftw", b, n))});
   }
   fmt::print("\nms per Poisson solve\n{}", s.str());
+  TextTable f({"grid", "field", "gather"});
+  for (int n : kFieldGrids)
+    f.add_row(
+        {fmt::format("{}^3", n), cell(c, pass_name("field", n)), cell(c, pass_name("gather", n))});
+  fmt::print("\nms for the field on the grid and its gather at {} uniform particles (periodic)\n{}",
+             kParticles, f.str());
 }
 
 int bench_main(int argc, char** argv) {
@@ -160,23 +221,31 @@ int bench_main(int argc, char** argv) {
     return 2;
   }
   if (const std::optional<int> code = start_benchmarks("bench_fields", argc, argv)) return *code;
+  const auto timed = [](benchmark::internal::Benchmark* b, int iterations) {
+    b->UseManualTime()->Iterations(iterations)->Unit(benchmark::kMillisecond);
+  };
   for (bool clustered : {false, true}) {
     for (int n : kDepositGrids) {
       for (auto [name, v] : {std::pair{"atomic", fields::DepositVariant::kAtomic},
                              std::pair{"sorted", fields::DepositVariant::kSorted}}) {
-        benchmark::RegisterBenchmark(deposit_name(name, n, clustered).c_str(), deposit, v, n,
-                                     clustered)
-            ->UseManualTime()
-            ->Iterations(kIterations)
-            ->Unit(benchmark::kMillisecond);
+        timed(benchmark::RegisterBenchmark(deposit_name(name, n, clustered).c_str(), deposit, v, n,
+                                           clustered),
+              kIterations);
       }
     }
   }
   for (const auto& [b, n] : solves()) {
-    benchmark::RegisterBenchmark(solve_name("cufft", b, n).c_str(), device_solve, b, n)
-        ->UseManualTime()
-        ->Iterations(kIterations)
-        ->Unit(benchmark::kMillisecond);
+    timed(benchmark::RegisterBenchmark(solve_name("cufft", b, n).c_str(), device_solve, b, n),
+          kIterations);
+    timed(benchmark::RegisterBenchmark(solve_name("fftw", b, n).c_str(), host_solve, b, n),
+          kHostIterations);
+  }
+  for (int n : kFieldGrids) {
+    for (bool gather : {false, true}) {
+      timed(benchmark::RegisterBenchmark(pass_name(gather ? "gather" : "field", n).c_str(),
+                                         field_pass, n, gather),
+            kIterations);
+    }
   }
   MeanCollector collector;
   benchmark::RunSpecifiedBenchmarks(&collector);
