@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/cuda_check.hpp"
@@ -127,7 +129,12 @@ TEST_P(DeviceDeposition, GivesTheHostGridExactly) {
 INSTANTIATE_TEST_SUITE_P(BothBoundariesBothVariants, DeviceDeposition,
                          ::testing::Combine(::testing::Values(Boundary::kPeriodic, Boundary::kOpen),
                                             ::testing::Values(DepositVariant::kAtomic,
-                                                              DepositVariant::kSorted)));
+                                                              DepositVariant::kSorted)),
+                         [](const auto& info) {
+                           return std::string(boundary_name(std::get<0>(info.param))) +
+                                  (std::get<1>(info.param) == DepositVariant::kAtomic ? "_atomic"
+                                                                                      : "_sorted");
+                         });
 
 // A charge density with structure at every scale: random nodes of either sign.
 std::vector<double> random_density(const Mesh& m) {
@@ -170,7 +177,11 @@ TEST_P(DeviceSolve, MatchesTheHostSolverTo1e12) {
 
 INSTANTIATE_TEST_SUITE_P(BothBoundariesTwoSizes, DeviceSolve,
                          ::testing::Combine(::testing::Values(Boundary::kPeriodic, Boundary::kOpen),
-                                            ::testing::Values(32, 64)));
+                                            ::testing::Values(32, 64)),
+                         [](const auto& info) {
+                           return fmt::format("{}_{}", boundary_name(std::get<0>(info.param)),
+                                              std::get<1>(info.param));
+                         });
 
 // The values of two arrays that differ in any bit.
 uint64_t bits_differ(const std::vector<double>& a, const std::vector<double>& b) {
@@ -237,7 +248,8 @@ TEST_P(DeviceField, DensityFieldAndGatherAreTheHostsBitForBit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BothBoundaries, DeviceField,
-                         ::testing::Values(Boundary::kPeriodic, Boundary::kOpen));
+                         ::testing::Values(Boundary::kPeriodic, Boundary::kOpen),
+                         [](const auto& info) { return std::string(boundary_name(info.param)); });
 
 }  // namespace
 }  // namespace sb::fields
