@@ -58,10 +58,10 @@ __device__ uint32_t cell_key(const Mesh& m, Boundary b, const Stencil& s, uint32
 
 __global__ void cell_keys(Mesh m, Boundary b, DevicePositions p, uint32_t count, uint32_t none,
                           uint32_t* keys, uint32_t* order) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   keys[i] = cell_key(m, b, stencil_at(m, p, i), none);
-  order[i] = i;
+  order[i] = static_cast<uint32_t>(i);
 }
 
 // The sorted variant's deposit. Particles arrive sorted by cell key, so the particles of one
@@ -77,7 +77,7 @@ __global__ void deposit_sorted(Mesh m, Boundary b, DevicePositions p, uint32_t c
                                int64_t* charge) {
   using WarpSum = cub::WarpReduce<unsigned long long>;
   __shared__ typename WarpSum::TempStorage scratch[kBlock / 32];
-  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const int lane = threadIdx.x % 32;
   // Every lane takes part in the warp sums: lanes past the end count as empty ones.
   const uint32_t key = t < count ? keys[t] : none;
@@ -100,8 +100,8 @@ unsigned blocks_for(uint64_t count) {
 }
 
 // The keys' count: n^3 periodic cells or (n+1)^3 open ones.
-uint32_t cell_box(const Mesh& m, Boundary b) {
-  const uint32_t side = b == Boundary::kPeriodic ? m.n : m.n + 1;
+uint64_t cell_box(const Mesh& m, Boundary b) {
+  const uint64_t side = b == Boundary::kPeriodic ? m.n : m.n + 1;
   return side * side * side;
 }
 
@@ -140,9 +140,13 @@ void DeviceDeposit::deposit(DepositVariant variant, DevicePositions positions, u
     throw std::invalid_argument(
         fmt::format("sorted deposition takes at most {} particles, not {}", UINT32_MAX, count));
   }
+  if (cell_box(mesh_, boundary_) >= UINT32_MAX) {  // the keys are 32-bit
+    throw std::invalid_argument(
+        fmt::format("sorted deposition takes grids of up to 1624 nodes per axis, not {}", mesh_.n));
+  }
   reserve(count, stream);
   const auto n = static_cast<uint32_t>(count);
-  const uint32_t none = cell_box(mesh_, boundary_);
+  const auto none = static_cast<uint32_t>(cell_box(mesh_, boundary_));
   cell_keys<<<blocks_for(n), kBlock, 0, stream>>>(mesh_, boundary_, positions, n, none,
                                                   keys_.data(), order_.data());
   SB_CUDA_CHECK(cudaGetLastError());

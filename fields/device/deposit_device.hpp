@@ -18,7 +18,8 @@ enum class DepositVariant { kAtomic, kSorted };
 
 // Deposits particles onto a device grid of mesh.nodes() int64 units, adding sign * the units of
 // each corner (the grid is not cleared first), enqueued on `stream`. Holds the sort's buffers,
-// made for the largest count seen and reused; at most 2^32 - 1 particles per call.
+// made for the largest count seen and reused. The sorted variant takes at most 2^32 - 1
+// particles per call and grids of up to 1624 nodes per axis (32-bit indices and cell keys).
 class DeviceDeposit {
  public:
   DeviceDeposit(const Mesh& mesh, Boundary boundary);
