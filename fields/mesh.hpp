@@ -51,19 +51,13 @@ SB_HD inline Stencil stencil_of(const Mesh& m, double x, double y, double z) {
   return s;
 }
 
-// The weight of corner c (bit a of c set: the upper node on axis a) of a stencil: the product
-// of its per-axis weights, x first.
-SB_HD inline double corner_weight(const Stencil& s, int c) {
-  double w = 1;
-  for (int a = 0; a < 3; ++a)
-    w *= (c >> a & 1) ? s.w[a] : 1 - s.w[a];
-  return w;
-}
-
-// The weight of corner c of a stencil in fixed-point units, rounded to nearest. The 8 corners
-// may sum to 2^32 +- 4: charge is conserved to 1e-9 of a particle.
+// The weight of corner c (bit a of c set: the upper node on axis a) of a stencil, in
+// fixed-point units, rounded to nearest. The 8 corners may sum to 2^32 +- 4: charge is
+// conserved to 1e-9 of a particle.
 SB_HD inline int64_t corner_units(const Stencil& s, int c) {
-  return static_cast<int64_t>(corner_weight(s, c) * kChargeUnit + 0.5);
+  double w = 1;
+  for (int a = 0; a < 3; ++a) w *= (c >> a & 1) ? s.w[a] : 1 - s.w[a];
+  return static_cast<int64_t>(w * kChargeUnit + 0.5);
 }
 
 // The node of corner c of a stencil, wrapped (periodic) or -1 when it lies outside the cube
@@ -72,12 +66,10 @@ SB_HD inline int64_t corner_node(const Mesh& m, Boundary b, const Stencil& s, in
   int ijk[3];
   for (int a = 0; a < 3; ++a) {
     int i = s.lo[a] + (c >> a & 1);
-    if (i >= 0 && i < m.n) {
-      // inside: no wrap (the division of the wrap dominates a deposit's time)
-    } else if (b == Boundary::kPeriodic) {
+    if (b == Boundary::kPeriodic) {
       i %= m.n;
       if (i < 0) i += m.n;
-    } else {
+    } else if (i < 0 || i >= m.n) {
       return -1;
     }
     ijk[a] = i;

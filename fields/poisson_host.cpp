@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <vector>
 
@@ -63,12 +64,12 @@ class InPlaceCube {
   void load(int n, const double* in) {
     for (int k = 0; k < n; ++k)
       for (int j = 0; j < n; ++j)
-        std::memcpy(&at(0, j, k), in + (uint64_t(k) * n + j) * n, n * 8);
+        std::memcpy(&at(0, j, k), in + (uint64_t(k) * n + j) * n, sizeof(double) * n);
   }
   void store(int n, double* out) {
     for (int k = 0; k < n; ++k)
       for (int j = 0; j < n; ++j)
-        std::memcpy(out + (uint64_t(k) * n + j) * n, &at(0, j, k), n * 8);
+        std::memcpy(out + (uint64_t(k) * n + j) * n, &at(0, j, k), sizeof(double) * n);
   }
 
  private:

@@ -46,12 +46,13 @@ Oscillation run_oscillation(int periods) {
   const double k = 2 * M_PI / (n * h), displacement = 0.05 * h;
 
   std::vector<Point> electrons;
-  std::vector<double> rest, vx;  // x at rest; vx at the half step before the current one
+  std::vector<double> rest, mode_shape, vx;  // x at rest, sin(k x) there; vx at the last half step
   for (int kk = 0; kk < n; ++kk)
     for (int j = 0; j < n; ++j)
       for (int i = 0; i < n; ++i) {
         const double x0 = (i + 0.5) * h;
         rest.push_back(x0);
+        mode_shape.push_back(std::sin(k * x0));
         electrons.push_back({x0 + displacement * std::sin(k * x0), j * h, kk * h});
       }
   vx.assign(electrons.size(), 0);
@@ -90,7 +91,7 @@ Oscillation run_oscillation(int periods) {
       const double before = step == 0 ? -kick / 2 : vx[i];
       vx[i] = before + kick;
       kinetic += 0.5 * m * before * vx[i];
-      mode += (p.x - rest[i]) * std::sin(k * rest[i]);
+      mode += (p.x - rest[i]) * mode_shape[i];
       p.x += vx[i] * out.dt;
     }
     out.amplitude.push_back(2 * mode / double(electrons.size()));
