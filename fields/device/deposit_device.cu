@@ -5,10 +5,10 @@
 
 #include <stdexcept>
 
+#include "fields/device/launch.cuh"
+
 namespace sb::fields {
 namespace {
-
-constexpr int kBlock = 256;
 
 __device__ Stencil stencil_at(const Mesh& m, DevicePositions p, uint64_t i) {
   const double* at = p[i];
@@ -93,10 +93,6 @@ __global__ void deposit_sorted(Mesh m, Boundary b, DevicePositions p, uint32_t c
     const int64_t node = corner_node(m, b, s, c);
     if (node >= 0) add_units(charge, node, run);
   }
-}
-
-unsigned blocks_for(uint64_t count) {
-  return static_cast<unsigned>((count + kBlock - 1) / kBlock);
 }
 
 // The keys' count: n^3 periodic cells or (n+1)^3 open ones.

@@ -4,16 +4,11 @@
 
 #include "core/cuda_check.hpp"
 #include "fields/deposit.hpp"
+#include "fields/device/launch.cuh"
 #include "fields/field.hpp"
 
 namespace sb::fields {
 namespace {
-
-constexpr int kBlock = 256;
-
-unsigned blocks_for(uint64_t count) {
-  return static_cast<unsigned>((count + kBlock - 1) / kBlock);
-}
 
 __global__ void density(uint64_t nodes, const int64_t* charge, double q, double h, double* rho) {
   const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;

@@ -8,12 +8,11 @@
 #include <vector>
 
 #include "core/cuda_check.hpp"
+#include "fields/device/launch.cuh"
 #include "fields/green.hpp"
 
 namespace sb::fields {
 namespace {
-
-constexpr int kBlock = 256;
 
 // cuFFT's failures: running out of memory is an AllocationError (exit code 3), as for buffers.
 void check_cufft(cufftResult r, const char* what) {
@@ -83,10 +82,6 @@ uint64_t estimated_work_bytes(int side) {
   check_cufft(cufftEstimate3d(side, side, side, CUFFT_D2Z, &d2z), "cufftEstimate3d");
   check_cufft(cufftEstimate3d(side, side, side, CUFFT_Z2D, &z2d), "cufftEstimate3d");
   return std::max(d2z, z2d);
-}
-
-unsigned blocks_for(uint64_t count) {
-  return static_cast<unsigned>((count + kBlock - 1) / kBlock);
 }
 
 // Periodic: phi's transform is rho's over eps0 times minus the 7-point Laplacian's eigenvalue
