@@ -67,9 +67,9 @@ std::vector<Position> test_particles(const Mesh& m, uint64_t count) {
         case 2:
           v = clump(rng);
           break;
-        default:
+        default:  // on a node or a face of the grid
           v = node(rng) * m.h;
-          break;  // on a node or a face of the grid
+          break;
       }
     }
     out[i] = {m.origin[0] + u[0], m.origin[1] + u[1], m.origin[2] + u[2]};
@@ -158,7 +158,8 @@ TEST_P(DeviceSolve, MatchesTheHostSolverTo1e12) {
 
   DeviceBuffer<double> rho_d(m.nodes(), "rho"), phi_d(m.nodes(), "phi");
   rho_d.copy_from_host(rho);
-  make_device_solver(m, boundary)->solve(rho_d.data(), phi_d.data());
+  const auto solver = make_device_solver(m, boundary);  // alive until its solve has run
+  solver->solve(rho_d.data(), phi_d.data());
   SB_CUDA_CHECK(cudaDeviceSynchronize());
   const std::vector<double> device = phi_d.to_host();
 
