@@ -32,3 +32,37 @@ function(sb_bundle_benchmark target)
     COMMAND ${CMAKE_COMMAND} -E copy_if_different $<TARGET_FILE:benchmark::benchmark>
             ${CMAKE_BINARY_DIR}/lib/$<TARGET_SONAME_FILE_NAME:benchmark::benchmark>)
 endfunction()
+
+# cuFFT (the field module's device solver): the static library where the toolkit has it (a full
+# CUDA toolkit on a GPU machine), with culibos; otherwise, or with -DSB_CUFFT_STATIC=OFF, the
+# shared one, which sb_link_cufft carries in build/lib like Google Benchmark (CI's toolkit has
+# only that). CUDA 13's libcufft_static.a holds relocatable device code (its callback support),
+# so executables that link it get a device link step.
+if(TARGET CUDA::cufft_static)
+  option(SB_CUFFT_STATIC "Link cuFFT statically (CUDA::cufft_static)" ON)
+endif()
+set(SB_CUFFT_IS_STATIC OFF)
+if(SB_CUFFT_STATIC AND TARGET CUDA::cufft_static)
+  set(SB_CUFFT_IS_STATIC ON)
+  set(SB_CUFFT CUDA::cufft_static CUDA::culibos)
+else()
+  set(SB_CUFFT CUDA::cufft)
+  get_filename_component(SB_CUFFT_REAL "${CUDA_cufft_LIBRARY}" REALPATH)
+  execute_process(COMMAND readelf -d "${SB_CUFFT_REAL}" OUTPUT_VARIABLE sb_cufft_dynamic)
+  string(REGEX MATCH "Library soname: \\[([^]]*)\\]" sb_cufft_soname "${sb_cufft_dynamic}")
+  set(SB_CUFFT_SONAME "${CMAKE_MATCH_1}")
+endif()
+
+# For an executable that links cuFFT (through sb_fields_device): the device link step of the
+# static library, or the shared library beside the executable.
+function(sb_link_cufft target)
+  if(SB_CUFFT_IS_STATIC)
+    set_property(TARGET ${target} PROPERTY CUDA_RESOLVE_DEVICE_SYMBOLS ON)
+  else()
+    set_property(TARGET ${target} APPEND PROPERTY BUILD_RPATH "$ORIGIN/../lib")
+    add_custom_command(TARGET ${target} POST_BUILD
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/lib
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different ${SB_CUFFT_REAL}
+              ${CMAKE_BINARY_DIR}/lib/${SB_CUFFT_SONAME})
+  endif()
+endfunction()

@@ -6,6 +6,21 @@
 
 namespace sb::fields {
 
+// -d phi / d(axis) at node `at`, whose coordinate on that axis is c, its neighbours `stride`
+// apart in memory. electric_field and the device's field kernel (fields/device/) both compute
+// every node with it, so the same bits.
+SB_HD inline double minus_derivative(const double* phi, uint64_t at, uint64_t stride, int c, int n,
+                                     Boundary boundary, double h) {
+  if (boundary == Boundary::kPeriodic) {
+    const uint64_t below = c == 0 ? at + (n - 1) * stride : at - stride;
+    const uint64_t above = c == n - 1 ? at - (n - 1) * stride : at + stride;
+    return -(phi[above] - phi[below]) / (2 * h);
+  }
+  if (c == 0) return -(-3 * phi[at] + 4 * phi[at + stride] - phi[at + 2 * stride]) / (2 * h);
+  if (c == n - 1) return -(3 * phi[at] - 4 * phi[at - stride] + phi[at - 2 * stride]) / (2 * h);
+  return -(phi[at + stride] - phi[at - stride]) / (2 * h);
+}
+
 // E = -grad phi at every node by the centred difference (phi[i+1] - phi[i-1]) / 2h, wrapped
 // when periodic. Open: on the cube's faces, where a neighbour is missing, the one-sided
 // second-order difference (-3 phi[0] + 4 phi[1] - phi[2]) / 2h (mirrored on the far face).

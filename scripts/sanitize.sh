@@ -3,7 +3,9 @@
 # bound) on small mvp, pic and air runs, memcheck on a small toy run, each compaction variant
 # once, and all three on a pic run wide enough for cpu-sync's warps to hand lanes on; prints a table
 # and exits 1 if any tool reported an error or a run failed. Needs a CUDA device and
-# compute-sanitizer on the PATH.
+# compute-sanitizer on the PATH. Then the field module's kernels (deposition, cuFFT solve, field
+# and gather), all three tools, through the GPU tests of the fields (gpu_tests beside schedbench,
+# filtered to those suites: 300000 particles on 32^3, solves up to 64^3).
 #   scripts/sanitize.sh [path/to/schedbench] [scheduler[:policy] ...]
 # (default: every GPU scheduler with its default tuning policy; dynamic-warp:regs-80 runs that
 # policy's kernels)
@@ -22,6 +24,19 @@ air=(run --timeout 60 --sim air --init-n 400 --gas N2:0.8,O2:0.2 --reduced-field
 # More particles than cpu-sync's resident threads, so that its warps hand lanes on (warp_pool.cuh).
 wide=(run --timeout 120 --sim pic --init-n 100000 --poisson-steps 1 --mobility-steps 40 --collision-chance 40 --capacity 2000000 --block-size 64)
 status=0
+# One row: what ran, the tool, and the errors it reported; a failed run or any error sets status.
+report() {  # report ENTRY SIM TOOL RC OUTPUT
+  local errors
+  # memcheck and synccheck end with "ERROR SUMMARY: N errors", racecheck with
+  # "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
+  errors=$(sed -n -e 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' \
+                  -e 's/.*RACECHECK SUMMARY: .*(\([0-9]*\) errors.*/\1/p' <<<"$5" | tail -n 1)
+  if [ "$4" -ne 0 ] || [ "${errors:-missing}" != 0 ]; then
+    status=1
+    printf '%s\n' "$5" | tail -n 30 >&2
+  fi
+  printf '%-22s %-11s %-10s %s\n' "$1" "$2" "$3" "${errors:-no summary (exit $4)}"
+}
 printf '%-22s %-11s %-10s %s\n' scheduler sim tool errors
 [ ${#only[@]} -gt 0 ] || only=($("$exe" list | awk '$2 == "gpu" || $2 == "yardstick" {print $1}'))
 for entry in "${only[@]}"; do
@@ -43,16 +58,12 @@ for entry in "${only[@]}"; do
              args=("${pic[@]}" --compaction "${sim#pic-}") ;;
     esac
     out=$(compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" "${args[@]}" --scheduler "$scheduler" "${policy[@]}" 2>&1)
-    rc=$?
-    # memcheck and synccheck end with "ERROR SUMMARY: N errors", racecheck with
-    # "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
-    errors=$(sed -n -e 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' \
-                    -e 's/.*RACECHECK SUMMARY: .*(\([0-9]*\) errors.*/\1/p' <<<"$out" | tail -n 1)
-    if [ "$rc" -ne 0 ] || [ "${errors:-missing}" != 0 ]; then
-      status=1
-      printf '%s\n' "$out" | tail -n 30 >&2
-    fi
-    printf '%-22s %-11s %-10s %s\n' "$entry" "$sim" "$tool" "${errors:-no summary (exit $rc)}"
+    report "$entry" "$sim" "$tool" $? "$out"
   done
+done
+fields=(--gtest_filter='*DeviceDeposition*:*DeviceSolve*:*DeviceField*')
+for tool in memcheck racecheck synccheck; do
+  out=$(compute-sanitizer --tool "$tool" --error-exitcode 99 "$(dirname "$exe")/gpu_tests" "${fields[@]}" 2>&1)
+  report fields gpu_tests "$tool" $? "$out"
 done
 exit $status

@@ -1,8 +1,12 @@
 #include "harness/bench/gbench_support.hpp"
 
+#include <fmt/format.h>
+
 #include <string>
 
+#include "core/device.hpp"
 #include "harness/io/environment.hpp"
+#include "harness/io/output_path.hpp"
 
 namespace sb {
 
@@ -24,6 +28,25 @@ void add_benchmark_context() {
   }
 }
 
+std::optional<int> start_benchmarks(const char* program, int& argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  if (!cuda_device_present()) {
+    fmt::print("{}: no CUDA device; nothing to measure\n", program);
+    return 0;
+  }
+  add_benchmark_context();
+  return std::nullopt;
+}
+
+void check_benchmark_out(int argc, char** argv) {
+  const std::string flag = "--benchmark_out=";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind(flag, 0) == 0) check_output_file("--benchmark_out", arg.substr(flag.size()));
+  }
+}
+
 void set_run_counters(benchmark::State& state, const RunResult& r) {
   const auto steps = static_cast<double>(r.counts.particle_steps);
   state.counters["final"] = static_cast<double>(r.counts.final);
@@ -35,6 +58,15 @@ void set_run_counters(benchmark::State& state, const RunResult& r) {
   for (const auto& [part, ms] : r.parts_ms)
     state.counters[part + "_ms"] = ms;
   state.counters["device_bytes"] = static_cast<double>(r.device_bytes);
+}
+
+void MeanCollector::ReportRuns(const std::vector<Run>& runs) {
+  ConsoleReporter::ReportRuns(runs);
+  for (const Run& run : runs) {
+    if (!run.error_occurred && run.run_type == Run::RT_Iteration) {
+      ms[run.run_name.function_name] = run.GetAdjustedRealTime();
+    }
+  }
 }
 
 }  // namespace sb
