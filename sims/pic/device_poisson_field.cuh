@@ -43,6 +43,10 @@ class DevicePoissonField {
       host_rho_.resize(mesh_.nodes());
       host_phi_.resize(mesh_.nodes());
     }
+    // A zero field until the first poisson step: what a kernel that runs the step without the
+    // phase work (bound) reads.
+    for (double* e : {ex_.data(), ey_.data(), ez_.data()})
+      SB_CUDA_CHECK(cudaMemsetAsync(e, 0, mesh_.nodes() * sizeof(double), stream));
   }
 
   FieldView view() const { return {ex_.data(), ey_.data(), ez_.data(), mesh_}; }
