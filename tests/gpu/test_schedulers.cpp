@@ -33,7 +33,7 @@ RunConfig base(const char* sim, uint64_t init_n, uint32_t steps, uint32_t block 
   RunConfig c;
   c.sim = sim;
   c.init_n = init_n;
-  sb::steps_parameter().set(c, steps);
+  if (steps > 0) sb::steps_parameter().set(c, steps);
   c.block_size = block;
   c.capacity = 4'000'000;  // small enough that huge-iterate's grid over it stays quick
   c.timeout_s = 30;        // a hang fails the test instead of holding the machine

@@ -21,7 +21,7 @@ inline RunConfig config(const std::string& sim, uint64_t init_n, uint32_t steps)
   RunConfig c;
   c.sim = sim;
   c.init_n = init_n;
-  sb::steps_parameter().set(c, steps);
+  if (steps > 0) sb::steps_parameter().set(c, steps);
   return c;
 }
 
