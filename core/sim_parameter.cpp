@@ -47,7 +47,7 @@ void SimParameter::set(RunConfig& c, const std::string& where, const std::string
       break;
     case ValueKind::kText:
       if (text.empty()) {
-        throw UsageError(fmt::format("{}: empty; accepted: {}", where, help));
+        throw UsageError(fmt::format("{}: empty; accepted: {}", where, accepted));
       }
       canonical = text;
       break;
@@ -120,9 +120,11 @@ SimParameter choice_parameter(std::string key, std::string flag, std::string hel
 }
 
 SimParameter text_parameter(std::string key, std::string flag, std::string help, std::string label,
-                            std::optional<std::string> fallback) {
-  return declare(std::move(key), std::move(flag), std::move(help), std::move(label),
-                 ValueKind::kText, std::move(fallback));
+                            std::string accepted, std::optional<std::string> fallback) {
+  SimParameter p = declare(std::move(key), std::move(flag), std::move(help), std::move(label),
+                           ValueKind::kText, std::move(fallback));
+  p.accepted = std::move(accepted);
+  return p;
 }
 
 SimParameter required(SimParameter p) {

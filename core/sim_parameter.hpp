@@ -42,6 +42,7 @@ struct SimParameter {
   uint64_t whole_lo = 0, whole_hi = 0;
   double real_lo = 0, real_hi = 0;
   std::vector<std::string> choices;
+  std::string accepted;  // kText: what it accepts, for messages ("a file name")
 
   // Checks `text` for option `where` (UsageError naming it and what is accepted) and stores its
   // canonical form in c.sim_values.
@@ -86,7 +87,7 @@ SimParameter choice_parameter(std::string key, std::string flag, std::string hel
                               std::string label, std::vector<std::string> choices,
                               std::string fallback);
 SimParameter text_parameter(std::string key, std::string flag, std::string help, std::string label,
-                            std::optional<std::string> fallback);
+                            std::string accepted, std::optional<std::string> fallback);
 
 // A declaration with `required` set: a run must give it.
 SimParameter required(SimParameter p);

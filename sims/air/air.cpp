@@ -21,7 +21,7 @@ const SimParameter& gas() {
       "gas", "--gas",
       "air: gas mixture SPECIES:FRACTION,... of species in the cross-section file, fractions "
       "summing to 1 (default N2:0.8,O2:0.2)",
-      "gas mixture", std::string("N2:0.8,O2:0.2"));
+      "gas mixture", "SPECIES:FRACTION,... (e.g. N2:0.8,O2:0.2)", std::string("N2:0.8,O2:0.2"));
   return p;
 }
 
@@ -79,7 +79,7 @@ const SimParameter& cross_sections() {
   static const SimParameter p =
       text_parameter("cross_sections", "--cross-sections",
                      "air: LXCat cross-section file (default data/lxcat-siglo.txt: N2, O2, Ar)",
-                     "LXCat cross-section file", std::nullopt);
+                     "LXCat cross-section file", "a file name", std::nullopt);
   return p;
 }
 

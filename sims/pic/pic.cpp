@@ -62,7 +62,7 @@ const SimParameter& cross_section() {
       "cross_section", "--cross-section",
       "pic: file of split and remove percent per energy level, or 'synthetic' (default): the "
       "seed's synthetic table",
-      "cross-section table", std::string(kSynthetic));
+      "cross-section table", "a file name or 'synthetic'", std::string(kSynthetic));
   return p;
 }
 

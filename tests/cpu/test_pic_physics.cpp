@@ -132,9 +132,14 @@ TEST(Pic, LevelTableJoinsFloorsAndThresholds) {
 }
 
 TEST(Pic, SplitReversesTheParentAndCopiesTheChild) {
-  const PicSim::HostState state(pic_config(200 - 1e-9));  // split = 100 %: always
+  const PicSim::HostState state(pic_config(0));
+  std::vector<pic::Level> always = state.levels();  // split = 100 %: every draw is below 2^32
+  for (pic::Level& level : always)
+    level.chances = {uint64_t{1} << 32, uint64_t{1} << 32};
   P p = at(2.5, 2.5, 2.5, 1e3, 2e3, 3e3), child{};
-  ASSERT_EQ(step(state, p, child), Fate::kSpawned);
+  StepDraws draws(DrawKey::from_seed(1), p.tag.id(), 0);
+  ASSERT_EQ(advance<PicSim>(p, child, PicSim::Params{always.data(), {}}, draws, {0, 10}),
+            Fate::kSpawned);
   EXPECT_EQ(child.vx, 1e3);
   EXPECT_EQ(p.vx, -1e3);
   EXPECT_EQ(p.vz, -3e3);

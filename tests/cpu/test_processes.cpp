@@ -124,7 +124,8 @@ TEST(SweepProcesses, AFinishedSweepLeavesNoScratchFolderNorLockFile) {
   for (const auto& e : fs::directory_iterator(dir.path("")))
     names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
-  EXPECT_EQ(names, (std::vector<std::string>{"job.json", "seeds.json", "stderr", "stdout"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"catalog.json", "job.json", "seeds.json", "stderr",
+                                             "stdout"}));
 }
 
 }  // namespace
