@@ -55,6 +55,7 @@ void SimParameter::set(RunConfig& c, const std::string& where, const std::string
   c.sim_values[key] = canonical;
 }
 
+
 bool SimParameter::given(const RunConfig& c) const {
   return c.sim_values.count(key) != 0;
 }
@@ -129,11 +130,6 @@ SimParameter text_parameter(std::string key, std::string flag, std::string help,
 
 SimParameter required(SimParameter p) {
   p.required = true;
-  return p;
-}
-
-SimParameter recorded_when_given(SimParameter p) {
-  p.record_default = false;
   return p;
 }
 

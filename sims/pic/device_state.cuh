@@ -1,16 +1,12 @@
-// pic on the device: the tables uploaded once per run, and the grid work of each poisson step:
-// for the mock field count, acceleration per cell and acceleration to particles as three kernels
-// with their own block size, independent of the scheduler's; for --field poisson
-// sims/pic/device_poisson_field.cuh.
+// pic on the device: the tables uploaded once per run, and the grid work of each poisson step
+// (count, acceleration per cell, acceleration to particles) as three kernels with their own
+// block size, independent of the scheduler's.
 #pragma once
 
 #include <thrust/execution_policy.h>
 #include <thrust/transform_reduce.h>
 
-#include <memory>
-
 #include "core/cuda_check.hpp"
-#include "sims/pic/device_poisson_field.cuh"
 #include "sims/pic/pic.hpp"
 
 namespace sb {
@@ -61,18 +57,12 @@ class PicSim::DeviceState {
   DeviceState(const HostState& host, cudaStream_t stream)
       : levels_(host.levels().size(), "pic's cross-section levels") {
     levels_.copy_from_host(host.levels());
-    if (host.poisson() != nullptr) {
-      poisson_ = std::make_unique<pic::DevicePoissonField>(*host.poisson(), stream);
-    }
+    (void)stream;
   }
 
-  Params params() const { return {levels_.data(), poisson_ ? poisson_->view() : pic::FieldView{}}; }
+  Params params() const { return {levels_.data()}; }
 
   void before_phase(Particle* ps, uint32_t n, PhaseWindow, cudaStream_t stream) {
-    if (poisson_) {
-      poisson_->update(ps, n, stream);
-      return;
-    }
     if (n == 0) return;
     const pic::CellBox box =
         thrust::transform_reduce(thrust::cuda::par.on(stream), ps, ps + n, pic::CellBoxOf{},
@@ -97,7 +87,6 @@ class PicSim::DeviceState {
 
  private:
   DeviceBuffer<pic::Level> levels_;
-  std::unique_ptr<pic::DevicePoissonField> poisson_;  // --field poisson
   DeviceBuffer<uint32_t> counts_{"pic's grid counts"};
   DeviceBuffer<float> accel_{"pic's grid accelerations"};
 };

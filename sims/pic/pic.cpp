@@ -3,16 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <memory>
-
-#include <fmt/format.h>
 
 #include "core/density_image.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
-#include "fields/deposit.hpp"
-#include "fields/field.hpp"
-#include "sims/pic/poisson_field.hpp"
 
 namespace sb {
 namespace pic {
@@ -66,33 +60,6 @@ const SimParameter& cross_section() {
   return p;
 }
 
-const SimParameter& field() {
-  static const SimParameter p = recorded_when_given(choice_parameter(
-      "field", "--field",
-      "pic: the field, mock (default; seed 003's accelerations from neighbour counts) or poisson "
-      "(charge deposition, FFT Poisson solve, the field read at each particle)",
-      "field model", {"mock", "poisson"}, "mock"));
-  return p;
-}
-
-const SimParameter& grid() {
-  static const SimParameter p = recorded_when_given(whole_parameter(
-      "grid", "--grid",
-      "pic with --field poisson: mesh nodes per side over the 5.12 m cube, a power of two from "
-      "16 to 1024 (default 512: cells of 1 cm)",
-      "mesh nodes per side", 16, 1024, 512));
-  return p;
-}
-
-const SimParameter& field_solver() {
-  static const SimParameter p = recorded_when_given(choice_parameter(
-      "field_solver", "--field-solver",
-      "pic with --field poisson: where GPU runs solve Poisson's equation, device (default; "
-      "cuFFT) or host (FFTW, as the CPU engines do, so that they give cpu-serial's digest)",
-      "Poisson solver", {"device", "host"}, "device"));
-  return p;
-}
-
 const SimParameter& collision_chance() {
   static const SimParameter p = real_parameter(
       "collision_chance", "--collision-chance",
@@ -117,45 +84,12 @@ pic::CrossSections cross_sections_of(const RunConfig& c) {
                                   : pic::read_cross_sections(table);
 }
 
-std::unique_ptr<pic::PoissonSetup> poisson_setup_of(const RunConfig& c) {
-  const bool poisson = pic::field().text(c) == "poisson";
-  for (const SimParameter* p : {&pic::grid(), &pic::field_solver()}) {
-    if (!poisson && p->given(c)) {
-      throw UsageError(fmt::format("{}: applies with --field poisson only", p->flag));
-    }
-  }
-  if (!poisson) return nullptr;
-  const uint64_t n = pic::grid().whole(c);
-  if ((n & (n - 1)) != 0) {
-    throw UsageError(fmt::format(
-        "--grid: {} is not a power of two; accepted: 16, 32, 64, 128, 256, 512, 1024", n));
-  }
-  fields::Mesh mesh;
-  mesh.n = static_cast<int>(n);
-  mesh.h = pic::kCells * pic::kCellSize / static_cast<double>(n);
-  return std::make_unique<pic::PoissonSetup>(
-      pic::PoissonSetup{mesh, pic::field_solver().text(c) == "device"});
-}
-
 }  // namespace
 
 PicSim::HostState::HostState(const RunConfig& c)
-    : levels_(pic::level_table(cross_sections_of(c))), poisson_setup_(poisson_setup_of(c)) {
-  if (poisson_setup_)
-    poisson_field_ = std::make_unique<pic::HostPoissonField>(poisson_setup_->mesh);
-}
-
-PicSim::HostState::~HostState() = default;
-
-PicSim::Params PicSim::HostState::params() const {
-  return {levels_.data(), poisson_field_ ? poisson_field_->view() : pic::FieldView{}};
-}
+    : levels_(pic::level_table(cross_sections_of(c))) {}
 
 void PicSim::HostState::before_phase(std::vector<Particle>& ps, PhaseWindow) {
-  if (poisson_field_) {
-    poisson_field_->update(ps);
-    return;
-  }
   if (ps.empty()) return;
   pic::CellBox box;
   for (const Particle& p : ps) {

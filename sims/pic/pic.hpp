@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "core/draws.hpp"
@@ -14,8 +13,6 @@
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
 #include "core/sim_parameter.hpp"
-#include "fields/field.hpp"
-#include "fields/mesh.hpp"
 #include "sims/pic/constants.hpp"
 #include "sims/pic/cross_sections.hpp"
 #include "sims/pic/grid.hpp"
@@ -62,41 +59,9 @@ struct alignas(32) Level {
 };
 static_assert(sizeof(Level) == 32, "one sector per level");
 
-// The field of --field poisson at the mesh nodes (fields/), in V/m: a particle reads it where it
-// stands at each poisson step and again whenever a step takes it into another cell (seed 003
-// §7.1.3). ex is null with the mock field.
-struct FieldView {
-  const double* ex = nullptr;
-  const double* ey = nullptr;
-  const double* ez = nullptr;
-  fields::Mesh mesh;
-};
-
 struct Params {
   const Level* levels;  // kLevels, from level_table()
-  FieldView field;
 };
-
-inline constexpr double kChargeOverMass = kElementaryCharge / kElectronMass;  // e / m_e, C/kg
-
-// The acceleration term a particle stores (ax, ay, az) from the field gathered at its position:
-// e/m E, which the step subtracts (an electron's charge is -e), rounded to float as the mock's.
-SB_HD inline void read_field(Particle& p, const FieldView& f) {
-  double e[3];
-  fields::gather(f.mesh, fields::Boundary::kPeriodic, f.ex, f.ey, f.ez, p.x, p.y, p.z, e);
-  p.ax = static_cast<float>(kChargeOverMass * e[0]);
-  p.ay = static_cast<float>(kChargeOverMass * e[1]);
-  p.az = static_cast<float>(kChargeOverMass * e[2]);
-}
-
-// The mesh cell of a position, as one number per axis packed for comparison.
-SB_HD inline fields::Stencil cell_in(const FieldView& f, const Particle& p) {
-  return fields::stencil_of(f.mesh, p.x, p.y, p.z);
-}
-
-SB_HD inline bool same_cell(const fields::Stencil& a, const fields::Stencil& b) {
-  return a.lo[0] == b.lo[0] && a.lo[1] == b.lo[1] && a.lo[2] == b.lo[2];
-}
 
 // The float logarithm's guess at the level of energy e (below): right but for energies within
 // a float's rounding of a level's floor. Not a number and energies below level 1 guess 0.
@@ -132,21 +97,11 @@ SB_HD inline bool outside_grid(double x) {
 }
 
 // pic's parameters (defined in pic.cpp).
-const SimParameter& field();         // mock (seed 003's) or poisson
-const SimParameter& grid();          // mesh nodes per side with poisson
-const SimParameter& field_solver();  // device (cuFFT) or host (FFTW) for GPU runs
 inline constexpr const char* kSynthetic = "synthetic";  // --cross-section: the seed's table
 const SimParameter& poisson_steps();
 const SimParameter& mobility_steps();
 const SimParameter& cross_section();     // a file name, or kSynthetic
 const SimParameter& collision_chance();  // optional: a constant chance instead of a table
-
-// --field poisson: the mesh over pic's cube and where a GPU run solves (pic.cpp).
-struct PoissonSetup {
-  fields::Mesh mesh;
-  bool solve_on_device;
-};
-class HostPoissonField;  // sims/pic/poisson_field.hpp
 
 // The tables behind Params, on the host: the floors, the thresholds, and both as Levels.
 std::vector<double> level_floors();
@@ -164,28 +119,21 @@ struct PicSim {
       "mock PIC-MCC electrons: grid acceleration per poisson step, leapfrog, split/remove "
       "collisions by energy level (seed 003 §3.4)";
   static SimParameters parameters() {
-    return {&pic::poisson_steps(),    &pic::mobility_steps(), &pic::cross_section(),
-            &pic::collision_chance(), &pic::field(),          &pic::grid(),
-            &pic::field_solver()};
+    return {&pic::poisson_steps(), &pic::mobility_steps(), &pic::cross_section(),
+            &pic::collision_chance()};
   }
 
-  // The tables and the grid work between phases, on the host: the mock field, or the Poisson
-  // field (sims/pic/poisson_field.hpp).
+  // The tables and the grid work between phases, on the host.
   class HostState {
    public:
     explicit HostState(const RunConfig& c);
-    ~HostState();
-    Params params() const;
+    Params params() const { return {levels_.data()}; }
     void before_phase(std::vector<Particle>& ps, PhaseWindow);
 
     const std::vector<pic::Level>& levels() const { return levels_; }
-    // The Poisson field's mesh and where GPU runs solve; null with the mock field.
-    const pic::PoissonSetup* poisson() const { return poisson_setup_.get(); }
 
    private:
     std::vector<pic::Level> levels_;
-    std::unique_ptr<pic::PoissonSetup> poisson_setup_;
-    std::unique_ptr<pic::HostPoissonField> poisson_field_;
   };
   class DeviceState;  // sims/pic/device_state.cuh
 
@@ -223,32 +171,20 @@ struct PicSim {
     uint32_t& predicted_level = draw.hint();
     pic::Level level = prm.levels[predicted_level];
     const double kx = p.ax * pic::kHalfDt, ky = p.ay * pic::kHalfDt, kz = p.az * pic::kHalfDt;
-    const bool poisson = prm.field.ex != nullptr;
-    fields::Stencil cell{};
-    if (poisson) cell = pic::cell_in(prm.field, p);
     p.vx -= kx;
     p.vy -= ky;
     p.vz -= kz;
     p.x += p.vx * pic::kDt;
     p.y += p.vy * pic::kDt;
     p.z += p.vz * pic::kDt;
-    // The second half kick takes the acceleration where the particle now stands: the same
-    // unless it entered another cell of the Poisson field, where it reads the field anew.
-    double lx = kx, ly = ky, lz = kz;
-    if (poisson && !pic::same_cell(cell, pic::cell_in(prm.field, p))) {
-      pic::read_field(p, prm.field);
-      lx = p.ax * pic::kHalfDt;
-      ly = p.ay * pic::kHalfDt;
-      lz = p.az * pic::kHalfDt;
-    }
-    p.vx -= lx;
-    p.vy -= ly;
-    p.vz -= lz;
+    p.vx -= kx;
+    p.vy -= ky;
+    p.vz -= kz;
     // Decided after the level, so that the table load does not wait for the test.
     const bool outside = pic::outside_grid(p.x) || pic::outside_grid(p.y) || pic::outside_grid(p.z);
     const double energy = p.vx * p.vx + p.vy * p.vy + p.vz * p.vz;
     pic::energy_level(energy, prm.levels, predicted_level, level);
-    const double nx = p.vx - lx - lx, ny = p.vy - ly - ly, nz = p.vz - lz - lz;
+    const double nx = p.vx - kx - kx, ny = p.vy - ky - ky, nz = p.vz - kz - kz;
     predicted_level = pic::level_guess(nx * nx + ny * ny + nz * nz);
     if (outside) return Fate::kDied;
     const pic::Chances c = level.chances;

@@ -4,10 +4,8 @@
 #include <cmath>
 #include <limits>
 #include <random>
-#include <vector>
 
 #include "core/errors.hpp"
-#include "fields/field.hpp"
 #include "sims/pic/pic.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -210,65 +208,6 @@ std::string read_error(const std::string& path) {
     return e.what();
   }
   return "no error";
-}
-
-// --field poisson: a particle keeps the acceleration it read while it stays in its cell, and
-// reads the field anew, at its new position, when a step takes it into another (seed 003 §7.1.3).
-TEST(PicPoisson, AParticleReadsTheFieldAnewWhenItEntersAnotherCell) {
-  RunConfig c = pic_config(0);
-  pic::field().set(c, "poisson");
-  pic::grid().set(c, 16);
-  PicSim::HostState state(c);
-  std::vector<P> none;
-  state.before_phase(none, {0, 10});  // the field of no charge: zero everywhere
-  PicSim::Params prm = state.params();
-  ASSERT_NE(prm.field.ex, nullptr);
-  const fields::Mesh mesh = prm.field.mesh;
-  ASSERT_DOUBLE_EQ(mesh.h, 0.32);
-  // A field of its own, E_x = 1000 (1 + i) V/m at node column i, so that each cell reads another.
-  std::vector<double> ex(mesh.nodes()), zero(mesh.nodes(), 0.0);
-  for (uint64_t k = 0; k < mesh.nodes(); ++k)
-    ex[k] = 1000.0 * (1 + static_cast<double>(k % mesh.n));
-  prm.field = {ex.data(), zero.data(), zero.data(), mesh};
-  const auto advance_one = [&](P& p) {
-    P child{};
-    StepDraws draws(DrawKey::from_seed(1), p.tag.id(), 0);
-    return advance<PicSim>(p, child, prm, draws, {0, 10});
-  };
-  // 1 mm before the boundary of cells 7 and 8 at 2.56 m, moving 2 mm per step along x.
-  P crossing = at(2.56 - 1e-3, 2.5, 2.5, 2e9, 0, 0), staying = at(2.56 - 1e-2, 2.5, 2.5, 2e9, 0, 0);
-  crossing.ax = staying.ax = 5.0f;
-  ASSERT_EQ(advance_one(crossing), Fate::kAlive);
-  ASSERT_EQ(advance_one(staying), Fate::kAlive);
-  EXPECT_EQ(staying.ax, 5.0f);
-  double e[3];
-  fields::gather(mesh, fields::Boundary::kPeriodic, ex.data(), zero.data(), zero.data(), crossing.x,
-                 crossing.y, crossing.z, e);
-  EXPECT_GT(e[0], 8000.0);  // between the columns of nodes 8 and 9
-  EXPECT_EQ(crossing.ax, static_cast<float>(pic::kChargeOverMass * e[0]));
-  EXPECT_EQ(crossing.ay, 0.0f);
-}
-
-// The Poisson field of an electron cloud pushes an electron outside it away from it: its
-// acceleration, -ax (the step subtracts the stored term), points outward on every side.
-TEST(PicPoisson, ElectronsAreRepelledByTheirCloud) {
-  RunConfig c = pic_config(0);
-  pic::field().set(c, "poisson");
-  pic::grid().set(c, 32);
-  PicSim::HostState state(c);
-  std::vector<P> ps;
-  for (int k = 0; k < 1000; ++k)  // a cloud of 1000 electrons around (2.56, 2.56, 2.56)
-    ps.push_back(at(2.56 + 0.01 * (k % 10 - 4.5), 2.56 + 0.01 * (k / 10 % 10 - 4.5),
-                    2.56 + 0.01 * (k / 100 - 4.5)));
-  ps.push_back(at(2.56 + 0.5, 2.56, 2.56));
-  ps.push_back(at(2.56 - 0.5, 2.56, 2.56));
-  ps.push_back(at(2.56, 2.56 + 0.5, 2.56));
-  state.before_phase(ps, {0, 10});
-  const size_t n = ps.size();
-  EXPECT_LT(ps[n - 3].ax, 0.0f);  // acceleration +x, away from the cloud
-  EXPECT_GT(ps[n - 2].ax, 0.0f);
-  EXPECT_LT(ps[n - 1].ay, 0.0f);
-  EXPECT_NEAR(ps[n - 3].ax, -ps[n - 2].ax, 1e-3 * std::fabs(ps[n - 2].ax));  // symmetric
 }
 
 TEST(CrossSectionFile, RoundTripsAndNamesTheBadLine) {

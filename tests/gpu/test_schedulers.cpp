@@ -84,12 +84,6 @@ std::vector<Config> configs() {
   out.push_back({"pic_chance_60", pic(2000, 2, 150, 60)});
   out.push_back({"pic_chance_90", pic(2000, 2, 150, 90)});
   out.push_back({"pic_extinction", pic(20, 5, 200, 90)});
-  // The Poisson field solved on the host (FFTW, as cpu-serial), so every digest is cpu-serial's.
-  RunConfig poisson = pic(20'000, 3, 200, 30);
-  sb::pic::field().set(poisson, "poisson");
-  sb::pic::grid().set(poisson, 64);
-  sb::pic::field_solver().set(poisson, "host");
-  out.push_back({"pic_poisson_field_host_solve", poisson});
   // More particles than resident threads, living a few steps: cpu-sync's warps leave their
   // last lanes to the next generation, dynamic-block's publish them.
   out.push_back({"pic_more_particles_than_threads", pic(200'000, 2, 60, 20)});
@@ -211,27 +205,6 @@ std::vector<PolicyCase> policy_cases() {
     }
   }
   return out;
-}
-
-// --field poisson solved by cuFFT (the default on a GPU): cuFFT's rounding is not FFTW's, so
-// the runs need not give cpu-serial's digest, but every GPU scheduler gives one digest among
-// themselves, as the deterministic deposit, field and gather make it (docs/physics.md).
-TEST(GpuPoissonField, EveryGpuSchedulerGivesOneDigestWithTheDeviceSolver) {
-  SB_REQUIRE_CUDA_DEVICE();
-  RunConfig c = pic(20'000, 3, 200, 30);
-  sb::pic::field().set(c, "poisson");
-  sb::pic::grid().set(c, 64);
-  c.scheduler = "dynamic-warp";
-  const RunResult first = run(c);
-  for (const std::string& scheduler : gpu_schedulers()) {
-    c.scheduler = scheduler;
-    const RunResult r = run(c);
-    EXPECT_EQ(r.digest, first.digest) << scheduler;
-    EXPECT_EQ(r.counts.particle_steps, first.counts.particle_steps) << scheduler;
-    testing_support::summary().push_back({fmt::format("{} = dynamic-warp", scheduler),
-                                          "pic, --field poisson, cuFFT solve (64^3)",
-                                          r.digest == first.digest ? "identical" : "DIFFERENT"});
-  }
 }
 
 class GpuPolicies : public testing::TestWithParam<PolicyCase> {};
