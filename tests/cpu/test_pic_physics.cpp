@@ -136,7 +136,7 @@ TEST(Pic, SplitReversesTheParentAndCopiesTheChild) {
     level.chances = {uint64_t{1} << 32, uint64_t{1} << 32};
   P p = at(2.5, 2.5, 2.5, 1e3, 2e3, 3e3), child{};
   StepDraws draws(DrawKey::from_seed(1), p.tag.id(), 0);
-  ASSERT_EQ(advance<PicSim>(p, child, PicSim::Params{always.data(), {}}, draws, {0, 10}),
+  ASSERT_EQ(advance<PicSim>(p, child, PicSim::Params{always.data()}, draws, {0, 10}),
             Fate::kSpawned);
   EXPECT_EQ(child.vx, 1e3);
   EXPECT_EQ(p.vx, -1e3);
