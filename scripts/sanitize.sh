@@ -61,7 +61,7 @@ for entry in "${only[@]}"; do
     report "$entry" "$sim" "$tool" $? "$out"
   done
 done
-fields=(--gtest_filter='*DeviceDeposition*:*DeviceSolve*:*DeviceField*')
+fields=(--gtest_filter='*/DeviceDeposition.*:*/DeviceSolve.*:*/DeviceField.*')
 for tool in memcheck racecheck synccheck; do
   out=$(compute-sanitizer --tool "$tool" --error-exitcode 99 "$(dirname "$exe")/gpu_tests" "${fields[@]}" 2>&1)
   report fields gpu_tests "$tool" $? "$out"
