@@ -294,7 +294,7 @@ TEST(Job, NumbersAreDecimalOnly) {
       {R"("axes": {"init_n": 10, "split_chance": "nan")" + ok_steps,
        "bad.json: axes.split_chance: 'nan' is not a number from 0 to 100, written in decimal"},
       {R"("axes": {"init_n": 10, "split_chance": 1e400)" + ok_steps, "bad.json: not valid JSON"},
-      {R"("axes": {"init_n": 10, "seed": 18446744073709551616)" + ok_steps,
+      {R"("axes": {"init_n": 10, "seed": "18446744073709551616")" + ok_steps,
        "bad.json: axes.seed: '18446744073709551616' is not a whole number from 0 to"},
   };
   for (const auto& [text, message] : cases)
