@@ -5,7 +5,8 @@ block size. Prints a Markdown table.
 
 Reads job results files (schema schedbench.job/1, `schedbench sweep jobs/mvp-block-size.json`
 or jobs/pic-default.json) and the Google Benchmark JSON files of the former bench_schedulers
-program that results/ still holds (`*.gbench.json`). Several files (shards, or a sweep split
+program that results/ still holds (`*.gbench.json`), and which scheduler is the yardstick from
+the catalog.json beside them (`schedbench list --json`). Several files (shards, or a sweep split
 across runs) are merged; they must share one workload: the points may differ only in
 scheduler, policy, block size and blocks per SM."""
 
@@ -13,6 +14,8 @@ import argparse
 import json
 import re
 import statistics
+
+import results
 
 POINT = re.compile(r"^(?P<workload>[^/]+)/(?P<scheduler>[^/]+)/block_size:(?P<block>\d+)")
 
@@ -65,6 +68,7 @@ def load_points(paths):
     times, context, steps = {}, {}, {}
     COUNTERS.clear()
     for path in paths:
+        results.use_catalog(path)
         with open(path) as f:
             doc = json.load(f)
         if doc.get("schema") == "schedbench.job/1":
@@ -92,6 +96,14 @@ def median_counter(key, name):
     return statistics.median(values) if values else None
 
 
+def the_yardstick(names):
+    """The yardstick (the catalog's; `bound`) among the measured names, or None; several exit."""
+    found = sorted(names & results.catalog().yardsticks)
+    if len(found) > 1:
+        raise SystemExit(f"scheduler_table: more than one yardstick measured: {', '.join(found)}")
+    return found[0] if found else None
+
+
 def summary(times, steps):
     workloads = {k[0] for k in times}
     if len(workloads) != 1:
@@ -99,7 +111,8 @@ def summary(times, steps):
     workload = workloads.pop()
     median = {k: statistics.median(v) for k, v in times.items()}
     reps = {k: len(v) for k, v in times.items()}
-    bound = min((t for (w, s, b), t in median.items() if s == "bound"), default=None)
+    yardstick = the_yardstick({s for (w, s, b) in times})
+    bound = min((t for (w, s, b), t in median.items() if s == yardstick), default=None)
     schedulers = []
     for (w, s, b) in times:
         if s not in schedulers:
@@ -109,7 +122,7 @@ def summary(times, steps):
         mine = {b: t for (w, x, b), t in median.items() if x == s}
         best = min(mine, key=mine.get)
         at128 = mine.get(128)
-        same_block = median.get((workload, "bound", best))
+        same_block = median.get((workload, yardstick, best))
         rows.append({
             "scheduler": s, "ms_128": at128, "best_block": best, "ms_best": mine[best],
             "gsteps_best": steps[workload] / (mine[best] * 1e-3) / 1e9,

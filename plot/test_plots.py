@@ -252,6 +252,7 @@ class SchedulerTable(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             path = pathlib.Path(tmp) / "tiny.json"
             path.write_text(json.dumps(doc))
+            shutil.copy(JOBS / "catalog.json", tmp)
             times, _, steps = scheduler_table.load_points([path])
         workload, bound, rows = scheduler_table.summary(times, steps)
         return workload, bound, {r["scheduler"]: r for r in rows}
@@ -271,6 +272,23 @@ class SchedulerTable(unittest.TestCase):
         self.assertAlmostEqual(warp["eff_same_block"], 9.0 / 17.0)
         self.assertAlmostEqual(warp["gsteps_best"], 10**8 / 17e-3 / 1e9)
         self.assertEqual(rows["dynamic-warp:steps-16"]["blocks"], [128])
+
+    def test_the_yardstick_comes_from_the_catalog(self):
+        """With a catalog in which bound is an ordinary GPU scheduler there is no efficiency."""
+        import scheduler_table
+        doc = job_results([("bound", None, 128, [10.0]), ("dynamic-warp", None, 128, [20.0])])
+        catalog = json.loads((JOBS / "catalog.json").read_text())
+        for e in catalog["schedulers"]:
+            if e["name"] == "bound":
+                e["kind"] = "gpu"
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp) / "tiny.json"
+            path.write_text(json.dumps(doc))
+            (pathlib.Path(tmp) / "catalog.json").write_text(json.dumps(catalog))
+            times, _, steps = scheduler_table.load_points([path])
+        _, bound, rows = scheduler_table.summary(times, steps)
+        self.assertIsNone(bound)
+        self.assertIsNone(rows[1]["eff_best"])
 
     def test_leaves_out_failed_points(self):
         import scheduler_table
