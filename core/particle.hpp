@@ -8,7 +8,7 @@
 //                           // calls f(name, value) for every field, tag included
 //   using Params = ...;     // trivially copyable; kernels take it by value
 //   static constexpr const char* kName, *kDescription;
-//   static SimParameters parameters();  // its parameters (core/sim_parameter.hpp)
+//   static DeclaredParameters parameters();  // its parameters (core/declared_parameter.hpp)
 //   static Params params(const RunConfig&);   // or a HostState (core/sim_state.hpp) gives them
 //   static PhasePlan phases(const RunConfig&);
 //   static Particle initial(uint64_t index, const Params&, DrawKey);

@@ -1,5 +1,6 @@
-// Everything that defines one run: what every run has, the sim's own parameters (declared by the
-// sim: Sim::parameters()), and the knobs of the run machinery (SchedulerEntry::parameters).
+// Everything that defines one run: what every run has, the values of the parameters that its sim
+// and its scheduler declare themselves (Sim::parameters(), SchedulerEntry::own_parameters()), and
+// the launch knobs of the GPU driver that every GPU scheduler shares.
 #pragma once
 
 #include <cstdint>
@@ -20,22 +21,21 @@ struct RunConfig {
   uint64_t capacity = 100'000'000;
   uint64_t seed = 1;
 
-  // The sim's own parameters as given, by key: checked, canonical text. The sim declares them
-  // and reads them through its declarations (core/sim_parameter.hpp), which hold the defaults.
-  std::map<std::string, std::string> sim_values;
+  // The values given for parameters that the sim or the scheduler declares, by key: checked,
+  // canonical text. The owner reads them through its declarations (core/declared_parameter.hpp),
+  // which hold the defaults.
+  std::map<std::string, std::string> declared_values;
   // For a sim that draws frames (--frames): phases of this many steps, each phase end a frame;
   // 0: one phase. It changes when pictures are taken, never the result.
   uint32_t frame_every = 0;
 
-  // The run machinery's: block_size and blocks_per_sm size every GPU grid, the watchdog and the
-  // compaction belong to the GPU driver every GPU scheduler shares, warp_sync and policy to the
-  // schedulers that list them (SchedulerEntry::parameters).
+  // The GPU driver's, which every GPU run has (the CPU engines ignore them): block_size and
+  // blocks_per_sm size its grids (SchedulerEntry::parameters says which a scheduler reads), the
+  // watchdog and the removal of the dead are the driver's own.
   uint32_t block_size = 128;
   uint32_t blocks_per_sm = 0;          // 0 = fill: the occupancy maximum
-  bool warp_sync = false;              // static-full: __syncwarp after each particle
   double timeout_s = 600;              // watchdog: a GPU run still going after this fails
   std::string compaction = "inplace";  // GPU removal of the dead: simple, block, warp, cub, inplace
-  std::string policy = "default";      // tuning policy (schedulers/policy.hpp)
 };
 
 // One line naming a run, for messages: "mvp with dynamic-warp (init_n 1000, 1 x 100 steps, ...)".

@@ -5,14 +5,15 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "core/declared_parameter.hpp"
 #include "core/draws.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
-#include "core/sim_parameter.hpp"
 
 namespace sb {
 
@@ -33,6 +34,22 @@ inline constexpr bool kDrawsFrames = false;
 template <class Sim>
 inline constexpr bool kDrawsFrames<Sim, std::void_t<decltype(Sim::kDrawsFrames)>> =
     Sim::kDrawsFrames;
+
+// A table that a run of the sim reads (pic's cross sections), as the text of the file the sim
+// reads it back from, and what it is in a few words ("10000 levels, the seed's synthetic table").
+struct SimTable {
+  std::string text;
+  std::string what;
+};
+
+// Whether the sim writes its table for `schedbench table` (Sim::table).
+template <class Sim, class = void>
+inline constexpr bool kWritesTable = false;
+
+template <class Sim>
+inline constexpr bool
+    kWritesTable<Sim, std::void_t<decltype(Sim::table(std::declval<const RunConfig&>()))>> =
+        std::is_same_v<decltype(Sim::table(std::declval<const RunConfig&>())), SimTable>;
 
 namespace sim_interface {
 
@@ -76,7 +93,7 @@ template <class Sim, class = void>
 struct HasParameterList : std::false_type {};
 template <class Sim>
 struct HasParameterList<Sim, std::void_t<decltype(Sim::parameters())>>
-    : std::is_convertible<decltype(Sim::parameters()), SimParameters> {};
+    : std::is_convertible<decltype(Sim::parameters()), DeclaredParameters> {};
 
 template <class Sim, class = void>
 struct HasParamsOf : std::false_type {};
@@ -166,9 +183,10 @@ constexpr bool check_sim() {
                 "a sim's Params must be trivially copyable (kernels take it by value)");
   static_assert(si::HasNames<Sim>::value,
                 "a sim must define `static constexpr const char* kName` and `kDescription`");
-  static_assert(si::HasParameterList<Sim>::value,
-                "a sim must define `static SimParameters parameters()` (the declarations of the "
-                "parameters it reads, core/sim_parameter.hpp)");
+  static_assert(
+      si::HasParameterList<Sim>::value,
+      "a sim must define `static DeclaredParameters parameters()` (the declarations of the "
+      "parameters it reads, core/declared_parameter.hpp)");
   static_assert(!params || si::HasParamsOf<Sim>::value || si::HasHostStateParams<Sim>::value,
                 "a sim must define `static Params params(const RunConfig&)`, or a `HostState` "
                 "constructed from a RunConfig whose `Params params() const` gives them "

@@ -5,11 +5,11 @@
 
 #include <cstdint>
 
+#include "core/declared_parameter.hpp"
 #include "core/draws.hpp"
 #include "core/hostdev.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
-#include "core/sim_parameter.hpp"
 #include "sims/mvp/mvp.hpp"
 
 namespace sb {
@@ -43,7 +43,7 @@ struct WalkSim {
       "example: walkers step at random on a line, split by chance, die at its ends";
   // The parameters it reads: declarations it shares with mvp (sims/mvp/mvp.hpp); a sim with a
   // parameter of its own declares it as mvp declares split_chance.
-  static SimParameters parameters() { return {&steps_parameter(), &mvp::split_chance()}; }
+  static DeclaredParameters parameters() { return {&steps_parameter(), &mvp::split_chance()}; }
 
   static Params params(const RunConfig& c) {
     // percent_threshold is at most 2^32 (100 %); one in 2^16 is fine enough for an example.

@@ -157,7 +157,7 @@ SchedulerEntry cpu_sync_entry() {
           "its warp's shared-memory pool, the host reads the count between generations; "
           "generations sorted by step (seed §3.1.4, §3.3.2)",
           SchedulerKind::kGpu,
-          {"block_size", "policy"},
+          {"block_size"},
           device_runners<CpuSync>(),
           cpu_sync_policies()};
 }

@@ -17,10 +17,8 @@
 //
 // The constants it was tuned with are a policy type (DynamicBlockPolicy; docs/design.md "Tuning
 // policies"), chosen at run time with --policy.
-#include "schedulers/device/driver.cuh"
-#include "schedulers/device/grid.cuh"
+#include "schedulers/device/persistent_pool.cuh"
 #include "schedulers/device/step_once.cuh"
-#include "schedulers/device/warp_pool.cuh"
 #include "schedulers/entries.hpp"
 
 namespace sb {
@@ -120,28 +118,16 @@ __global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(
 }
 
 template <class Sim>
-class DynamicBlock {
- public:
-  using Kernel = void (*)(DevicePhase<Sim>);
-
-  explicit DynamicBlock(const DeviceSetup& s)
-      : s_(s),
-        k_(pool_kernel<DynamicBlockPolicies, typename Sim::Particle, Kernel>(
-            dynamic_block_policies(), s,
-            [](auto* policy) {
-              return dynamic_block<Sim, std::remove_pointer_t<decltype(policy)>>;
-            })),
-        grid_(persistent_grid(k_.kernel, s, k_.shared_bytes)) {}
-
-  void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
-    SB_LAUNCH(k_.kernel, grid_, s_.config.block_size, k_.shared_bytes, s_.stream, ph);
+struct DynamicBlockKernel {
+  template <class Policy>
+  auto operator()(Policy*) const {
+    return dynamic_block<Sim, Policy>;
   }
-
- private:
-  const DeviceSetup& s_;
-  PoolKernel<Kernel> k_;
-  uint32_t grid_;
 };
+
+template <class Sim>
+using DynamicBlock =
+    PersistentPool<Sim, DynamicBlockPolicies, dynamic_block_policies, DynamicBlockKernel<Sim>>;
 
 }  // namespace
 
@@ -151,7 +137,7 @@ SchedulerEntry dynamic_block_entry() {
           "thread's particle followed by children from its warp's shared-memory pool "
           "(seed §3.1.10, §3.3.4; \"Dynamic Old\")",
           SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm", "policy"},
+          {"block_size", "blocks_per_sm"},
           device_runners<DynamicBlock>(),
           dynamic_block_policies()};
 }

@@ -31,10 +31,8 @@
 //
 // The constants it was tuned with are a policy type (DynamicWarpPolicy; docs/design.md "Tuning
 // policies"), chosen at run time with --policy.
-#include "schedulers/device/driver.cuh"
-#include "schedulers/device/grid.cuh"
+#include "schedulers/device/persistent_pool.cuh"
 #include "schedulers/device/step_once.cuh"
-#include "schedulers/device/warp_pool.cuh"
 #include "schedulers/entries.hpp"
 
 namespace sb {
@@ -172,28 +170,16 @@ __global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(
 }
 
 template <class Sim>
-class DynamicWarp {
- public:
-  using Kernel = void (*)(DevicePhase<Sim>);
-
-  explicit DynamicWarp(const DeviceSetup& s)
-      : s_(s),
-        k_(pool_kernel<DynamicWarpPolicies, typename Sim::Particle, Kernel>(
-            dynamic_warp_policies(), s,
-            [](auto* policy) {
-              return dynamic_warp<Sim, std::remove_pointer_t<decltype(policy)>>;
-            })),
-        grid_(persistent_grid(k_.kernel, s, k_.shared_bytes)) {}
-
-  void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
-    SB_LAUNCH(k_.kernel, grid_, s_.config.block_size, k_.shared_bytes, s_.stream, ph);
+struct DynamicWarpKernel {
+  template <class Policy>
+  auto operator()(Policy*) const {
+    return dynamic_warp<Sim, Policy>;
   }
-
- private:
-  const DeviceSetup& s_;
-  PoolKernel<Kernel> k_;
-  uint32_t grid_;
 };
+
+template <class Sim>
+using DynamicWarp =
+    PersistentPool<Sim, DynamicWarpPolicies, dynamic_warp_policies, DynamicWarpKernel<Sim>>;
 
 }  // namespace
 
@@ -204,7 +190,7 @@ SchedulerEntry dynamic_warp_entry() {
       "children kept in a shared-memory pool per warp, warp-aggregated fetch (seed §3.4.4; "
       "\"Dynamic\")",
       SchedulerKind::kGpu,
-      {"block_size", "blocks_per_sm", "policy"},
+      {"block_size", "blocks_per_sm"},
       device_runners<DynamicWarp>(),
       dynamic_warp_policies()};
 }

@@ -1,21 +1,16 @@
 // Tuning policies (docs/design.md, "Tuning policies"): the constants a GPU scheduler was tuned
 // with, as types that its kernels take as template parameters (CUB's agent policies), and what
-// the registry tells of them: their names, their constants, and which one `default` means on
-// which architecture.
+// the registry tells of them: their names, their constants, which one `default` means on which
+// architecture, and the `--policy` parameter that selects one.
 #pragma once
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/declared_parameter.hpp"
 #include "core/device.hpp"
-#include "core/errors.hpp"
-#include "core/printable.hpp"
 
 namespace sb {
 
@@ -44,18 +39,11 @@ struct SchedulerPolicies {
   std::vector<PolicyInfo> named;  // empty: the scheduler has no policies
   // Measured architectures; the first is the reference that unmeasured ones fall back to.
   std::vector<ArchDefault> defaults;
+  // `--policy`, which the scheduler declares (SchedulerEntry::declared): `default`, then the
+  // named policies.
+  DeclaredParameter parameter = {};
 
   bool empty() const { return named.empty(); }
-
-  // What --policy accepts: `default`, then the named policies.
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    if (empty()) return out;
-    out.push_back(kDefaultPolicy);
-    for (const PolicyInfo& p : named)
-      out.push_back(p.name);
-    return out;
-  }
 
   // The entry for compute capability `cc`: its own where measured, else the reference.
   const ArchDefault& default_for(int cc) const {
@@ -65,19 +53,9 @@ struct SchedulerPolicies {
     return defaults.front();
   }
 
-  // UsageError unless `policy` is one of names() (`scheduler` names them in the message).
-  void check(const std::string& scheduler, const std::string& policy) const {
-    const std::vector<std::string> accepted = names();
-    if (std::find(accepted.begin(), accepted.end(), policy) != accepted.end()) return;
-    if (empty()) {
-      throw UsageError(fmt::format("--policy: scheduler {} has no tuning policies", scheduler));
-    }
-    throw UsageError(fmt::format("--policy: '{}' is not a policy of {}; accepted: {}",
-                                 printable(policy), scheduler, fmt::join(accepted, ", ")));
-  }
-
-  // The named policy that `policy` selects on `device`.
-  std::string resolve(const std::string& policy, const DeviceDescription& device) const {
+  // The named policy that the run `c` selects on `device`.
+  std::string resolve(const RunConfig& c, const DeviceDescription& device) const {
+    const std::string policy = parameter.text(c);
     if (policy != kDefaultPolicy) return policy;
     return default_for(device.compute_major * 10 + device.compute_minor).policy;
   }
@@ -100,11 +78,16 @@ struct PolicyList {
   }
 };
 
+// The `--policy` parameter of a scheduler whose policies are called `names`.
+DeclaredParameter policy_parameter(const std::vector<PolicyInfo>& named);
+
 // What the registry tells of the policies of `List` (a PolicyList), `default` meaning those of
 // `defaults` (SchedulerPolicies::defaults).
 template <class List>
 SchedulerPolicies policies_of(std::vector<ArchDefault> defaults) {
-  return {List::info(), std::move(defaults)};
+  std::vector<PolicyInfo> named = List::info();
+  DeclaredParameter parameter = policy_parameter(named);
+  return {std::move(named), std::move(defaults), std::move(parameter)};
 }
 
 }  // namespace sb

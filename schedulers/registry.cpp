@@ -39,7 +39,9 @@ constexpr const char* kReferenceScheduler = "dynamic-warp";
 std::shared_ptr<const RunResult> reference_run(const RunConfig& c) {
   RunConfig reference = c;
   reference.scheduler = kReferenceScheduler;
-  reference.policy = "default";
+  // The reference runs with its own parameters' defaults (its measured policy).
+  for (const DeclaredParameter* p : find_scheduler(kReferenceScheduler).own_parameters())
+    p->clear(reference);
   RunOptions keep;
   keep.keep_particles = true;
   return std::make_shared<const RunResult>(run(reference, keep));

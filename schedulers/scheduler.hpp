@@ -1,11 +1,12 @@
-// What the registry knows of a scheduler: its name, what it is, which knobs it reads, one run
-// function per sim, and its tuning policies.
+// What the registry knows of a scheduler: its name, what it is, which of the run machinery's knobs
+// it reads, one run function per sim, its tuning policies, and the parameters it declares itself.
 #pragma once
 
 #include <map>
 #include <string>
 #include <vector>
 
+#include "core/declared_parameter.hpp"
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
 #include "schedulers/policy.hpp"
@@ -25,9 +26,17 @@ struct SchedulerEntry {
   std::string name;
   std::string description;
   SchedulerKind kind;
-  std::vector<std::string> parameters;  // RunConfig fields it reads beyond the sim's own
+  std::vector<std::string> parameters;  // the launch knobs of RunConfig it reads (block_size, ...)
   std::map<std::string, RunFn> by_sim;  // sim name -> run function, example sims included
   SchedulerPolicies policies = {};      // its tuning policies (--policy), if it has any
+  DeclaredParameters declared = {};     // its own parameters (static-full's --warp-sync)
+
+  // The parameters it declares: its own and, if it has policies, --policy.
+  DeclaredParameters own_parameters() const {
+    DeclaredParameters out = declared;
+    if (!policies.empty()) out.push_back(&policies.parameter);
+    return out;
+  }
 };
 
 // One run function per registered sim, example sims included (sims/registry.hpp):

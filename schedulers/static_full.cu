@@ -11,6 +11,13 @@
 namespace sb {
 namespace {
 
+const DeclaredParameter& warp_sync() {
+  static const DeclaredParameter p =
+      switch_parameter("warp_sync", "--warp-sync",
+                       "static-full: synchronise each warp after every particle", "warp sync");
+  return p;
+}
+
 template <class Sim>
 __global__ void static_full(DevicePhase<Sim> ph, bool warp_sync) {
   const uint32_t stride = gridDim.x * blockDim.x;
@@ -31,16 +38,17 @@ __global__ void static_full(DevicePhase<Sim> ph, bool warp_sync) {
 template <class Sim>
 class StaticFull {
  public:
-  explicit StaticFull(const DeviceSetup& s) : s_(s), grid_(persistent_grid(static_full<Sim>, s)) {}
+  explicit StaticFull(const DeviceSetup& s)
+      : s_(s), grid_(persistent_grid(static_full<Sim>, s)), warp_sync_(warp_sync().on(s.config)) {}
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
-    launch_cooperative(static_full<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph,
-                       s_.config.warp_sync);
+    launch_cooperative(static_full<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph, warp_sync_);
   }
 
  private:
   const DeviceSetup& s_;
   uint32_t grid_;
+  bool warp_sync_;
 };
 
 }  // namespace
@@ -50,8 +58,10 @@ SchedulerEntry static_full_entry() {
           "one persistent kernel, each thread a fixed stride of slots, each particle to the end "
           "(seed §3.1.8, §3.3.3)",
           SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm", "warp_sync"},
-          device_runners<StaticFull>()};
+          {"block_size", "blocks_per_sm"},
+          device_runners<StaticFull>(),
+          {},
+          {&warp_sync()}};
 }
 
 }  // namespace sb

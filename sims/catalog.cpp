@@ -11,6 +11,18 @@
 #include "sims/registry.hpp"
 
 namespace sb {
+namespace {
+
+template <class Sim>
+SimTable (*table_writer())(const RunConfig&) {
+  if constexpr (kWritesTable<Sim>) {
+    return &Sim::table;
+  } else {
+    return nullptr;
+  }
+}
+
+}  // namespace
 
 const std::vector<SimInfo>& all_sims() {
   static const std::vector<SimInfo> sims = [] {
@@ -19,7 +31,8 @@ const std::vector<SimInfo>& all_sims() {
       using Sim = std::remove_pointer_t<decltype(sim)>;
       out.push_back({Sim::kName, Sim::kDescription, Sim::parameters(),
                      [](const RunConfig& c) { HostState<Sim> state(c); }, kHasPicture<Sim>,
-                     kDrawsFrames<Sim>, [](const RunConfig& c) { return Sim::phases(c).count; }});
+                     kDrawsFrames<Sim>, [](const RunConfig& c) { return Sim::phases(c).count; },
+                     table_writer<Sim>()});
     });
     return out;
   }();
@@ -28,7 +41,7 @@ const std::vector<SimInfo>& all_sims() {
 
 bool reads(const SimInfo& sim, const std::string& key) {
   return std::any_of(sim.parameters.begin(), sim.parameters.end(),
-                     [&](const SimParameter* p) { return p->key == key; });
+                     [&](const DeclaredParameter* p) { return p->key == key; });
 }
 
 const SimInfo& find_sim(const std::string& name) {

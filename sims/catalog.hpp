@@ -6,19 +6,21 @@
 #include <string>
 #include <vector>
 
+#include "core/declared_parameter.hpp"
 #include "core/run_config.hpp"
-#include "core/sim_parameter.hpp"
+#include "core/sim_interface.hpp"
 
 namespace sb {
 
 struct SimInfo {
   std::string name;
   std::string description;
-  SimParameters parameters;         // its own, beyond init_n, capacity and seed
+  DeclaredParameters parameters;    // its own, beyond init_n, capacity and seed
   void (*check)(const RunConfig&);  // throws UsageError where the sim rejects a value
   bool has_picture;                 // draws its particles (--density-png)
   bool draws_frames;                // runs in phases of frame_every steps (--frames)
   uint32_t (*phase_count)(const RunConfig&);
+  SimTable (*table)(const RunConfig&);  // the table a run reads (`schedbench table`); null: none
 };
 
 // Every sim, in registry order.

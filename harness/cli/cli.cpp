@@ -11,10 +11,11 @@
 #include <sstream>
 
 #include "core/decimal.hpp"
+#include "core/declared_parameter.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/printable.hpp"
-#include "core/sim_parameter.hpp"
+#include "core/values.hpp"
 #include "harness/cli/batch_cli.hpp"
 #include "harness/cli/option_checks.hpp"
 #include "harness/io/atomic_file.hpp"
@@ -27,12 +28,10 @@
 #include "harness/job/job.hpp"
 #include "harness/job/parameters.hpp"
 #include "harness/job/run_report.hpp"
-#include "core/values.hpp"
 #include "harness/sweep/point_process.hpp"
 #include "harness/sweep/recommend.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/catalog.hpp"
-#include "sims/pic/cross_sections.hpp"
 
 namespace sb {
 namespace {
@@ -383,13 +382,42 @@ int recommend_command(RecommendArgs& a) {
   return run_recommend(r);
 }
 
-int cross_section_command(const std::string& out, double chance) {
-  const pic::CrossSections cs =
-      chance >= 0 ? pic::constant_cross_sections(chance) : pic::synthetic_cross_sections();
-  write_file_atomically(out, pic::format_cross_sections(cs));
-  fmt::print("wrote {} ({} levels, {})\n", out, cs.split.size(),
-             chance >= 0 ? fmt::format("split = remove = {} %", chance / 2)
-                         : "the seed's synthetic table");
+struct TableArgs : WorkloadArgs {
+  std::string out_path;
+};
+
+// The sims' own parameters as options: what a table can depend on.
+void add_table_options(CLI::App& cmd, TableArgs& a) {
+  cmd.add_option("--sim", a.config.sim, "simulation whose table to write (pic)")->required();
+  cmd.add_option("--out", a.out_path, "file to write (replaced if it exists)")
+      ->required()
+      ->check(output_file());
+  std::vector<std::string> except;
+  for (const Parameter& p : parameters()) {
+    if (p.scope != ParameterScope::kSim) except.push_back(p.key);
+  }
+  add_parameter_options(cmd, a, except);
+}
+
+int table_command(TableArgs& a) {
+  const SimInfo& sim = find_sim(a.config.sim);
+  if (sim.table == nullptr) {
+    std::vector<std::string> accepted;
+    for (const SimInfo& s : all_sims()) {
+      if (s.table != nullptr) accepted.push_back(s.name);
+    }
+    throw UsageError(fmt::format("--sim: {} reads no table to write; accepted: {}", sim.name,
+                                 fmt::join(accepted, ", ")));
+  }
+  for (const std::string& key : apply_parameters(a)) {
+    if (!reads(sim, key)) {
+      throw UsageError(
+          fmt::format("{}: sim {} does not read it", find_parameter(key)->flag, sim.name));
+    }
+  }
+  const SimTable table = sim.table(a.config);
+  write_file_atomically(a.out_path, table.text);
+  fmt::print("wrote {} ({})\n", a.out_path, table.what);
   return 0;
 }
 
@@ -480,16 +508,12 @@ int cli_main(int argc, char** argv) {
   RecommendArgs recommend_args;
   add_recommend_options(*recommend, recommend_args);
 
-  CLI::App* tables = app.add_subcommand(
-      "cross-section", "write a pic cross-section file: the seed's synthetic table, or a constant");
-  std::string table_path, chance_text;
-  tables->add_option("--out", table_path, "file to write (replaced if it exists)")
-      ->required()
-      ->check(output_file());
-  tables
-      ->add_option("--collision-chance", chance_text,
-                   "constant collision chance, percent (split = remove = half of it)")
-      ->check(not_empty());
+  CLI::App* table = app.add_subcommand(
+      "table",
+      "write the table a run of the sim reads as a file it reads back: pic's cross sections (the "
+      "seed's synthetic table, a constant --collision-chance, or --cross-section FILE checked)");
+  TableArgs table_args;
+  add_table_options(*table, table_args);
 
   CLI::App* help = app.add_subcommand("help", "print this help, or a command's: help COMMAND");
   std::string help_topic;
@@ -512,11 +536,7 @@ int cli_main(int argc, char** argv) {
     if (list->parsed()) return list_command(list_json);
     if (run->parsed()) return run_command(run_args);
     if (recommend->parsed()) return recommend_command(recommend_args);
-    if (tables->parsed()) {
-      const double chance =
-          chance_text.empty() ? -1 : parse_real("--collision-chance", chance_text, 0, 100);
-      return cross_section_command(table_path, chance);
-    }
+    if (table->parsed()) return table_command(table_args);
     int code = 0;
     if (run_batch_command(batch, code)) return code;
     return 1;

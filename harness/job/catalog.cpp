@@ -49,6 +49,13 @@ json policies_json(const SchedulerPolicies& policies) {
   return out;
 }
 
+json keys_of(const DeclaredParameters& declared) {
+  json keys = json::array();
+  for (const DeclaredParameter* p : declared)
+    keys.push_back(p->key);
+  return keys;
+}
+
 }  // namespace
 
 const char* kind_name(SchedulerKind k) {
@@ -66,20 +73,20 @@ const char* kind_name(SchedulerKind k) {
 json catalog_json() {
   json sims = json::array();
   for (const SimInfo& s : all_sims()) {
-    json keys = json::array();
-    for (const SimParameter* p : s.parameters)
-      keys.push_back(p->key);
     sims.push_back({{"name", s.name},
                     {"description", s.description},
-                    {"parameters", keys},
+                    {"parameters", keys_of(s.parameters)},
                     {"has_picture", s.has_picture}});
   }
   json schedulers = json::array();
   for (const SchedulerEntry& e : all_schedulers()) {
+    json keys = e.parameters;
+    for (const json& key : keys_of(e.own_parameters()))
+      keys.push_back(key);
     schedulers.push_back({{"name", e.name},
                           {"kind", kind_name(e.kind)},
                           {"description", e.description},
-                          {"parameters", e.parameters},
+                          {"parameters", keys},
                           {"policies", policies_json(e.policies)}});
   }
   json params = json::array();

@@ -230,21 +230,20 @@ void expand_axes(const std::string& path, const std::string& where, const std::v
   std::vector<size_t> at(live.size(), 0);
   while (true) {
     JobPoint point{base, {}, {}};
-    std::string sim_values = base.sim;
+    std::string sim_key = base.sim;
     for (size_t i = 0; i < live.size(); ++i) {
       const Parameter& p = *live[i]->parameter;
       const auto& [value_where, text] = live[i]->values[at[i]];
       p.set(point.config, printable(path) + ": " + value_where, text);
       point.given.push_back(p.key);
-      if (p.scope == ParameterScope::kSim) sim_values += "\n" + p.key + "=" + text;
+      if (p.scope == ParameterScope::kSim) sim_key += "\n" + p.key + "=" + text;
     }
     try {
       check_parameters(point.config, point.given);
     } catch (const UsageError& e) {
       bad(path, where, e.what());
     }
-    if (sim_checks.seen.insert(sim_values).second)
-      sim_checks.points.emplace_back(where, out.size());
+    if (sim_checks.seen.insert(sim_key).second) sim_checks.points.emplace_back(where, out.size());
     out.push_back(std::move(point));
     size_t i = 0;
     while (i < live.size() && ++at[i] == live[i]->values.size())

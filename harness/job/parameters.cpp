@@ -40,21 +40,6 @@ uint32_t parse_blocks_per_sm(const std::string& flag, const std::string& text) {
   }
 }
 
-// A policy name that some scheduler has; whether the run's scheduler has it is check_parameters'.
-std::string parse_policy(const std::string& flag, const std::string& text) {
-  std::vector<std::string> names;
-  for (const SchedulerEntry& e : all_schedulers()) {
-    for (const std::string& name : e.policies.names()) {
-      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-    }
-  }
-  if (std::find(names.begin(), names.end(), text) == names.end()) {
-    throw UsageError(fmt::format("{}: '{}' is not a policy of any scheduler; accepted: {}", flag,
-                                 printable(text), fmt::join(names, ", ")));
-  }
-  return text;
-}
-
 // What every run has: the rows of RunConfig's common fields.
 std::vector<Parameter> common_parameters() {
   return {
@@ -81,7 +66,8 @@ std::vector<Parameter> common_parameters() {
   };
 }
 
-// The run machinery's knobs (SchedulerEntry::parameters lists which a scheduler reads).
+// The GPU driver's knobs (SchedulerEntry::parameters lists which of the launch knobs a scheduler
+// reads).
 std::vector<Parameter> scheduler_parameters() {
   return {
       {"block_size", "--block-size",
@@ -117,25 +103,12 @@ std::vector<Parameter> scheduler_parameters() {
          c.compaction = parse_choice(f, t, compaction_variants());
        },
        [](const RunConfig& c) { return json(c.compaction); }},
-      {"warp_sync", "--warp-sync", "static-full: synchronise each warp after every particle",
-       "warp sync", ParameterRole::kTuning, ParameterScope::kScheduler, true, false,
-       [](RunConfig& c, const std::string& f, const std::string& t) {
-         c.warp_sync = parse_bool(f, t);
-       },
-       [](const RunConfig& c) { return json(c.warp_sync); }},
-      {"policy", "--policy",
-       "dynamic-warp, dynamic-block, cpu-sync: tuning policy, default (the one measured for the "
-       "device's architecture) or a name that `schedbench list` shows with its constants",
-       "tuning policy", ParameterRole::kTuning, ParameterScope::kScheduler, false, false,
-       [](RunConfig& c, const std::string& f, const std::string& t) {
-         c.policy = parse_policy(f, t);
-       },
-       [](const RunConfig& c) { return json(c.policy); }},
   };
 }
 
-// A sim's value as results record it: typed by its kind; null where an optional one is not given.
-json sim_value_json(const SimParameter& d, const RunConfig& c) {
+// A declared value as results record it: typed by its kind; null where an optional one is not
+// given.
+json declared_value_json(const DeclaredParameter& d, const RunConfig& c) {
   if (!d.given(c) && !d.fallback) return nullptr;
   switch (d.kind) {
     case ValueKind::kWhole:
@@ -151,54 +124,105 @@ json sim_value_json(const SimParameter& d, const RunConfig& c) {
   return nullptr;
 }
 
-// The declaration of `key` by the run's sim, or by the first sim that declares it (so that a
-// value given to a sim that does not read it is still checked before check_parameters says so).
-const SimParameter& declaration(const Parameter& p, const RunConfig& c) {
-  for (const auto& [sim, d] : p.declarations) {
-    if (sim == c.sim) return *d;
-  }
-  return *p.declarations.front().second;
-}
-
-// The row of a sim parameter key. Sims that share a parameter share its declaration
-// (steps_parameter()); sims may also declare one key each their own way (pic's --field is a field
-// model, air's a field strength), and the row then reads and checks by the run's sim.
-Parameter sim_parameter(const std::vector<std::pair<std::string, const SimParameter*>>& by_sim) {
-  const SimParameter& first = *by_sim.front().second;
-  std::vector<std::string> helps;
-  for (const auto& [sim, d] : by_sim) {
-    if (d->flag != first.flag ||
-        (d->kind == ValueKind::kSwitch) != (first.kind == ValueKind::kSwitch)) {
-      throw std::logic_error(
-          fmt::format("{}: sims declare it with different flags or kinds", d->key));
-    }
-    if (std::find(helps.begin(), helps.end(), d->help) == helps.end()) helps.push_back(d->help);
-  }
-  Parameter row{first.key,
-                first.flag,
-                fmt::format("{}", fmt::join(helps, "; ")),
-                first.label,
-                ParameterRole::kWorkload,
-                ParameterScope::kSim,
-                first.kind == ValueKind::kSwitch,
-                first.required,
-                nullptr,
-                nullptr};
-  row.declarations = by_sim;
-  row.set = [row_key = first.key](RunConfig& c, const std::string& f, const std::string& t) {
-    declaration(*find_parameter(row_key), c).set(c, f, t);
-  };
-  row.get = [row_key = first.key](const RunConfig& c) {
-    return sim_value_json(declaration(*find_parameter(row_key), c), c);
-  };
-  return row;
-}
-
 const Parameter* find_if_key(const std::vector<Parameter>& rows, const std::string& key) {
   for (const Parameter& p : rows) {
     if (p.key == key) return &p;
   }
   return nullptr;
+}
+
+using ByOwner = std::vector<std::pair<std::string, const DeclaredParameter*>>;
+
+// Who owns a declared parameter in the run `c`: its sim or its scheduler.
+const std::string& owner(const Parameter& p, const RunConfig& c) {
+  return p.scope == ParameterScope::kSim ? c.sim : c.scheduler;
+}
+
+// The declaration of `p` by the run's sim or scheduler, or null if it declares none.
+const DeclaredParameter* own_declaration(const Parameter& p, const RunConfig& c) {
+  for (const auto& [name, d] : p.declarations) {
+    if (name == owner(p, c)) return d;
+  }
+  return nullptr;
+}
+
+// Checks and stores a value for `p` as the run's owner declares it. An owner that does not
+// declare it (a job's axis checked before its points exist, a knob given to a scheduler that
+// ignores it) takes the first declaration that accepts the value; with none, the message names
+// every value that some declaration of a choice accepts.
+void set_declared(const Parameter& p, RunConfig& c, const std::string& where,
+                  const std::string& text) {
+  // Where owners declare it each their own way, the message names whose values it gives.
+  if (const DeclaredParameter* d = own_declaration(p, c)) {
+    return d->set(c, p.declarations.size() > 1 ? fmt::format("{} ({})", where, owner(p, c)) : where,
+                  text);
+  }
+  std::vector<std::string> choices;
+  bool all_choices = true;
+  for (const auto& [name, d] : p.declarations) {
+    try {
+      return d->set(c, where, text);
+    } catch (const UsageError&) {
+      all_choices = all_choices && d->kind == ValueKind::kChoice;
+      for (const std::string& v : d->choices) {
+        if (std::find(choices.begin(), choices.end(), v) == choices.end()) choices.push_back(v);
+      }
+    }
+  }
+  // Declarations of different kinds: the first one's message (it refused the value above).
+  if (!all_choices) p.declarations.front().second->set(c, where, text);
+  throw UsageError(fmt::format(
+      "{}: '{}' is not accepted by any {} that reads it; accepted: {}", where, printable(text),
+      p.scope == ParameterScope::kSim ? "sim" : "scheduler", fmt::join(choices, ", ")));
+}
+
+// The row of a key that sims or schedulers declare themselves. Owners that share a parameter
+// share its declaration (steps_parameter()); owners may also declare one key each their own way
+// (pic's --field is a field model, air's a field strength; each pooled scheduler's --policy names
+// its own policies), and the row then checks and reads by the run's owner.
+Parameter declared_row(const ByOwner& by_owner, ParameterScope scope, ParameterRole role) {
+  const DeclaredParameter& first = *by_owner.front().second;
+  std::vector<std::string> helps;
+  for (const auto& [name, d] : by_owner) {
+    if (d->flag != first.flag ||
+        (d->kind == ValueKind::kSwitch) != (first.kind == ValueKind::kSwitch)) {
+      throw std::logic_error(
+          fmt::format("{}: its owners declare it with different flags or kinds", d->key));
+    }
+    if (std::find(helps.begin(), helps.end(), d->help) == helps.end()) helps.push_back(d->help);
+  }
+  Parameter row{first.key, first.flag, fmt::format("{}", fmt::join(helps, "; ")), first.label,
+                role,      scope,      first.kind == ValueKind::kSwitch,          first.required,
+                nullptr,   nullptr};
+  row.declarations = by_owner;
+  row.set = [row_key = first.key](RunConfig& c, const std::string& f, const std::string& t) {
+    set_declared(*find_parameter(row_key), c, f, t);
+  };
+  row.get = [row_key = first.key](const RunConfig& c) {
+    const Parameter& p = *find_parameter(row_key);
+    const DeclaredParameter* d = own_declaration(p, c);
+    return declared_value_json(d != nullptr ? *d : *p.declarations.front().second, c);
+  };
+  return row;
+}
+
+// One row per key that the owners declare, in the order they first declare them.
+void add_declared_rows(const std::vector<std::pair<std::string, DeclaredParameters>>& owners,
+                       ParameterScope scope, ParameterRole role, std::vector<Parameter>& out) {
+  std::vector<std::string> keys;
+  std::map<std::string, ByOwner> by_key;
+  for (const auto& [name, declared] : owners) {
+    for (const DeclaredParameter* d : declared) {
+      if (by_key.count(d->key) == 0) keys.push_back(d->key);
+      by_key[d->key].emplace_back(name, d);
+    }
+  }
+  for (const std::string& key : keys) {
+    if (find_if_key(out, key) != nullptr) {
+      throw std::logic_error(key + ": declared by a sim and a scheduler, or a common parameter");
+    }
+    out.push_back(declared_row(by_key[key], scope, role));
+  }
 }
 
 bool contains(const std::vector<std::string>& v, const std::string& x) {
@@ -210,18 +234,15 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 const std::vector<Parameter>& parameters() {
   static const std::vector<Parameter> table = [] {
     std::vector<Parameter> out = common_parameters();
-    std::vector<std::string> keys;  // in the order the sims declare them
-    std::map<std::string, std::vector<std::pair<std::string, const SimParameter*>>> by_key;
-    for (const SimInfo& sim : all_sims()) {
-      for (const SimParameter* d : sim.parameters) {
-        if (by_key.count(d->key) == 0) keys.push_back(d->key);
-        by_key[d->key].emplace_back(sim.name, d);
-      }
-    }
-    for (const std::string& key : keys)
-      out.push_back(sim_parameter(by_key[key]));
+    std::vector<std::pair<std::string, DeclaredParameters>> sims, schedulers;
+    for (const SimInfo& sim : all_sims())
+      sims.emplace_back(sim.name, sim.parameters);
+    add_declared_rows(sims, ParameterScope::kSim, ParameterRole::kWorkload, out);
     for (Parameter& p : scheduler_parameters())
       out.push_back(std::move(p));
+    for (const SchedulerEntry& e : all_schedulers())
+      schedulers.emplace_back(e.name, e.own_parameters());
+    add_declared_rows(schedulers, ParameterScope::kScheduler, ParameterRole::kTuning, out);
     return out;
   }();
   return table;
@@ -238,7 +259,8 @@ bool applies(const Parameter& p, const RunConfig& c) {
     case ParameterScope::kSim:
       return reads(find_sim(c.sim), p.key);
     case ParameterScope::kScheduler:
-      return contains(find_scheduler(c.scheduler).parameters, p.key);
+      return contains(find_scheduler(c.scheduler).parameters, p.key) ||
+             own_declaration(p, c) != nullptr;
     case ParameterScope::kGpuDriver:
       return find_scheduler(c.scheduler).kind != SchedulerKind::kCpu;
   }
@@ -283,20 +305,22 @@ void check_parameters(const RunConfig& c, const std::vector<std::string>& given)
   find_scheduler(c.scheduler);
   for (const Parameter& p : parameters()) {
     const bool was_given = contains(given, p.key);
-    if (p.scope == ParameterScope::kSim && was_given && !applies(p, c)) {
-      std::vector<std::string> users;
-      for (const SimInfo& s : all_sims()) {
-        if (reads(s, p.key)) users.push_back(s.name);
-      }
-      throw UsageError(fmt::format("{}: does not apply to sim {}; it applies to: {}", p.flag,
-                                   sim.name, fmt::join(users, ", ")));
+    // A parameter that sims or schedulers declare belongs to them (the GPU driver's knobs, which
+    // a command line may give to any scheduler, get a note from `run` instead).
+    if (!p.declarations.empty() && was_given && !applies(p, c)) {
+      std::vector<std::string> owners;
+      for (const auto& [name, d] : p.declarations)
+        owners.push_back(name);
+      throw UsageError(fmt::format("{}: does not apply to {} {}; it applies to: {}", p.flag,
+                                   p.scope == ParameterScope::kSim ? "sim" : "scheduler",
+                                   owner(p, c), fmt::join(owners, ", ")));
     }
-    const bool required = p.scope == ParameterScope::kSim ? declaration(p, c).required : p.required;
+    const DeclaredParameter* d = own_declaration(p, c);
+    const bool required = p.declarations.empty() ? p.required : d != nullptr && d->required;
     if (required && !was_given && applies(p, c)) {
       throw UsageError(fmt::format("{}: required for sim {} ({})", p.flag, sim.name, p.help));
     }
   }
-  if (contains(given, "policy")) find_scheduler(c.scheduler).policies.check(c.scheduler, c.policy);
   if (c.init_n > c.capacity) {
     throw UsageError(fmt::format("--capacity: {} is below --init-n {}; accepted: at least {}",
                                  c.capacity, c.init_n, c.init_n));

@@ -1,6 +1,7 @@
 // The table of run parameters, shared by the command line, job files, result JSON and the catalog:
-// the rows of what every run has and of the run machinery's knobs are here, each sim's are made
-// from its own declarations (Sim::parameters(), core/sim_parameter.hpp).
+// the rows of what every run has and of the GPU driver's knobs are here; the sims' and the
+// schedulers' own are made from their declarations (Sim::parameters(),
+// SchedulerEntry::own_parameters(), core/declared_parameter.hpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -10,15 +11,15 @@
 #include <utility>
 #include <vector>
 
+#include "core/declared_parameter.hpp"
 #include "core/run_config.hpp"
-#include "core/sim_parameter.hpp"
 
 namespace sb {
 
 enum class ParameterScope {
   kEverySim,   // every sim reads it
   kSim,        // declared by the sims that read it (Sim::parameters())
-  kScheduler,  // read by the schedulers that list it in SchedulerEntry::parameters
+  kScheduler,  // read by the schedulers that list it in SchedulerEntry::parameters or declare it
   kGpuDriver,  // read by the GPU driver: every GPU scheduler and the bound
 };
 
@@ -42,8 +43,9 @@ struct Parameter {
   std::function<void(RunConfig&, const std::string& flag, const std::string& text)>
       set;  // checks the value
   std::function<nlohmann::json(const RunConfig&)> get;
-  // For a sim parameter: each sim that reads it, with its declaration (core/sim_parameter.hpp).
-  std::vector<std::pair<std::string, const SimParameter*>> declarations = {};
+  // For a declared parameter: each sim or scheduler that declares it, with its declaration
+  // (core/declared_parameter.hpp).
+  std::vector<std::pair<std::string, const DeclaredParameter*>> declarations = {};
 };
 
 const std::vector<Parameter>& parameters();

@@ -125,7 +125,7 @@ std::vector<JobPoint> with_policies(std::vector<JobPoint> points, bool all) {
     if (policies.empty()) out.push_back(base);
     for (const PolicyInfo& policy : policies.named) {
       JobPoint c = base;
-      c.config.policy = policy.name;
+      policies.parameter.set(c.config, policy.name);
       c.given.push_back("policy");
       out.push_back(std::move(c));
     }

@@ -79,7 +79,7 @@ template <class List, class Particle, class Kernel, class KernelOf>
 PoolKernel<Kernel> pool_kernel(const SchedulerPolicies& policies, const DeviceSetup& s,
                                KernelOf kernel_of) {
   PoolKernel<Kernel> out;
-  List::with(policies.resolve(s.config.policy, s.device), [&](auto* policy) {
+  List::with(policies.resolve(s.config, s.device), [&](auto* policy) {
     using Policy = std::remove_pointer_t<decltype(policy)>;
     out.kernel = kernel_of(policy);
     out.shared_bytes = pool_bytes<Particle, Policy>(s.config.block_size);

@@ -16,8 +16,8 @@
 namespace sb {
 namespace air {
 
-const SimParameter& gas() {
-  static const SimParameter p = text_parameter(
+const DeclaredParameter& gas() {
+  static const DeclaredParameter p = text_parameter(
       "gas", "--gas",
       "air: gas mixture SPECIES:FRACTION,... of species in the cross-section file, fractions "
       "summing to 1 (default N2:0.8,O2:0.2)",
@@ -25,80 +25,80 @@ const SimParameter& gas() {
   return p;
 }
 
-const SimParameter& pressure() {
-  static const SimParameter p =
+const DeclaredParameter& pressure() {
+  static const DeclaredParameter p =
       real_parameter("pressure", "--pressure", "air: gas pressure, bar (default 1)",
                      "pressure (bar)", 1e-9, 1e6, 1.0);
   return p;
 }
 
-const SimParameter& temperature() {
-  static const SimParameter p =
+const DeclaredParameter& temperature() {
+  static const DeclaredParameter p =
       real_parameter("temperature", "--temperature", "air: gas temperature, K (default 300)",
                      "gas temperature (K)", 1e-3, 1e6, 300.0);
   return p;
 }
 
-const SimParameter& field() {
-  static const SimParameter p =
+const DeclaredParameter& field() {
+  static const DeclaredParameter p =
       real_parameter("field", "--field", "air: electric field, V/m (or --reduced-field)",
                      "electric field (V/m)", 0, 1e12, std::nullopt);
   return p;
 }
 
-const SimParameter& reduced_field() {
-  static const SimParameter p =
+const DeclaredParameter& reduced_field() {
+  static const DeclaredParameter p =
       real_parameter("reduced_field", "--reduced-field",
                      "air: reduced electric field E/N, Td (1 Td = 1e-21 V m^2; or --field)",
                      "reduced field E/N (Td)", 0, 1e6, std::nullopt);
   return p;
 }
 
-const SimParameter& magnetic_field() {
-  static const SimParameter p =
+const DeclaredParameter& magnetic_field() {
+  static const DeclaredParameter p =
       real_parameter("magnetic_field", "--magnetic-field", "air: magnetic field, T (default 0)",
                      "magnetic field (T)", 0, 1e4, 0.0);
   return p;
 }
 
-const SimParameter& field_angle() {
-  static const SimParameter p = real_parameter("field_angle", "--field-angle",
-                                               "air: angle between E and B, degrees (default 0)",
-                                               "angle between E and B (degrees)", 0, 180, 0.0);
+const DeclaredParameter& field_angle() {
+  static const DeclaredParameter p = real_parameter(
+      "field_angle", "--field-angle", "air: angle between E and B, degrees (default 0)",
+      "angle between E and B (degrees)", 0, 180, 0.0);
   return p;
 }
 
-const SimParameter& thermal_gas() {
-  static const SimParameter p = switch_parameter(
+const DeclaredParameter& thermal_gas() {
+  static const DeclaredParameter p = switch_parameter(
       "thermal_gas", "--thermal-gas",
       "air: molecules move with the Maxwellian of --temperature (default: at rest)", "thermal gas");
   return p;
 }
 
-const SimParameter& cross_sections() {
-  static const SimParameter p =
+const DeclaredParameter& cross_sections() {
+  static const DeclaredParameter p =
       text_parameter("cross_sections", "--cross-sections",
                      "air: LXCat cross-section file (default data/lxcat-siglo.txt: N2, O2, Ar)",
                      "LXCat cross-section file", "a file name", std::nullopt);
   return p;
 }
 
-const SimParameter& phases() {
-  static const SimParameter p =
+const DeclaredParameter& phases() {
+  static const DeclaredParameter p =
       whole_parameter("phases", "--phases", "air: phases (default 10), each of --phase-time",
                       "phases", 1, 100000, 10);
   return p;
 }
 
-const SimParameter& phase_time() {
-  static const SimParameter p = real_parameter("phase_time", "--phase-time",
-                                               "air: length of a phase, seconds (default 1e-10)",
-                                               "phase length (s)", 1e-18, 1, 1e-10);
+const DeclaredParameter& phase_time() {
+  static const DeclaredParameter p = real_parameter(
+      "phase_time", "--phase-time", "air: length of a phase, seconds (default 1e-10)",
+      "phase length (s)", 1e-18, 1, 1e-10);
   return p;
 }
 
-const SimParameter& extrapolate() {
-  static const SimParameter p = choice_parameter(
+const DeclaredParameter& extrapolate() {
+  static const DeclaredParameter p = choice_parameter(
       "extrapolate", "--extrapolate",
       "air: above the table's top energy: error (default; the run fails), constant (the top's "
       "collision frequencies) or zero (no collisions)",
@@ -106,8 +106,8 @@ const SimParameter& extrapolate() {
   return p;
 }
 
-const SimParameter& max_energy() {
-  static const SimParameter p = real_parameter(
+const DeclaredParameter& max_energy() {
+  static const DeclaredParameter p = real_parameter(
       "max_energy", "--max-energy",
       "air: top of the collision table, eV (default: the smallest top of the gases' elastic "
       "cross sections)",

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "core/declared_parameter.hpp"
 #include "core/det_math.hpp"
 #include "core/draws.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
-#include "core/sim_parameter.hpp"
 #include "core/sim_state.hpp"
 #include "sims/air/boris.hpp"
 #include "sims/air/collision_table.hpp"
@@ -144,19 +144,19 @@ SB_HD inline double phase_end_time(const Params& prm, uint32_t t) {
 }
 
 // air's parameters (defined in air.cpp).
-const SimParameter& gas();
-const SimParameter& pressure();
-const SimParameter& temperature();
-const SimParameter& field();          // optional: V/m, or reduced_field
-const SimParameter& reduced_field();  // optional: Td, or field
-const SimParameter& magnetic_field();
-const SimParameter& field_angle();
-const SimParameter& thermal_gas();
-const SimParameter& cross_sections();  // optional: the default file when not given
-const SimParameter& phases();
-const SimParameter& phase_time();
-const SimParameter& extrapolate();
-const SimParameter& max_energy();  // optional: the smallest elastic top when not given
+const DeclaredParameter& gas();
+const DeclaredParameter& pressure();
+const DeclaredParameter& temperature();
+const DeclaredParameter& field();          // optional: V/m, or reduced_field
+const DeclaredParameter& reduced_field();  // optional: Td, or field
+const DeclaredParameter& magnetic_field();
+const DeclaredParameter& field_angle();
+const DeclaredParameter& thermal_gas();
+const DeclaredParameter& cross_sections();  // optional: the default file when not given
+const DeclaredParameter& phases();
+const DeclaredParameter& phase_time();
+const DeclaredParameter& extrapolate();
+const DeclaredParameter& max_energy();  // optional: the smallest elastic top when not given
 
 }  // namespace air
 
@@ -168,7 +168,7 @@ struct AirSim {
   static constexpr const char* kDescription =
       "electrons in a gas (LXCat cross sections) under uniform E and B: null-collision Monte "
       "Carlo, one random flight per step, relativistic Boris pusher (issue 14)";
-  static SimParameters parameters() {
+  static DeclaredParameters parameters() {
     return {&air::gas(),         &air::pressure(),      &air::temperature(),
             &air::field(),       &air::reduced_field(), &air::magnetic_field(),
             &air::field_angle(), &air::thermal_gas(),   &air::cross_sections(),

@@ -5,22 +5,22 @@
 
 #include <cstdint>
 
+#include "core/declared_parameter.hpp"
 #include "core/run_config.hpp"
-#include "core/sim_parameter.hpp"
 #include "sims/toy/box.hpp"
 
 namespace sb {
 namespace mvp {
 
-inline const SimParameter& split_chance() {
-  static const SimParameter p = real_parameter(
+inline const DeclaredParameter& split_chance() {
+  static const DeclaredParameter p = real_parameter(
       "split_chance", "--split-chance", "mvp: chance to split per step, percent (default 0.02)",
       "split chance per step (%)", 0, 100, 0.02);
   return p;
 }
 
-inline const SimParameter& skip_spawned() {
-  static const SimParameter p = switch_parameter(
+inline const DeclaredParameter& skip_spawned() {
+  static const DeclaredParameter p = switch_parameter(
       "skip_spawned", "--skip-spawned", "mvp: store spawned particles but do not simulate them",
       "spawned particles not simulated");
   return p;
@@ -39,7 +39,7 @@ struct MvpSim {
   static constexpr const char* kName = "mvp";
   static constexpr const char* kDescription =
       "2D box, each particle splits with a fixed chance per step (seed 003 §3.3)";
-  static SimParameters parameters() {
+  static DeclaredParameters parameters() {
     return {&steps_parameter(), &mvp::split_chance(), &mvp::skip_spawned()};
   }
 

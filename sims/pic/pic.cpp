@@ -1,5 +1,7 @@
 #include "sims/pic/pic.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -37,22 +39,22 @@ std::vector<Level> level_table(const CrossSections& cs) {
   return out;
 }
 
-const SimParameter& poisson_steps() {
-  static const SimParameter p = required(whole_parameter("poisson_steps", "--poisson-steps",
-                                                         "pic: poisson steps (phases of grid work)",
-                                                         "poisson steps", 1, 100000, std::nullopt));
+const DeclaredParameter& poisson_steps() {
+  static const DeclaredParameter p = required(whole_parameter(
+      "poisson_steps", "--poisson-steps", "pic: poisson steps (phases of grid work)",
+      "poisson steps", 1, 100000, std::nullopt));
   return p;
 }
 
-const SimParameter& mobility_steps() {
-  static const SimParameter p = required(
+const DeclaredParameter& mobility_steps() {
+  static const DeclaredParameter p = required(
       whole_parameter("mobility_steps", "--mobility-steps", "pic: mobility steps per poisson step",
                       "mobility steps per poisson step", 1, 100000, std::nullopt));
   return p;
 }
 
-const SimParameter& cross_section() {
-  static const SimParameter p = text_parameter(
+const DeclaredParameter& cross_section() {
+  static const DeclaredParameter p = text_parameter(
       "cross_section", "--cross-section",
       "pic: file of split and remove percent per energy level, or 'synthetic' (default): the "
       "seed's synthetic table",
@@ -60,8 +62,8 @@ const SimParameter& cross_section() {
   return p;
 }
 
-const SimParameter& collision_chance() {
-  static const SimParameter p = real_parameter(
+const DeclaredParameter& collision_chance() {
+  static const DeclaredParameter p = real_parameter(
       "collision_chance", "--collision-chance",
       "pic: constant collision chance, percent, split = remove = half of it (instead of a table)",
       "collision chance per step (%), split = remove = half", 0, 100, std::nullopt);
@@ -85,6 +87,19 @@ pic::CrossSections cross_sections_of(const RunConfig& c) {
 }
 
 }  // namespace
+
+SimTable PicSim::table(const RunConfig& c) {
+  const pic::CrossSections cs = cross_sections_of(c);
+  std::string what;
+  if (pic::collision_chance().given(c)) {
+    what = fmt::format("split = remove = {} %", pic::collision_chance().real(c) / 2);
+  } else if (pic::cross_section().text(c) == pic::kSynthetic) {
+    what = "the seed's synthetic table";
+  } else {
+    what = "as read from " + pic::cross_section().text(c);
+  }
+  return {pic::format_cross_sections(cs), fmt::format("{} levels, {}", cs.split.size(), what)};
+}
 
 PicSim::HostState::HostState(const RunConfig& c)
     : levels_(pic::level_table(cross_sections_of(c))) {}

@@ -8,11 +8,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/declared_parameter.hpp"
 #include "core/draws.hpp"
 #include "core/image.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
-#include "core/sim_parameter.hpp"
+#include "core/sim_interface.hpp"
 #include "sims/pic/constants.hpp"
 #include "sims/pic/cross_sections.hpp"
 #include "sims/pic/grid.hpp"
@@ -98,10 +99,10 @@ SB_HD inline bool outside_grid(double x) {
 
 // pic's parameters (defined in pic.cpp).
 inline constexpr const char* kSynthetic = "synthetic";  // --cross-section: the seed's table
-const SimParameter& poisson_steps();
-const SimParameter& mobility_steps();
-const SimParameter& cross_section();     // a file name, or kSynthetic
-const SimParameter& collision_chance();  // optional: a constant chance instead of a table
+const DeclaredParameter& poisson_steps();
+const DeclaredParameter& mobility_steps();
+const DeclaredParameter& cross_section();     // a file name, or kSynthetic
+const DeclaredParameter& collision_chance();  // optional: a constant chance instead of a table
 
 // The tables behind Params, on the host: the floors, the thresholds, and both as Levels.
 std::vector<double> level_floors();
@@ -118,10 +119,12 @@ struct PicSim {
   static constexpr const char* kDescription =
       "mock PIC-MCC electrons: grid acceleration per poisson step, leapfrog, split/remove "
       "collisions by energy level (seed 003 §3.4)";
-  static SimParameters parameters() {
+  static DeclaredParameters parameters() {
     return {&pic::poisson_steps(), &pic::mobility_steps(), &pic::cross_section(),
             &pic::collision_chance()};
   }
+  // The cross sections a run reads, as a file that --cross-section reads back.
+  static SimTable table(const RunConfig& c);
 
   // The tables and the grid work between phases, on the host.
   class HostState {

@@ -8,17 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "core/declared_parameter.hpp"
 #include "core/errors.hpp"
 #include "core/image.hpp"
 #include "core/run_config.hpp"
-#include "core/sim_parameter.hpp"
 #include "sims/toy/box.hpp"
 
 namespace sb {
 namespace toy {
 
-inline const SimParameter& layout() {
-  static const SimParameter p = choice_parameter(
+inline const DeclaredParameter& layout() {
+  static const DeclaredParameter p = choice_parameter(
       "layout", "--layout", "toy initial layout: center or column (default center)",
       "initial layout", {"center", "column"}, "center");
   return p;
@@ -64,7 +64,7 @@ struct ToySim {
   static constexpr const char* kName = "toy";
   static constexpr const char* kDescription =
       "2D bouncing particles that split at every floor bounce (seed 003 §3.1)";
-  static SimParameters parameters() { return {&steps_parameter(), &toy::layout()}; }
+  static DeclaredParameters parameters() { return {&steps_parameter(), &toy::layout()}; }
   // Runs as phases of RunConfig::frame_every steps on request, each phase end a frame (--frames).
   static constexpr bool kDrawsFrames = true;
 

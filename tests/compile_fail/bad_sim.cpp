@@ -22,7 +22,9 @@ struct IncompleteSim {
 
   static constexpr const char* kName = "incomplete";
   static constexpr const char* kDescription = "a sim that lacks a member";
-  static sb::SimParameters parameters() { return {&sb::steps_parameter()}; }
+  static sb::DeclaredParameters parameters() {
+    return {&sb::steps_parameter()};
+  }
 
   static Params params(const sb::RunConfig&) {
     return {};

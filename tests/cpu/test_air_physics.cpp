@@ -164,7 +164,7 @@ TEST(AirGas, BadMixturesAreUsageErrors) {
   sb::air::field().set(both, 1e6);
   expect_usage_error(both, "give either --field V/m or --reduced-field Td");
   RunConfig none = siglo("N2:1", 100);
-  none.sim_values.erase("reduced_field");
+  none.declared_values.erase("reduced_field");
   expect_usage_error(none, "--reduced-field: required for sim air");
 }
 

@@ -78,13 +78,18 @@ TEST_P(CliBadInput, OneLineExitTwoNothingWritten) {
 
 const BadInput kBadInputs[] = {
     {"unknown_policy", run_args({"--policy", "fastest"}),
-     "--policy: 'fastest' is not a policy of any scheduler; accepted: default, sm90"},
+     "--policy: 'fastest' is not accepted by any scheduler that reads it; accepted: default, "
+     "sm90"},
     {"policy_of_a_scheduler_without_policies", run_args({"--policy", "default"}),
-     "--policy: scheduler cpu-serial has no tuning policies"},
+     "--policy: does not apply to scheduler cpu-serial; it applies to: "},
     {"policy_of_another_scheduler",
      {"run", "--sim", "mvp", "--scheduler", "cpu-sync", "--init-n", "100", "--steps", "10",
       "--policy", "regs-80"},
-     "--policy: 'regs-80' is not a policy of cpu-sync; accepted: default, sm90, steps-16, pool-64"},
+     "--policy (cpu-sync): 'regs-80' is not accepted; accepted: default, sm90, steps-16, pool-64"},
+    {"warp_sync_of_another_scheduler",
+     {"run", "--sim", "mvp", "--scheduler", "dynamic-warp", "--init-n", "100", "--steps", "10",
+      "--warp-sync"},
+     "--warp-sync: does not apply to scheduler dynamic-warp; it applies to: static-full"},
     {"unknown_sim",
      {"run", "--sim", "nbody", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5"},
      "--sim: 'nbody' is not a sim; accepted: toy, mvp"},
@@ -380,8 +385,8 @@ TEST(Cli, WholeValuesInScientificNotationAreWholeNumbers) {
   EXPECT_NE(o.out.find("100"), std::string::npos) << o.out;
 }
 
-// Numbers of the batch commands and the cross-section command: one line, exit 2, nothing written.
-TEST(Cli, BatchAndCrossSectionNumbersAreDecimalOnly) {
+// Numbers of the batch commands and the table command: one line, exit 2, nothing written.
+TEST(Cli, BatchAndTableNumbersAreDecimalOnly) {
   TempDir dir;
   const std::string job = dir.write(
       "j.json",
@@ -400,7 +405,7 @@ TEST(Cli, BatchAndCrossSectionNumbersAreDecimalOnly) {
        "--shards: 'inf' is not a whole"},
       {{"submit", job, "--slurm", "--script", out, "--max-points", "0x10"},
        "--max-points: '0x10' is not a whole"},
-      {{"cross-section", "--out", out, "--collision-chance", "-inf"},
+      {{"table", "--sim", "pic", "--out", out, "--collision-chance", "-inf"},
        "--collision-chance: '-inf' is not a number"},
   };
   for (const auto& [args, message] : cases) {
@@ -413,6 +418,44 @@ TEST(Cli, BatchAndCrossSectionNumbersAreDecimalOnly) {
   const Outcome raised = schedbench({"sweep", job, "--list", "--max-points", "3"});
   EXPECT_EQ(raised.exit_code, 0) << raised.err;
   EXPECT_NE(raised.out.find("3 points"), std::string::npos) << raised.out;
+}
+
+// `table` writes what a run of the sim reads: a table written and read back writes the same file.
+TEST(Cli, TableWritesWhatTheSimReads) {
+  TempDir dir;
+  const std::string synthetic = dir.path("synthetic.txt"), again = dir.path("again.txt");
+  const Outcome first = schedbench({"table", "--sim", "pic", "--out", synthetic});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.out.find("10000 levels, the seed's synthetic table"), std::string::npos)
+      << first.out;
+  const Outcome second =
+      schedbench({"table", "--sim", "pic", "--cross-section", synthetic, "--out", again});
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(slurp(again), slurp(synthetic));
+  const Outcome constant =
+      schedbench({"table", "--sim", "pic", "--collision-chance", "4", "--out", again});
+  ASSERT_EQ(constant.exit_code, 0) << constant.err;
+  EXPECT_NE(constant.out.find("split = remove = 2 %"), std::string::npos) << constant.out;
+  EXPECT_NE(slurp(again), slurp(synthetic));
+}
+
+TEST(Cli, TableRefusesSimsWithoutOneAndForeignOptions) {
+  TempDir dir;
+  const std::string out = dir.path("t.txt");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"table", "--sim", "mvp", "--out", out},
+       "--sim: mvp reads no table to write; accepted: pic"},
+      {{"table", "--sim", "pic", "--out", out, "--steps", "5"},
+       "--steps: sim pic does not read it"},
+      {{"table", "--sim", "pic", "--out", out, "--init-n", "5"}, "--init-n"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Outcome o = schedbench(args);
+    EXPECT_EQ(o.exit_code, 2) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_NE(o.err.find(message), std::string::npos) << o.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
 }
 
 TEST(Cli, HelpExitsZero) {

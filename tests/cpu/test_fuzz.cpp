@@ -411,7 +411,7 @@ std::vector<GoodCommand> good_commands(const Refusals& r, const std::string& job
       {{"sweep", job, "--list"}, {"--max-points", "--shard", "--gpus", "--point-timeout"}},
       {{"submit", job, "--slurm", "--script", r.path("s.sh"), "--out", r.path("m.json")},
        {"--shards", "--gpus-per-shard", "--max-points"}},
-      {{"cross-section", "--out", r.path("t.txt"), "--collision-chance", "5"},
+      {{"table", "--sim", "pic", "--out", r.path("t.txt"), "--collision-chance", "5"},
        {"--collision-chance"}},
   };
 }

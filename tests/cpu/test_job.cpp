@@ -8,10 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include "core/declared_parameter.hpp"
 #include "core/errors.hpp"
-#include "core/sim_parameter.hpp"
 #include "harness/job/job.hpp"
 #include "harness/job/parameters.hpp"
+#include "schedulers/registry.hpp"
 #include "sims/mvp/mvp.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -67,7 +68,8 @@ TEST(Job, PolicyAxisMultipliesSchedulersWithPolicies) {
             (std::vector<std::string>{
                 "mvp__dynamic-warp__policy-default", "mvp__dynamic-warp__policy-steps-16",
                 "mvp__cpu-sync__policy-default", "mvp__cpu-sync__policy-steps-16", "mvp__naive"}));
-  EXPECT_EQ(job.points.at(1).config.policy, "steps-16");
+  EXPECT_EQ(find_scheduler("dynamic-warp").policies.parameter.text(job.points.at(1).config),
+            "steps-16");
 }
 
 // A policy must be one of every scheduler that the axis applies to, and of some scheduler at all.
@@ -84,12 +86,13 @@ TEST(Job, PolicyAxisNamesAPolicyOfTheSchedulers) {
     }
     return "no error";
   };
-  EXPECT_NE(refusal("pool-64").find(
-                "'pool-64' is not a policy of dynamic-warp; accepted: default, sm90, steps-16, "
-                "regs-80"),
+  // cpu-sync's, not dynamic-warp's.
+  EXPECT_NE(refusal("pool-64").find("axes.policy (dynamic-warp): 'pool-64' is not accepted; "
+                                    "accepted: default, sm90, steps-16, regs-80"),
             std::string::npos)
       << refusal("pool-64");
-  EXPECT_NE(refusal("fastest").find("axes.policy: 'fastest' is not a policy of any scheduler"),
+  EXPECT_NE(refusal("fastest").find("axes.policy: 'fastest' is not accepted by any scheduler that "
+                                    "reads it; accepted: default, sm90, steps-16, regs-80"),
             std::string::npos)
       << refusal("fastest");
 }

@@ -130,9 +130,9 @@ const OutputOption kOutputOptions[] = {
      [](const std::string&, const std::string& p) -> std::vector<std::string> {
        return {"merge", p};
      }},
-    {"cross_section_out", "--out", false,
+    {"table_out", "--out", false,
      [](const std::string&, const std::string& p) -> std::vector<std::string> {
-       return {"cross-section", "--out", p};
+       return {"table", "--sim", "pic", "--out", p};
      }},
     {"submit_script", "--script", false,
      [](const std::string& job, const std::string& p) -> std::vector<std::string> {
@@ -226,7 +226,7 @@ TEST(Outputs, MissingParentFoldersAreMadeByEveryCommand) {
       {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "10", "--steps", "5",
        "--frames", dir.path("c/d/frames")},
       {"sweep", job, "--out", dir.path("e/f/s.json")},
-      {"cross-section", "--out", dir.path("g/h/t.txt")},
+      {"table", "--sim", "pic", "--out", dir.path("g/h/t.txt")},
       {"submit", job, "--slurm", "--script", dir.path("i/j/s.sh")}};
   for (const auto& args : commands) {
     const Outcome o = schedbench(dir, args);
@@ -242,7 +242,7 @@ TEST(Outputs, MissingParentFoldersAreMadeByEveryCommand) {
 TEST(Outputs, AParentThatIsNotAFolderIsRefused) {
   TempDir dir;
   const std::string file = dir.write("file", "keep");
-  const Outcome o = schedbench(dir, {"cross-section", "--out", file + "/t.txt"});
+  const Outcome o = schedbench(dir, {"table", "--sim", "pic", "--out", file + "/t.txt"});
   EXPECT_EQ(o.exit_code, 2) << o.err;
   EXPECT_EQ(lines(o.err), 1u) << o.err;
   EXPECT_NE(o.err.find("--out: '" + file + "/t.txt': '" + file + "' is not a directory"),
@@ -287,7 +287,7 @@ TEST(Outputs, AFailedWriteNamesTheFileAndTheReasonAndLeavesNoPart) {
   TempDir dir;
   const std::string table = dir.path("t.txt"), old = dir.write("old.txt", "old");
   for (const std::string& out : {table, old}) {
-    const Outcome o = schedbench_with_small_files(dir, {"cross-section", "--out", out});
+    const Outcome o = schedbench_with_small_files(dir, {"table", "--sim", "pic", "--out", out});
     EXPECT_EQ(o.exit_code, 3) << o.err;
     EXPECT_EQ(lines(o.err), 1u) << o.err;
     EXPECT_NE(o.err.find("cannot write " + out + ": " + std::strerror(EFBIG)), std::string::npos)
@@ -374,8 +374,7 @@ TEST(Usability, HelpListsTheCommandsAndExplainsOne) {
   TempDir dir;
   const Outcome all = schedbench(dir, {"help"});
   EXPECT_EQ(all.exit_code, 0) << all.err;
-  for (const char* command :
-       {"run", "recommend", "sweep", "merge", "submit", "cross-section", "list"})
+  for (const char* command : {"run", "recommend", "sweep", "merge", "submit", "table", "list"})
     EXPECT_NE(all.out.find(command), std::string::npos) << command;
   const Outcome run = schedbench(dir, {"help", "run"});
   EXPECT_EQ(run.exit_code, 0) << run.err;

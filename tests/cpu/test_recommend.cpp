@@ -324,10 +324,11 @@ TEST(Recommend, AllPoliciesMultipliesOnlyTheSchedulersThatHavePolicies) {
   ASSERT_GE(policies, 2u);
   EXPECT_EQ(candidates.size(), 2 * policies + 2);
   std::set<std::string> seen;
+  const DeclaredParameter& policy = find_scheduler("dynamic-warp").policies.parameter;
   for (const JobPoint& c : candidates) {
-    if (c.config.scheduler == "dynamic-warp") seen.insert(c.config.policy);
+    if (c.config.scheduler == "dynamic-warp") seen.insert(policy.text(c.config));
     if (c.config.scheduler == "naive") {
-      EXPECT_EQ(c.config.policy, "default");
+      EXPECT_FALSE(policy.given(c.config));
     }
   }
   EXPECT_EQ(seen.size(), policies);

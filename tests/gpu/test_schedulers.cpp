@@ -214,7 +214,7 @@ TEST_P(GpuPolicies, SameParticlesAsCpuSerial) {
   const PolicyCase& p = GetParam();
   RunConfig c = p.config.run;
   c.scheduler = p.scheduler;
-  c.policy = p.policy;
+  find_scheduler(p.scheduler).policies.parameter.set(c, p.policy);
   expect_cpu_serial_particles(c, p.config, p.scheduler + " --policy " + p.policy);
 }
 

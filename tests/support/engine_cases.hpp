@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/declared_parameter.hpp"
 #include "core/run_config.hpp"
-#include "core/sim_parameter.hpp"
 #include "sims/mvp/mvp.hpp"
 #include "sims/pic/pic.hpp"
 #include "sims/toy/toy.hpp"

@@ -1,8 +1,9 @@
-// A sim's own parameter, declared by the sim beside the code that reads it (docs/design.md §9):
-// its key, option, meaning, plot label, the values it accepts and its default. A run holds the
-// values given for its sim in RunConfig::sim_values, checked and canonical; the sim reads them
-// through the declaration, which supplies the default. The harness builds its options, job-file
-// checks, result JSON and the catalog (`schedbench list --json`) from these declarations.
+// A parameter that a sim or a scheduler declares itself, beside the code that reads it
+// (docs/design.md §9): its key, option, meaning, plot label, the values it accepts and its
+// default. A run holds the values given in RunConfig::declared_values, checked and canonical; the
+// owner reads them through the declaration, which supplies the default. The harness builds its
+// options, job-file checks, result JSON and the catalog (`schedbench list --json`) from these
+// declarations.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +27,7 @@ enum class ValueKind {
 // The shortest decimal text that reads back as `v`.
 std::string shortest_text(double v);
 
-struct SimParameter {
+struct DeclaredParameter {
   std::string key;    // job-file and JSON key, e.g. "split_chance"
   std::string flag;   // command-line option, e.g. "--split-chance"
   std::string help;   // one line for --help, naming the sims and the default
@@ -42,7 +43,7 @@ struct SimParameter {
   std::string accepted;  // kText: what it accepts, for messages ("a file name")
 
   // Checks `text` for option `where` (UsageError naming it and what is accepted) and stores its
-  // canonical form in c.sim_values.
+  // canonical form in c.declared_values.
   void set(RunConfig& c, const std::string& where, const std::string& text) const;
   void set(RunConfig& c, const std::string& text) const { set(c, flag, text); }
   void set(RunConfig& c, const char* text) const { set(c, flag, std::string(text)); }
@@ -60,6 +61,8 @@ struct SimParameter {
 
   // Whether `c` holds a value for it (not the default).
   bool given(const RunConfig& c) const;
+  // Forgets the value `c` holds for it: the default again.
+  void clear(RunConfig& c) const;
   // The value given, or the default; logic_error for an optional one not given (ask given()).
   uint64_t whole(const RunConfig& c) const;
   double real(const RunConfig& c) const;
@@ -70,26 +73,29 @@ struct SimParameter {
   const std::string& stored(const RunConfig& c) const;
 };
 
-// A sim's parameters, in the order its --help and the catalog list them (Sim::parameters()).
-using SimParameters = std::vector<const SimParameter*>;
+// A sim's or a scheduler's parameters, in the order --help and the catalog list them.
+using DeclaredParameters = std::vector<const DeclaredParameter*>;
 
 // Declarations by kind, so that a sim's list reads as a table.
-SimParameter whole_parameter(std::string key, std::string flag, std::string help, std::string label,
-                             uint64_t lo, uint64_t hi, std::optional<uint64_t> fallback);
-SimParameter real_parameter(std::string key, std::string flag, std::string help, std::string label,
-                            double lo, double hi, std::optional<double> fallback);
-SimParameter switch_parameter(std::string key, std::string flag, std::string help,
-                              std::string label);
-SimParameter choice_parameter(std::string key, std::string flag, std::string help,
-                              std::string label, std::vector<std::string> choices,
-                              std::string fallback);
-SimParameter text_parameter(std::string key, std::string flag, std::string help, std::string label,
-                            std::string accepted, std::optional<std::string> fallback);
+DeclaredParameter whole_parameter(std::string key, std::string flag, std::string help,
+                                  std::string label, uint64_t lo, uint64_t hi,
+                                  std::optional<uint64_t> fallback);
+DeclaredParameter real_parameter(std::string key, std::string flag, std::string help,
+                                 std::string label, double lo, double hi,
+                                 std::optional<double> fallback);
+DeclaredParameter switch_parameter(std::string key, std::string flag, std::string help,
+                                   std::string label);
+DeclaredParameter choice_parameter(std::string key, std::string flag, std::string help,
+                                   std::string label, std::vector<std::string> choices,
+                                   std::string fallback);
+DeclaredParameter text_parameter(std::string key, std::string flag, std::string help,
+                                 std::string label, std::string accepted,
+                                 std::optional<std::string> fallback);
 
 // A declaration with `required` set: a run must give it.
-SimParameter required(SimParameter p);
+DeclaredParameter required(DeclaredParameter p);
 
 // `--steps`, which the sims that take steps in one phase (toy, mvp, the example walk) share.
-const SimParameter& steps_parameter();
+const DeclaredParameter& steps_parameter();
 
 }  // namespace sb
