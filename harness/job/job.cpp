@@ -145,21 +145,12 @@ std::vector<RunConfig> runnable(const std::vector<std::string>& sims,
 }  // namespace
 
 void label_points(std::vector<JobPoint>& points) {
-  std::map<std::string, std::set<std::string>> seen;
-  for (const JobPoint& p : points) {
-    const nlohmann::json config = config_json(p.config);
-    for (const auto& [key, value] : config.items())
-      seen[key].insert(value.dump());
-  }
-  for (JobPoint& p : points) {
-    std::string label = p.config.sim + "__" + p.config.scheduler;
-    const nlohmann::json config = config_json(p.config);
-    for (const auto& [key, value] : config.items()) {
-      if (key == "sim" || key == "scheduler" || seen[key].size() < 2) continue;
-      label += "__" + key + "-" + (value.is_string() ? value.get<std::string>() : value.dump());
-    }
-    p.label = file_name_label(label);
-  }
+  std::vector<nlohmann::json> configs;
+  for (const JobPoint& p : points)
+    configs.push_back(config_json(p.config));
+  const std::vector<std::string> labels = varying_labels(configs, {"sim", "scheduler"});
+  for (size_t i = 0; i < points.size(); ++i)
+    points[i].label = labels[i];
 }
 
 Job load_job(const std::string& path, bool have_gpu, uint64_t max_points) {
@@ -211,10 +202,7 @@ Job load_job(const std::string& path, bool have_gpu, uint64_t max_points) {
     }
   }
   label_points(points);
-  std::set<std::string> labels;
-  for (JobPoint& p : points) {
-    if (labels.insert(p.label).second) job.points.push_back(std::move(p));
-  }
+  job.points = distinct_points(std::move(points));
   if (job.points.empty()) job_error(path, "schedulers", "no point can run here");
   return job;
 }

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <map>
+#include <set>
 
 #include "core/errors.hpp"
 #include "core/printable.hpp"
@@ -141,6 +143,15 @@ void check_name(const std::string& path, const std::string& name) {
   }
 }
 
+// `label` with every character but letters, digits, '-', '_' and '.' made '_': a file name.
+std::string file_name_label(std::string label) {
+  for (char& ch : label) {
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_' && ch != '.')
+      ch = '_';
+  }
+  return label;
+}
+
 }  // namespace
 
 void job_error(const std::string& path, const std::string& key, const std::string& why) {
@@ -253,12 +264,28 @@ void for_each_combination(const std::vector<size_t>& sizes,
   }
 }
 
-std::string file_name_label(std::string label) {
-  for (char& ch : label) {
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_' && ch != '.')
-      ch = '_';
+std::vector<std::string> varying_labels(const std::vector<nlohmann::json>& configs,
+                                        const std::vector<std::string>& lead) {
+  std::map<std::string, std::set<std::string>> seen;
+  for (const nlohmann::json& c : configs) {
+    for (const auto& [key, value] : c.items())
+      seen[key].insert(value.dump());
   }
-  return label;
+  const auto text = [](const nlohmann::json& v) {
+    return v.is_string() ? v.get<std::string>() : v.dump();
+  };
+  std::vector<std::string> out;
+  for (const nlohmann::json& c : configs) {
+    std::vector<std::string> parts;
+    for (const std::string& key : lead)
+      parts.push_back(text(c.at(key)));
+    for (const auto& [key, value] : c.items()) {
+      const bool is_lead = std::find(lead.begin(), lead.end(), key) != lead.end();
+      if (!is_lead && seen[key].size() > 1) parts.push_back(key + "-" + text(value));
+    }
+    out.push_back(file_name_label(fmt::format("{}", fmt::join(parts, "__"))));
+  }
+  return out;
 }
 
 }  // namespace sb

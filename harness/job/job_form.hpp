@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -76,7 +77,21 @@ void check_point_count(const std::string& path, uint64_t count, uint64_t max_poi
 void for_each_combination(const std::vector<size_t>& sizes,
                           const std::function<void(const std::vector<size_t>&)>& visit);
 
-// `label` with every character but letters, digits, '-', '_' and '.' made '_': a file name.
-std::string file_name_label(std::string label);
+// A label for each configuration (JSON objects of key: value): the values of `lead` keys, then
+// key-value for every other key whose value differs between configurations, joined by "__" and
+// made a file name; unique among them, and equal labels mean equal configurations.
+std::vector<std::string> varying_labels(const std::vector<nlohmann::json>& configs,
+                                        const std::vector<std::string>& lead);
+
+// The points whose label no earlier point has, in order.
+template <class Point>
+std::vector<Point> distinct_points(std::vector<Point> points) {
+  std::vector<Point> out;
+  std::set<std::string> labels;
+  for (Point& p : points) {
+    if (labels.insert(p.label).second) out.push_back(std::move(p));
+  }
+  return out;
+}
 
 }  // namespace sb
