@@ -63,7 +63,7 @@ int bench_fields_main(int argc, char** argv) {
   app.add_flag("--overwrite", a.overwrite, "replace the results file if it exists");
   app.footer(
       "Exit codes: 0 every point measured; 1 a CUDA error; 2 bad input; 3 no CUDA device, a "
-      "point failed, or the results file could not be written.");
+      "point failed, or the results file could not be written.\n");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
