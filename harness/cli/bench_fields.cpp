@@ -12,9 +12,8 @@
 
 #include "core/device.hpp"
 #include "core/errors.hpp"
-#include "core/printable.hpp"
 #include "harness/bench/fields_kernels.hpp"
-#include "harness/io/atomic_file.hpp"
+#include "harness/cli/cli.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/io/output_path.hpp"
 #include "harness/job/fields_job.hpp"
@@ -28,10 +27,6 @@ struct Args {
   std::string job_path, out_path;
   bool overwrite = false;
 };
-
-void print_error(const char* kind, const std::string& what) {
-  fmt::print(stderr, "bench_fields: {}: {}\n", kind, printable(what, 4000));
-}
 
 int bench_fields(const Args& a) {
   const FieldsJob job = load_fields_job(a.job_path);
@@ -68,24 +63,10 @@ int bench_fields_main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    print_error("error", e.what());
+    print_error("bench_fields", "error", e.what());
     return 2;
   }
-  try {
-    return bench_fields(a);
-  } catch (const UsageError& e) {
-    print_error("error", e.what());
-    return 2;
-  } catch (const RunError& e) {
-    print_error("run failed", e.what());
-    return 3;
-  } catch (const WriteError& e) {
-    print_error("error", e.what());
-    return 3;
-  } catch (const std::exception& e) {
-    print_error("internal or CUDA error", e.what());
-    return 1;
-  }
+  return exit_code_of("bench_fields", [&] { return bench_fields(a); });
 }
 
 }  // namespace
