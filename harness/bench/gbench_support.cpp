@@ -1,50 +1,95 @@
 #include "harness/bench/gbench_support.hpp"
 
-#include <fmt/format.h>
-
-#include <string>
-
-#include "core/device.hpp"
-#include "harness/io/environment.hpp"
-#include "harness/io/output_path.hpp"
+#include <algorithm>
+#include <map>
 
 namespace sb {
+namespace {
 
-void add_benchmark_context() {
-  const nlohmann::json env = environment_json();
-  benchmark::AddCustomContext("git_commit", env["build"]["git_commit"].get<std::string>());
-  benchmark::AddCustomContext("cuda_toolkit", env["build"]["cuda_toolkit"].get<std::string>());
-  const nlohmann::json& d = env["device"];
-  if (d.is_null()) return;
-  benchmark::AddCustomContext("gpu", d["name"].get<std::string>());
-  benchmark::AddCustomContext("sm_count", std::to_string(d["sm_count"].get<int>()));
-  benchmark::AddCustomContext("sm_clock_peak_mhz",
-                              std::to_string(d["sm_clock_peak_mhz"].get<int>()));
-  benchmark::AddCustomContext("cuda_driver_api", std::to_string(d["cuda_driver_api"].get<int>()));
-  if (!d["nvidia_smi"].is_null()) {
-    for (const auto& [key, value] : d["nvidia_smi"].items()) {
-      benchmark::AddCustomContext(key, value.is_string() ? value.get<std::string>() : value.dump());
+// Keeps what Google Benchmark reports: each repetition's time and the aggregates.
+class Collector : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.error_occurred) {
+        error = run.error_message;
+      } else if (run.run_type == Run::RT_Iteration) {
+        times_ms.push_back(run.GetAdjustedRealTime());
+        last_counters = run.counters;
+      } else {
+        aggregates[run.aggregate_name] = run;
+      }
     }
   }
+
+  std::vector<double> times_ms;
+  std::map<std::string, Run> aggregates;
+  benchmark::UserCounters last_counters;
+  std::string error;
+};
+
+double minimum(const std::vector<double>& v) {
+  return *std::min_element(v.begin(), v.end());
+}
+double maximum(const std::vector<double>& v) {
+  return *std::max_element(v.begin(), v.end());
 }
 
-std::optional<int> start_benchmarks(const char* program, int& argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  if (!cuda_device_present()) {
-    fmt::print("{}: no CUDA device; nothing to measure\n", program);
-    return 0;
-  }
-  add_benchmark_context();
-  return std::nullopt;
+// An aggregate's time, or the single repetition's where there is only one (Google Benchmark
+// computes aggregates from two repetitions on).
+double stat(const Collector& c, const std::string& name, double single) {
+  const auto it = c.aggregates.find(name);
+  return it == c.aggregates.end() ? single : it->second.GetAdjustedRealTime();
 }
 
-void check_benchmark_out(int argc, char** argv) {
-  const std::string flag = "--benchmark_out=";
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg.rfind(flag, 0) == 0) check_output_file("--benchmark_out", arg.substr(flag.size()));
-  }
+void initialise_once() {
+  static const bool done = [] {
+    int argc = 1;
+    char name[] = "schedbench";
+    char* argv[] = {name, nullptr};
+    benchmark::Initialize(&argc, argv);
+    return true;
+  }();
+  (void)done;
+}
+
+}  // namespace
+
+TimedRepetitions time_repetitions(int repetitions,
+                                  const std::function<void(benchmark::State&)>& once) {
+  initialise_once();
+  benchmark::RegisterBenchmark("repetitions",
+                               [&once](benchmark::State& state) {
+                                 for (auto _ : state)
+                                   once(state);
+                               })
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Repetitions(repetitions)
+      ->ComputeStatistics("min", minimum)
+      ->ComputeStatistics("max", maximum)
+      ->Unit(benchmark::kMillisecond);
+  Collector c;
+  benchmark::RunSpecifiedBenchmarks(&c);
+  benchmark::ClearRegisteredBenchmarks();
+  TimedRepetitions out;
+  out.times_ms = c.times_ms;
+  out.error = c.error;
+  if (c.times_ms.empty() || !c.error.empty()) return out;
+  const bool one = c.times_ms.size() == 1;
+  const double t = c.times_ms.front();
+  // cv has the percentage unit: Google Benchmark keeps the fraction itself as its "time".
+  const auto cv = c.aggregates.find("cv");
+  out.stats = {{"median_ms", stat(c, "median", t)},
+               {"mean_ms", stat(c, "mean", t)},
+               {"stddev_ms", one ? 0.0 : stat(c, "stddev", 0.0)},
+               {"cv", cv == c.aggregates.end() ? 0.0 : cv->second.real_accumulated_time},
+               {"min_ms", stat(c, "min", t)},
+               {"max_ms", stat(c, "max", t)}};
+  for (const auto& [name, counter] : one ? c.last_counters : c.aggregates.at("median").counters)
+    out.counters[name] = counter.value;
+  return out;
 }
 
 void set_run_counters(benchmark::State& state, const RunResult& r) {
@@ -58,15 +103,6 @@ void set_run_counters(benchmark::State& state, const RunResult& r) {
   for (const auto& [part, ms] : r.parts_ms)
     state.counters[part + "_ms"] = ms;
   state.counters["device_bytes"] = static_cast<double>(r.device_bytes);
-}
-
-void MeanCollector::ReportRuns(const std::vector<Run>& runs) {
-  ConsoleReporter::ReportRuns(runs);
-  for (const Run& run : runs) {
-    if (!run.error_occurred && run.run_type == Run::RT_Iteration) {
-      ms[run.run_name.function_name] = run.GetAdjustedRealTime();
-    }
-  }
 }
 
 }  // namespace sb

@@ -459,13 +459,30 @@ int help_command(CLI::App& app, const std::string& topic) {
   return 0;
 }
 
-// An error as one line, whatever user text (a value with a line break) it quotes.
-void print_error(const char* kind, const char* what) {
+}  // namespace
+
+void print_error(const char* program, const char* kind, const char* what) {
   constexpr size_t kMaxChars = 4000;  // above any message of ours with its quoted values cut
-  fmt::print(stderr, "schedbench: {}: {}\n", kind, printable(what, kMaxChars));
+  fmt::print(stderr, "{}: {}: {}\n", program, kind, printable(what, kMaxChars));
 }
 
-}  // namespace
+int exit_code_of(const char* program, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const UsageError& e) {
+    print_error(program, "error", e.what());
+    return 2;
+  } catch (const RunError& e) {
+    print_error(program, "run failed", e.what());
+    return 3;
+  } catch (const WriteError& e) {
+    fmt::print(stderr, "{}: {}\n", program, e.what());
+    return 3;
+  } catch (const std::exception& e) {
+    print_error(program, "internal error", e.what());
+    return 1;
+  }
+}
 
 int cli_main(int argc, char** argv) {
   CLI::App app(kAbout, "schedbench");
@@ -524,14 +541,14 @@ int cli_main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    print_error("error", e.what());
+    print_error("schedbench", "error", e.what());
     return 2;
   } catch (const UsageError& e) {
-    print_error("error", e.what());
+    print_error("schedbench", "error", e.what());
     return 2;
   }
 
-  try {
+  return exit_code_of("schedbench", [&] {
     if (help->parsed()) return help_command(app, help_topic);
     if (list->parsed()) return list_command(list_json);
     if (run->parsed()) return run_command(run_args);
@@ -540,19 +557,7 @@ int cli_main(int argc, char** argv) {
     int code = 0;
     if (run_batch_command(batch, code)) return code;
     return 1;
-  } catch (const UsageError& e) {
-    print_error("error", e.what());
-    return 2;
-  } catch (const RunError& e) {
-    print_error("run failed", e.what());
-    return 3;
-  } catch (const WriteError& e) {
-    fmt::print(stderr, "schedbench: {}\n", e.what());
-    return 3;
-  } catch (const std::exception& e) {
-    print_error("internal error", e.what());
-    return 1;
-  }
+  });
 }
 
 }  // namespace sb

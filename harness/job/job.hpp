@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/run_config.hpp"
+#include "harness/job/job_form.hpp"
 
 namespace sb {
 
@@ -19,15 +20,7 @@ struct JobPoint {
   std::string label;               // unique within the job, usable as a file name
 };
 
-struct Job {
-  std::string path;
-  std::string name;
-  std::string description;
-  nlohmann::ordered_json spec;       // the file as read, recorded with the results
-  std::vector<std::string> figures;  // the seed figures it feeds
-  double estimated_s = 0;            // the author's estimate of its time on one H100; 0: none
-  int repetitions = 3;               // timed runs per point
-  int warmup = 1;                    // untimed runs before them
+struct Job : JobHeader {
   std::vector<JobPoint> points;      // in job order, each configuration once
   std::vector<std::string> skipped;  // why schedulers were left out (e.g. no CUDA device)
 };
@@ -39,10 +32,11 @@ inline constexpr uint64_t kDefaultMaxPoints = 100000;
 // label is unique among them, equal labels mean equal configurations, and it is a file name.
 void label_points(std::vector<JobPoint>& points);
 
-// Reads and expands `path`. `have_gpu` selects `schedulers` or, where the job names them and no
-// device is present, `fallback_schedulers`. The points are counted before any is built, and a job
-// of more than `max_points` (or an axis of more values) is refused. Throws UsageError naming the
-// file and the key.
+// Reads and expands `path` (a job with a "program" key is another program's: refused). `have_gpu`
+// selects `schedulers` or, where the job names them and no device is present,
+// `fallback_schedulers`. The points are counted before any is built, and a job of more than
+// `max_points` (or an axis of more values) is refused. Throws UsageError naming the file and the
+// key.
 Job load_job(const std::string& path, bool have_gpu, uint64_t max_points = kDefaultMaxPoints);
 
 }  // namespace sb

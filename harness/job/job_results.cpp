@@ -46,7 +46,7 @@ bool is_ok(const Json& p) {
 
 }  // namespace
 
-JobResults::JobResults(const Job& job, int shard_index, int shard_count, Json environment)
+JobResults::JobResults(const JobHeader& job, int shard_index, int shard_count, Json environment)
     : doc_({{"schema", kJobSchema},
             {"job",
              {{"name", job.name},
@@ -57,7 +57,7 @@ JobResults::JobResults(const Job& job, int shard_index, int shard_count, Json en
             {"environment", std::move(environment)},
             {"points", Json::array()}}) {}
 
-JobResults JobResults::read(const std::string& path, const Job& job) {
+JobResults JobResults::read(const std::string& path, const JobHeader& job) {
   Json doc = read_json_file(path, "results file");
   check_results(doc, path, job.name);
   return JobResults(std::move(doc));
@@ -94,12 +94,12 @@ void JobResults::set_section(const std::string& key, Json value) {
 
 void JobResults::write(const std::string& path) {
   for (Json& p : doc_["points"]) {
-    if (!is_ok(p) || p["config"]["scheduler"] == "bound") continue;
+    if (!is_ok(p) || p["config"].value("scheduler", "") == "bound") continue;
     p["counters"].erase("efficiency");
     // Where several bound points fit (at different blocks_per_sm), the fastest is the yardstick.
     double bound_ms = 0;
     for (const Json& b : doc_["points"]) {
-      if (is_ok(b) && b["config"]["scheduler"] == "bound" && same_workload(b, p)) {
+      if (is_ok(b) && b["config"].value("scheduler", "") == "bound" && same_workload(b, p)) {
         const double ms = b["stats"]["median_ms"].get<double>();
         if (bound_ms == 0 || ms < bound_ms) bound_ms = ms;
       }
@@ -127,7 +127,7 @@ std::string device_slug(const nlohmann::json& environment) {
   return slug;
 }
 
-std::string default_results_path(const Job& job, const nlohmann::json& environment) {
+std::string default_results_path(const JobHeader& job, const nlohmann::json& environment) {
   return fmt::format("results/{}/{}.json", device_slug(environment), job.name);
 }
 

@@ -16,10 +16,11 @@ inline constexpr const char* kJobSchema = "schedbench.job/1";
 
 class JobResults {
  public:
-  JobResults(const Job& job, int shard_index, int shard_count, nlohmann::ordered_json environment);
+  JobResults(const JobHeader& job, int shard_index, int shard_count,
+             nlohmann::ordered_json environment);
 
   // The file at `path`, which must be a results file of `job`'s name; UsageError if not.
-  static JobResults read(const std::string& path, const Job& job);
+  static JobResults read(const std::string& path, const JobHeader& job);
 
   // The record of the point labelled `label`, or nullptr.
   const nlohmann::ordered_json* find(const std::string& label) const;
@@ -47,7 +48,7 @@ class JobResults {
 std::string device_slug(const nlohmann::json& environment);
 
 // Where `schedbench sweep` writes by default: results/<device>/<job name>.json.
-std::string default_results_path(const Job& job, const nlohmann::json& environment);
+std::string default_results_path(const JobHeader& job, const nlohmann::json& environment);
 
 // The most shards a sweep may be split into (`sweep --shard I/N`).
 inline constexpr int kMaxShards = 100000;

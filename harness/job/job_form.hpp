@@ -1,0 +1,97 @@
+// The JSON form every job file shares, whichever program runs it (jobs/README.md): the header
+// keys (name, description, figures, estimated_s, repetitions, warmup), "axes" as one sub-sweep
+// or a list of them, and each axis as a value, a list or a range. load_job (run points for
+// `schedbench sweep`) and load_fields_job (bench_fields' kernels) read their files with these,
+// each with its own table of axis keys.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sb {
+
+// What every job has besides its points.
+struct JobHeader {
+  std::string path;
+  std::string name;
+  std::string description;
+  nlohmann::ordered_json spec;       // the file as read, recorded with the results
+  std::vector<std::string> figures;  // the seed figures it feeds
+  double estimated_s = 0;            // the author's estimate of its time on one H100; 0: none
+  int repetitions = 3;               // timed runs per point
+  int warmup = 1;                    // untimed runs before them
+};
+
+// Throws UsageError "PATH: KEY: WHY" (one line).
+[[noreturn]] void job_error(const std::string& path, const std::string& key,
+                            const std::string& why);
+
+// A JSON value quoted in a message.
+std::string shown_json(const nlohmann::ordered_json& v);
+
+// The non-empty list of names at `key`.
+std::vector<std::string> job_string_list(const std::string& path, const nlohmann::ordered_json& doc,
+                                         const std::string& key);
+
+// Checks that `doc` is an object of `accepted` keys that has every `required` one, and reads the
+// header keys (name defaults to the file's stem).
+void read_job_header(const std::string& path, const nlohmann::ordered_json& doc,
+                     const std::vector<std::string>& accepted,
+                     const std::vector<std::string>& required, JobHeader& job);
+
+// "axes": one sub-sweep (an object), or a non-empty list of them; each with where it stands
+// ("axes", "axes[2]").
+std::vector<std::pair<std::string, const nlohmann::ordered_json*>> sub_sweeps(
+    const std::string& path, const nlohmann::ordered_json& axes);
+
+// One axis of a sub-sweep as written: its key, and the text of each value with where it stands
+// in the file ("axes.block_size[2]").
+struct AxisText {
+  std::string key;
+  std::vector<std::pair<std::string, std::string>> values;  // (where, text)
+};
+
+// The axes of the sub-sweep at `where`: an object whose keys are among `keys` (else "unknown
+// parameter; accepted: ..."), each value a value, a list, {"linear": [a, b], "step": s} or
+// {"log": [a, b], "points": k}; an axis of more than `max_points` values is refused.
+std::vector<AxisText> read_axis_texts(const std::string& path, const std::string& where,
+                                      const nlohmann::ordered_json& axes,
+                                      const std::vector<std::string>& keys, uint64_t max_points);
+
+// a * b and a + b, or the largest uint64_t where that overflows: a count of points above any cap.
+uint64_t saturating_product(uint64_t a, uint64_t b);
+uint64_t saturating_sum(uint64_t a, uint64_t b);
+
+// Refuses a job of more than `max_points` points, naming the count.
+void check_point_count(const std::string& path, uint64_t count, uint64_t max_points);
+
+// Calls `visit` with every combination of indices below `sizes` (each size at least 1), the
+// first index varying fastest; once, with no indices, where `sizes` is empty.
+void for_each_combination(const std::vector<size_t>& sizes,
+                          const std::function<void(const std::vector<size_t>&)>& visit);
+
+// A label for each configuration (JSON objects of key: value): the values of `lead` keys, then
+// key-value for every other key whose value differs between configurations, joined by "__" and
+// made a file name; unique among them, and equal labels mean equal configurations.
+std::vector<std::string> varying_labels(const std::vector<nlohmann::json>& configs,
+                                        const std::vector<std::string>& lead);
+
+// The points whose label no earlier point has, in order.
+template <class Point>
+std::vector<Point> distinct_points(std::vector<Point> points) {
+  std::vector<Point> out;
+  std::set<std::string> labels;
+  for (Point& p : points) {
+    if (labels.insert(p.label).second) out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace sb
