@@ -154,8 +154,9 @@ void set_declared(const Parameter& p, RunConfig& c, const std::string& where,
                   const std::string& text) {
   // Where owners declare it each their own way, the message names whose values it gives.
   if (const DeclaredParameter* d = own_declaration(p, c)) {
-    return d->set(c, p.declarations.size() > 1 ? fmt::format("{} ({})", where, owner(p, c)) : where,
-                  text);
+    const bool shared = std::all_of(p.declarations.begin(), p.declarations.end(),
+                                    [d](const auto& other) { return other.second == d; });
+    return d->set(c, shared ? where : fmt::format("{} ({})", where, owner(p, c)), text);
   }
   std::vector<std::string> choices;
   bool all_choices = true;
