@@ -133,6 +133,11 @@ SimParameter required(SimParameter p) {
   return p;
 }
 
+SimParameter recorded_when_given(SimParameter p) {
+  p.record_default = false;
+  return p;
+}
+
 const SimParameter& steps_parameter() {
   static const SimParameter p = required(whole_parameter("steps", "--steps", "toy, mvp: time steps",
                                                          "time steps", 1, kMaxCount, std::nullopt));

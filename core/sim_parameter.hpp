@@ -36,6 +36,9 @@ struct SimParameter {
   // (null in results), which the sim reads with given().
   std::optional<std::string> fallback;
   bool required = false;  // a run of a sim that lists it must give it
+  // Results record the default (false: null where not given, so that results made before the
+  // parameter existed still describe the same runs).
+  bool record_default = true;
   uint64_t whole_lo = 0, whole_hi = 0;
   double real_lo = 0, real_hi = 0;
   std::vector<std::string> choices;
@@ -88,6 +91,9 @@ SimParameter text_parameter(std::string key, std::string flag, std::string help,
 
 // A declaration with `required` set: a run must give it.
 SimParameter required(SimParameter p);
+
+// A declaration whose default results record as null (record_default false).
+SimParameter recorded_when_given(SimParameter p);
 
 // `--steps`, which the sims that take steps in one phase (toy, mvp, the example walk) share.
 const SimParameter& steps_parameter();

@@ -136,7 +136,7 @@ std::vector<Parameter> scheduler_parameters() {
 
 // A sim's value as results record it: typed by its kind; null where an optional one is not given.
 json sim_value_json(const SimParameter& d, const RunConfig& c) {
-  if (!d.given(c) && !d.fallback) return nullptr;
+  if (!d.given(c) && (!d.fallback || !d.record_default)) return nullptr;
   switch (d.kind) {
     case ValueKind::kWhole:
       return d.whole(c);
