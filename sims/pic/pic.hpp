@@ -102,6 +102,9 @@ const SimParameter& poisson_steps();
 const SimParameter& mobility_steps();
 const SimParameter& cross_section();     // a file name, or kSynthetic
 const SimParameter& collision_chance();  // optional: a constant chance instead of a table
+const SimParameter& field();             // mock (seed 003's) or poisson: the variant
+const SimParameter& grid();              // mesh nodes per side with poisson
+const SimParameter& field_solver();      // device (cuFFT) or host (FFTW) for GPU runs
 
 // The tables behind Params, on the host: the floors, the thresholds, and both as Levels.
 std::vector<double> level_floors();
@@ -110,6 +113,8 @@ std::vector<Level> level_table(const CrossSections& cs);
 
 }  // namespace pic
 
+// The mock field's variant of pic (--field mock, the default); sims/pic/pic_family.hpp lists it
+// with the Poisson field's, which shares its members but its field.
 struct PicSim {
   using Particle = pic::Particle;
   using Params = pic::Params;
@@ -119,8 +124,9 @@ struct PicSim {
       "mock PIC-MCC electrons: grid acceleration per poisson step, leapfrog, split/remove "
       "collisions by energy level (seed 003 §3.4)";
   static SimParameters parameters() {
-    return {&pic::poisson_steps(), &pic::mobility_steps(), &pic::cross_section(),
-            &pic::collision_chance()};
+    return {&pic::poisson_steps(),    &pic::mobility_steps(), &pic::cross_section(),
+            &pic::collision_chance(), &pic::field(),          &pic::grid(),
+            &pic::field_solver()};
   }
 
   // The tables and the grid work between phases, on the host.
