@@ -16,10 +16,14 @@ struct WalkFamily {
   static constexpr const char* kName = sb::WalkSim::kName;
 #endif
   static constexpr const char* kDescription = sb::WalkSim::kDescription;
-  static sb::SimParameters parameters() { return sb::WalkSim::parameters(); }
+  static sb::SimParameters parameters() {
+    return sb::WalkSim::parameters();
+  }
 
 #ifndef SB_OMIT_VARIANT
-  static size_t variant(const sb::RunConfig&) { return 0; }
+  static size_t variant(const sb::RunConfig&) {
+    return 0;
+  }
 #endif
 };
 
