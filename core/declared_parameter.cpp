@@ -139,6 +139,11 @@ DeclaredParameter required(DeclaredParameter p) {
   return p;
 }
 
+DeclaredParameter recorded_when_given(DeclaredParameter p) {
+  p.record_default = false;
+  return p;
+}
+
 const DeclaredParameter& steps_parameter() {
   static const DeclaredParameter p = required(whole_parameter(
       "steps", "--steps", "toy, mvp: time steps", "time steps", 1, kMaxCount, std::nullopt));

@@ -37,6 +37,9 @@ struct DeclaredParameter {
   // (null in results), which the sim reads with given().
   std::optional<std::string> fallback;
   bool required = false;  // a run of a sim that lists it must give it
+  // Results record the default (false: null where not given, so that results made before the
+  // parameter existed still describe the same runs).
+  bool record_default = true;
   uint64_t whole_lo = 0, whole_hi = 0;
   double real_lo = 0, real_hi = 0;
   std::vector<std::string> choices;
@@ -94,6 +97,9 @@ DeclaredParameter text_parameter(std::string key, std::string flag, std::string 
 
 // A declaration with `required` set: a run must give it.
 DeclaredParameter required(DeclaredParameter p);
+
+// A declaration whose default results record as null (record_default false).
+DeclaredParameter recorded_when_given(DeclaredParameter p);
 
 // `--steps`, which the sims that take steps in one phase (toy, mvp, the example walk) share.
 const DeclaredParameter& steps_parameter();

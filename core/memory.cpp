@@ -65,10 +65,15 @@ AllocationError allocation_error(const std::string& memory, const std::string& w
 
 void require_memory(const std::string& memory, const std::string& what, uint64_t count,
                     uint64_t element_bytes, uint64_t available, const std::string& says) {
-  if (count * element_bytes <= available) return;
-  throw AllocationError(fmt::format("{} needs {} of {} memory ({} x {} B) but {}; lower it", what,
-                                    format_bytes(count * element_bytes), memory, count,
-                                    element_bytes, says));
+  require_bytes(memory, what, count * element_bytes,
+                fmt::format(" ({} x {} B)", count, element_bytes), available, says);
+}
+
+void require_bytes(const std::string& memory, const std::string& what, uint64_t bytes,
+                   const std::string& made_of, uint64_t available, const std::string& says) {
+  if (bytes <= available) return;
+  throw AllocationError(fmt::format("{} needs {} of {} memory{} but {}; lower it", what,
+                                    format_bytes(bytes), memory, made_of, says));
 }
 
 }  // namespace sb

@@ -35,6 +35,10 @@ AllocationError allocation_error(const std::string& memory, const std::string& w
 void require_memory(const std::string& memory, const std::string& what, uint64_t count,
                     uint64_t element_bytes, uint64_t available, const std::string& says);
 
+// The same for `bytes` in all, which `made_of` may explain (" (...)", or empty).
+void require_bytes(const std::string& memory, const std::string& what, uint64_t bytes,
+                   const std::string& made_of, uint64_t available, const std::string& says);
+
 // `count` value-initialised elements for `what`, or AllocationError.
 template <class T>
 std::vector<T> allocate_host(size_t count, const char* what) {

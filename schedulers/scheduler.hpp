@@ -2,6 +2,7 @@
 // it reads, one run function per sim, its tuning policies, and the parameters it declares itself.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -20,7 +21,7 @@ enum class SchedulerKind {
   kYardstick,  // not a simulation: a bound to compare schedulers against
 };
 
-using RunFn = RunResult (*)(const RunConfig&, const RunOptions&);
+using RunFn = std::function<RunResult(const RunConfig&, const RunOptions&)>;
 
 struct SchedulerEntry {
   std::string name;
@@ -39,12 +40,30 @@ struct SchedulerEntry {
   }
 };
 
+// Sim's run function, `make(static_cast<Sim*>(nullptr))`; a family's runs the variant that the
+// configuration selects (core/sim_list.hpp), each variant's made by `make` once.
+template <class Sim, class Make>
+RunFn run_fn(Make& make) {
+  if constexpr (kIsFamily<Sim>) {
+    std::vector<RunFn> by_variant;
+    Sim::Variants::for_each([&](auto* variant) { by_variant.push_back(make(variant)); });
+    return [by_variant](const RunConfig& c, const RunOptions& opt) {
+      return by_variant.at(Sim::variant(c))(c, opt);
+    };
+  } else {
+    return make(static_cast<Sim*>(nullptr));
+  }
+}
+
 // One run function per registered sim, example sims included (sims/registry.hpp):
-// `make(static_cast<Sim*>(nullptr))` gives Sim's.
+// `make(static_cast<Sim*>(nullptr))` gives Sim's, and each variant's of a family.
 template <class Make>
 std::map<std::string, RunFn> run_fns(Make make) {
   std::map<std::string, RunFn> out;
-  const auto add = [&](auto* sim) { out[std::remove_pointer_t<decltype(sim)>::kName] = make(sim); };
+  const auto add = [&](auto* sim) {
+    using Sim = std::remove_pointer_t<decltype(sim)>;
+    out[Sim::kName] = run_fn<Sim>(make);
+  };
   AllSims::for_each(add);
   ExampleSims::for_each(add);
   return out;

@@ -24,15 +24,34 @@ SimTable (*table_writer())(const RunConfig&) {
 
 }  // namespace
 
+namespace {
+
+// The checks of the run's variant of Sim: its HostState's (sims without variants are their own).
+template <class Sim>
+void check(const RunConfig& c) {
+  with_variant<Sim>(
+      c, [&c](auto* variant) { HostState<std::remove_pointer_t<decltype(variant)>> state(c); });
+}
+
+template <class Sim>
+uint32_t phase_count(const RunConfig& c) {
+  return with_variant<Sim>(
+      c, [&c](auto* variant) { return std::remove_pointer_t<decltype(variant)>::phases(c).count; });
+}
+
+}  // namespace
+
 const std::vector<SimInfo>& all_sims() {
   static const std::vector<SimInfo> sims = [] {
     std::vector<SimInfo> out;
     AllSims::for_each([&out](auto* sim) {
       using Sim = std::remove_pointer_t<decltype(sim)>;
-      out.push_back({Sim::kName, Sim::kDescription, Sim::parameters(),
-                     [](const RunConfig& c) { HostState<Sim> state(c); }, kHasPicture<Sim>,
-                     kDrawsFrames<Sim>, [](const RunConfig& c) { return Sim::phases(c).count; },
-                     table_writer<Sim>()});
+      // A family's variants all draw pictures and frames, or none, and share their table's form
+      // (core/sim_list.hpp).
+      using First = typename FirstOf<typename VariantsOf<Sim>::type>::type;
+      out.push_back({Sim::kName, Sim::kDescription, Sim::parameters(), check<Sim>,
+                     kHasPicture<First>, kDrawsFrames<First>, phase_count<Sim>,
+                     table_writer<First>()});
     });
     return out;
   }();

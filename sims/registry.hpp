@@ -2,27 +2,18 @@
 // (its #include and its name in AllSims; docs/design.md §9 walks through it).
 #pragma once
 
-#include "core/sim_interface.hpp"
+#include "core/sim_list.hpp"
 #include "examples/walk_sim.hpp"
 #include "sims/air/air.hpp"
 #include "sims/mvp/mvp.hpp"
-#include "sims/pic/pic.hpp"
+#include "sims/pic/pic_family.hpp"
 #include "sims/toy/toy.hpp"
 
 namespace sb {
 
-// Listing a sim checks it against the sim interface (core/sim_interface.hpp).
-template <class... Sims>
-struct SimList {
-  static_assert((check_sim<Sims>() && ...));
-
-  template <class F>
-  static void for_each(F&& f) {
-    (f(static_cast<Sims*>(nullptr)), ...);
-  }
-};
-
-using AllSims = SimList<ToySim, MvpSim, PicSim, AirSim>;
+// An entry is a sim or a sim family (core/sim_list.hpp): pic is the family of its mock and its
+// Poisson field.
+using AllSims = SimList<ToySim, MvpSim, PicFamily, AirSim>;
 
 // The example sims of the tutorials (docs/design.md §9): every scheduler is built for them and the
 // tests run them, but users do not see them (all_sims(), `schedbench list` and --sim know

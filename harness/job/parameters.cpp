@@ -106,10 +106,10 @@ std::vector<Parameter> scheduler_parameters() {
   };
 }
 
-// A declared value as results record it: typed by its kind; null where an optional one is not
-// given.
+// A declared value as results record it: typed by its kind; null where an optional one, or one
+// whose default is not recorded, is not given.
 json declared_value_json(const DeclaredParameter& d, const RunConfig& c) {
-  if (!d.given(c) && !d.fallback) return nullptr;
+  if (!d.given(c) && (!d.fallback || !d.record_default)) return nullptr;
   switch (d.kind) {
     case ValueKind::kWhole:
       return d.whole(c);

@@ -1,5 +1,5 @@
-// The mock field solve of seed 003 §3.4.1 (docs/design.md §5, pic steps 1-3), as pure functions that
-// host and device share. Particles hardly move in a phase, so they occupy a small box of the
+// The mock field solve of seed 003 §3.4.1 (docs/design.md §5, pic steps 1-3), as pure functions
+// that host and device share. Particles hardly move in a phase, so they occupy a small box of the
 // 512^3 grid: counts and accelerations are kept for that box of occupied cells plus a halo of
 // one (empty) cell, which gives exactly the values of the full grid wherever a particle reads.
 #pragma once

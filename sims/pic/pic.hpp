@@ -103,6 +103,9 @@ const DeclaredParameter& poisson_steps();
 const DeclaredParameter& mobility_steps();
 const DeclaredParameter& cross_section();     // a file name, or kSynthetic
 const DeclaredParameter& collision_chance();  // optional: a constant chance instead of a table
+const DeclaredParameter& field();             // mock (seed 003's) or poisson: the variant
+const DeclaredParameter& grid();              // mesh nodes per side with poisson
+const DeclaredParameter& field_solver();      // device (cuFFT) or host (FFTW) for GPU runs
 
 // The tables behind Params, on the host: the floors, the thresholds, and both as Levels.
 std::vector<double> level_floors();
@@ -111,6 +114,8 @@ std::vector<Level> level_table(const CrossSections& cs);
 
 }  // namespace pic
 
+// The mock field's variant of pic (--field mock, the default); sims/pic/pic_family.hpp lists it
+// with the Poisson field's, which shares its members but its field.
 struct PicSim {
   using Particle = pic::Particle;
   using Params = pic::Params;
@@ -120,8 +125,9 @@ struct PicSim {
       "mock PIC-MCC electrons: grid acceleration per poisson step, leapfrog, split/remove "
       "collisions by energy level (seed 003 §3.4)";
   static DeclaredParameters parameters() {
-    return {&pic::poisson_steps(), &pic::mobility_steps(), &pic::cross_section(),
-            &pic::collision_chance()};
+    return {&pic::poisson_steps(),    &pic::mobility_steps(), &pic::cross_section(),
+            &pic::collision_chance(), &pic::field(),          &pic::grid(),
+            &pic::field_solver()};
   }
   // The cross sections a run reads, as a file that --cross-section reads back.
   static SimTable table(const RunConfig& c);

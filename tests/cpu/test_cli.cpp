@@ -34,6 +34,14 @@ std::vector<std::string> run_args(std::vector<std::string> extra) {
   return args;
 }
 
+std::vector<std::string> pic_args(std::vector<std::string> extra) {
+  std::vector<std::string> args = {
+      "run", "--sim",           "pic", "--scheduler",      "cpu-serial", "--init-n",
+      "5",   "--poisson-steps", "1",   "--mobility-steps", "1"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
 std::vector<std::string> toy_frames_args(std::vector<std::string> extra) {
   std::vector<std::string> args = {"run",
                                    "--sim",
@@ -190,6 +198,34 @@ const BadInput kBadInputs[] = {
      {"run", "--sim", "pic", "--scheduler", "cpu-serial", "--init-n", "5", "--poisson-steps", "1",
       "--mobility-steps", "1", "--cross-section", "/"},
      "/: the cross-section file is a directory; accepted: a regular file"},
+    {"grid_not_a_power_of_two", pic_args({"--field", "poisson", "--grid", "100"}),
+     "--grid: 100 is not a power of two; accepted: 16, 32, 64, 128, 256, 512, 1024 (the FFT "
+     "solve's mesh sizes)"},
+    {"grid_above_1024", pic_args({"--field", "poisson", "--grid", "2048"}),
+     "--grid: '2048' is not a whole number from 16 to 1024"},
+    {"grid_below_16", pic_args({"--field", "poisson", "--grid", "8"}),
+     "--grid: '8' is not a whole number from 16 to 1024"},
+    {"grid_with_the_mock_field", pic_args({"--grid", "64"}),
+     "--grid: 64 applies with --field poisson only; the field is mock"},
+    {"field_solver_with_the_mock_field", pic_args({"--field", "mock", "--field-solver", "host"}),
+     "--field-solver: host applies with --field poisson only; the field is mock"},
+    {"field_solver_not_known", pic_args({"--field", "poisson", "--field-solver", "gpu"}),
+     "--field-solver: 'gpu' is not accepted; accepted: device, host"},
+    {"field_model_not_known", pic_args({"--field", "vlasov"}),
+     "--field (pic): 'vlasov' is not accepted; accepted: mock, poisson"},
+    {"field_model_of_a_sim_without_a_field", run_args({"--field", "poisson"}),
+     "--field: does not apply to sim mvp; it applies to: pic, air"},
+    {"grid_of_a_sim_without_a_field",
+     {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5", "--grid",
+      "64"},
+     "--grid: does not apply to sim toy; it applies to: pic"},
+    {"field_solver_of_air",
+     {"run", "--sim", "air", "--scheduler", "cpu-serial", "--init-n", "5", "--reduced-field", "100",
+      "--field-solver", "host"},
+     "--field-solver: does not apply to sim air; it applies to: pic"},
+    {"field_model_given_to_air",
+     {"run", "--sim", "air", "--scheduler", "cpu-serial", "--init-n", "5", "--field", "poisson"},
+     "--field (air): 'poisson' is not a number"},
     {"cross_section_device",
      {"run", "--sim", "pic", "--scheduler", "cpu-serial", "--init-n", "5", "--poisson-steps", "1",
       "--mobility-steps", "1", "--cross-section", "/dev/zero"},

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "core/cuda_check.hpp"
 #include "core/errors.hpp"
 #include "schedulers/compaction_variants.hpp"
 #include "schedulers/registry.hpp"
@@ -84,6 +85,12 @@ std::vector<Config> configs() {
   out.push_back({"pic_chance_60", pic(2000, 2, 150, 60)});
   out.push_back({"pic_chance_90", pic(2000, 2, 150, 90)});
   out.push_back({"pic_extinction", pic(20, 5, 200, 90)});
+  // The Poisson field solved on the host (FFTW, as cpu-serial), so every digest is cpu-serial's.
+  RunConfig poisson = pic(20'000, 3, 200, 30);
+  sb::pic::field().set(poisson, "poisson");
+  sb::pic::grid().set(poisson, 64);
+  sb::pic::field_solver().set(poisson, "host");
+  out.push_back({"pic_poisson_field_host_solve", poisson});
   // More particles than resident threads, living a few steps: cpu-sync's warps leave their
   // last lanes to the next generation, dynamic-block's publish them.
   out.push_back({"pic_more_particles_than_threads", pic(200'000, 2, 60, 20)});
@@ -178,6 +185,49 @@ INSTANTIATE_TEST_SUITE_P(EveryConfiguration, GpuSchedulers,
                          [](const testing::TestParamInfo<Case>& i) {
                            return test_name(std::get<0>(i.param) + "_" + std::get<1>(i.param).name);
                          });
+
+// --field poisson solved by cuFFT (the default on a GPU): cuFFT's rounding is not FFTW's, so
+// the runs need not give cpu-serial's digest, but every GPU scheduler gives one digest among
+// themselves, as the deterministic deposit, field and gather make it (docs/physics.md).
+TEST(GpuPoissonField, EveryGpuSchedulerGivesOneDigestWithTheDeviceSolver) {
+  SB_REQUIRE_CUDA_DEVICE();
+  RunConfig c = pic(20'000, 3, 200, 30);
+  sb::pic::field().set(c, "poisson");
+  sb::pic::grid().set(c, 64);
+  c.scheduler = "dynamic-warp";
+  const RunResult first = run(c);
+  for (const std::string& scheduler : gpu_schedulers()) {
+    c.scheduler = scheduler;
+    const RunResult r = run(c);
+    EXPECT_EQ(r.digest, first.digest) << scheduler;
+    EXPECT_EQ(r.counts.particle_steps, first.counts.particle_steps) << scheduler;
+    testing_support::summary().push_back({fmt::format("{} = dynamic-warp", scheduler),
+                                          "pic, --field poisson, cuFFT solve (64^3)",
+                                          r.digest == first.digest ? "identical" : "DIFFERENT"});
+  }
+}
+
+// A mesh larger than the device's free memory is refused before the run, naming the bytes: the
+// test holds all the free memory but 2 GiB, where the particle slots (640 MB) fit and the 512^3
+// field (six arrays of 1 GiB and cuFFT's) does not.
+TEST(GpuPoissonField, AMeshThatDoesNotFitIsRefusedBeforeTheRun) {
+  SB_REQUIRE_CUDA_DEVICE();
+  RunConfig c = pic(1000, 1, 10, 30);
+  sb::pic::field().set(c, "poisson");
+  sb::pic::grid().set(c, 512);
+  c.scheduler = "dynamic-warp";
+  const DeviceMemory m = device_memory();
+  ASSERT_GT(m.free_bytes, 4ull << 30) << m.describe();
+  const DeviceBuffer<unsigned char> held(m.free_bytes - (2ull << 30), "memory the test holds");
+  try {
+    run(c);
+    ADD_FAILURE() << "a 512^3 mesh ran in 2 GiB";
+  } catch (const AllocationError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("--grid 512 (the Poisson field) needs "), std::string::npos) << what;
+    EXPECT_NE(what.find(" free of "), std::string::npos) << what;
+  }
+}
 
 // Each tuning policy of a scheduler but the one `default` means (which the cases above run),
 // with one configuration of each sim: the policies change the schedule, never the particles.

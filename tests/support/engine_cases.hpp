@@ -73,6 +73,10 @@ inline std::vector<Case> cases() {
                    pic(2000, 2, 150, chance)});
   }
   out.push_back({"pic_extinction", pic(20, 5, 200, 90)});
+  RunConfig poisson = pic(3000, 3, 100, 30);  // the Poisson field on a 32^3 mesh
+  sb::pic::field().set(poisson, "poisson");
+  sb::pic::grid().set(poisson, 32);
+  out.push_back({"pic_poisson_field", poisson});
   // The example sim (examples/walk_sim.hpp): walkers split and die at the strip's ends.
   RunConfig walk = config("walk", 3000, 600);
   sb::mvp::split_chance().set(walk, 1);
