@@ -110,6 +110,14 @@ DeviceDeposit::DeviceDeposit(const Mesh& mesh, Boundary boundary)
     ++key_bits_;
 }
 
+void DeviceDeposit::place(const Mesh& mesh) {
+  if (mesh.n != mesh_.n) {
+    throw std::invalid_argument(
+        fmt::format("a deposit made for {} nodes per axis was placed on {}", mesh_.n, mesh.n));
+  }
+  mesh_ = mesh;
+}
+
 void DeviceDeposit::reserve(uint64_t count, cudaStream_t stream) {
   if (count <= keys_.size()) return;
   keys_.reserve(count);

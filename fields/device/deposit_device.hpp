@@ -27,6 +27,10 @@ class DeviceDeposit {
   void deposit(DepositVariant variant, DevicePositions positions, uint64_t count, int sign,
                int64_t* charge, cudaStream_t stream);
 
+  // Moves the mesh (its origin and spacing) for the deposits after this: a mesh that follows the
+  // particles (air's space charge). Its node count and boundary stay the ones it was made with.
+  void place(const Mesh& mesh);
+
  private:
   void reserve(uint64_t count, cudaStream_t stream);
 

@@ -4,13 +4,11 @@
 // cpu-serial's digest), the field and each particle's read of it, on the run's stream.
 #pragma once
 
-#include <memory>
-#include <vector>
-
 #include "core/cuda_check.hpp"
 #include "fields/device/deposit_device.hpp"
 #include "fields/device/field_device.hpp"
 #include "fields/device/poisson_device.hpp"
+#include "fields/device/run_solver.hpp"
 #include "fields/poisson.hpp"
 #include "sims/pic/device_state.cuh"
 #include "sims/pic/pic_poisson.hpp"
@@ -28,7 +26,6 @@ class DevicePoissonField {
  public:
   DevicePoissonField(const PoissonSetup& setup, cudaStream_t stream)
       : mesh_(fitting(setup)),
-        on_device_(setup.solve_on_device),
         charge_(mesh_.nodes(), "the Poisson field's charge"),
         rho_(mesh_.nodes(), "the Poisson field's charge density"),
         phi_(mesh_.nodes(), "the Poisson field's potential"),
@@ -36,12 +33,7 @@ class DevicePoissonField {
         ey_(mesh_.nodes(), "the Poisson field's y component"),
         ez_(mesh_.nodes(), "the Poisson field's z component"),
         deposit_(mesh_, fields::Boundary::kPeriodic),
-        solver_(on_device_ ? fields::make_device_solver(mesh_, fields::Boundary::kPeriodic, stream)
-                           : fields::make_host_solver(mesh_, fields::Boundary::kPeriodic)) {
-    if (!on_device_) {
-      host_rho_.resize(mesh_.nodes());
-      host_phi_.resize(mesh_.nodes());
-    }
+        solver_(mesh_, fields::Boundary::kPeriodic, setup.solve_on_device, stream) {
     // A zero field until the first poisson step: what a kernel that runs the step without the
     // phase work (bound) reads.
     for (double* e : {ex_.data(), ey_.data(), ez_.data()})
@@ -59,15 +51,7 @@ class DevicePoissonField {
                        stream);
     }
     fields::device_charge_density(mesh_, charge_.data(), kElementaryCharge, rho_.data(), stream);
-    if (on_device_) {
-      solver_->solve(rho_.data(), phi_.data());
-    } else {
-      SB_CUDA_CHECK(cudaStreamSynchronize(stream));
-      SB_CUDA_CHECK(cudaMemcpy(host_rho_.data(), rho_.data(), nodes * sizeof(double),
-                               cudaMemcpyDeviceToHost));
-      solver_->solve(host_rho_.data(), host_phi_.data());
-      phi_.copy_from_host(host_phi_);  // synchronous: done before the field kernel below
-    }
+    solver_.solve(rho_.data(), phi_.data(), stream);
     fields::device_electric_field(mesh_, fields::Boundary::kPeriodic, phi_.data(), ex_.data(),
                                   ey_.data(), ez_.data(), stream);
     if (n == 0) return;
@@ -87,12 +71,10 @@ class DevicePoissonField {
   }
 
   fields::Mesh mesh_;
-  bool on_device_;
   DeviceBuffer<int64_t> charge_;
   DeviceBuffer<double> rho_, phi_, ex_, ey_, ez_;
   fields::DeviceDeposit deposit_;
-  std::unique_ptr<fields::PoissonSolver> solver_;
-  std::vector<double> host_rho_, host_phi_;  // --field-solver host
+  fields::RunSolver solver_;
 };
 
 }  // namespace pic

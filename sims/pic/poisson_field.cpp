@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 #include "fields/deposit.hpp"
+#include "fields/mesh_nodes.hpp"
 
 namespace sb::pic {
 namespace {
@@ -18,16 +19,9 @@ static_assert(sizeof(int64_t) == sizeof(double), "every array holds 8 bytes per 
 }  // namespace
 
 PoissonSetup poisson_setup(const RunConfig& c) {
-  const uint64_t n = grid().whole(c);
-  if ((n & (n - 1)) != 0) {
-    throw UsageError(fmt::format(
-        "--grid: {} is not a power of two; accepted: 16, 32, 64, 128, 256, 512, 1024 (the FFT "
-        "solve's mesh sizes)",
-        n));
-  }
   fields::Mesh mesh;
-  mesh.n = static_cast<int>(n);
-  mesh.h = kCells * kCellSize / static_cast<double>(n);
+  mesh.n = fields::power_of_two_nodes(grid(), c);
+  mesh.h = kCells * kCellSize / static_cast<double>(mesh.n);
   return {mesh, field_solver().text(c) == "device"};
 }
 
