@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/printable.hpp"
 #include "sims/air/constants.hpp"
 
 namespace sb::air {
@@ -59,23 +60,24 @@ std::vector<GasComponent> parse_gas(const std::string& text) {
     return UsageError(fmt::format(
         "--gas: '{}' {}; accepted: SPECIES:FRACTION,... with fractions in (0, 1] summing to 1 "
         "(within 1e-6), e.g. N2:0.8,O2:0.2",
-        text, why));
+        printable(text), why));
   };
   std::vector<GasComponent> out;
   std::stringstream in(text);
   double sum = 0;
   for (std::string item; std::getline(in, item, ',');) {
     const size_t colon = item.find(':');
-    if (colon == std::string::npos || colon == 0) throw bad(fmt::format("has '{}'", item));
+    if (colon == std::string::npos || colon == 0)
+      throw bad(fmt::format("has '{}'", printable(item)));
     const std::string number = item.substr(colon + 1);
     char* end = nullptr;
     const double f = std::strtod(number.c_str(), &end);
     if (number.empty() || *end != '\0' || !(f > 0 && f <= 1)) {
-      throw bad(fmt::format("has fraction '{}'", number));
+      throw bad(fmt::format("has fraction '{}'", printable(number)));
     }
     const std::string species = item.substr(0, colon);
     for (const GasComponent& g : out) {
-      if (g.species == species) throw bad(fmt::format("names {} twice", species));
+      if (g.species == species) throw bad(fmt::format("names {} twice", printable(species)));
     }
     out.push_back({species, f});
     sum += f;
@@ -97,8 +99,8 @@ CollisionTable build_table(const std::vector<Process>& file, const TableSpec& sp
   for (size_t s = 0; s < spec.gas.size(); ++s) {
     const std::string& name = spec.gas[s].species;
     if (std::find(in_file.begin(), in_file.end(), name) == in_file.end()) {
-      throw UsageError(fmt::format("--gas: species {} is not in {}; the file has: {}", name,
-                                   spec.path, fmt::join(in_file, ", ")));
+      throw UsageError(fmt::format("--gas: species {} is not in {}; the file has: {}",
+                                   printable(name), spec.path, fmt::join(in_file, ", ")));
     }
     for (const Process& p : file) {
       if (p.species != name) continue;
