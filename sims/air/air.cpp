@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "sims/air/constants.hpp"
 #include "sims/air/lxcat.hpp"
+#include "sims/air/space_charge.hpp"
 
 namespace sb {
 namespace air {
@@ -112,6 +113,42 @@ const DeclaredParameter& max_energy() {
       "air: top of the collision table, eV (default: the smallest top of the gases' elastic "
       "cross sections)",
       "collision table top (eV)", 1e-3, 1e7, std::nullopt);
+  return p;
+}
+
+const DeclaredParameter& init_radius() {
+  static const DeclaredParameter p = recorded_when_given(real_parameter(
+      "init_radius", "--init-radius",
+      "air: the initial electrons are uniform in a ball of this radius about the origin, metres "
+      "(default 0: all at the origin)",
+      "initial ball radius (m)", 0, 1, 0.0));
+  return p;
+}
+
+const DeclaredParameter& space_charge() {
+  static const DeclaredParameter p = recorded_when_given(switch_parameter(
+      "space_charge", "--space-charge",
+      "air: the electrons' and the ions' own field (deposition on a mesh around the swarm, FFT "
+      "Poisson solve in free space at every phase boundary) added to the applied one",
+      "space charge"));
+  return p;
+}
+
+const DeclaredParameter& grid() {
+  static const DeclaredParameter p = recorded_when_given(whole_parameter(
+      "grid", "--grid",
+      "air with --space-charge: mesh nodes per side over the swarm and its ions, a power of two "
+      "from 16 to 512 (default 64; the open solve transforms twice as many per side)",
+      "mesh nodes per side", 16, 512, 64));
+  return p;
+}
+
+const DeclaredParameter& field_solver() {
+  static const DeclaredParameter p = recorded_when_given(choice_parameter(
+      "field_solver", "--field-solver",
+      "air with --space-charge: where GPU runs solve Poisson's equation, device (default; cuFFT) "
+      "or host (FFTW, as the CPU engines do, so that they give cpu-serial's digest)",
+      "Poisson solver", {"device", "host"}, "device"));
   return p;
 }
 
@@ -229,7 +266,8 @@ AirSim::HostState::HostState(const RunConfig& c)
                                            : default_cross_sections()),
       phase_time_(air::phase_time().real(c)),
       extrapolate_(extrapolate_of(air::extrapolate().text(c))),
-      thermal_(air::thermal_gas().on(c)) {
+      thermal_(air::thermal_gas().on(c)),
+      init_radius_(air::init_radius().real(c)) {
   const double temperature = air::temperature().real(c);
   density_ = air::pressure().real(c) * air::kBar / (air::kBoltzmann * temperature);
   fields_ =
@@ -257,21 +295,23 @@ AirSim::Params AirSim::HostState::params() const {
           steps_per_phase_,
           extrapolate_,
           phase_time_,
-          thermal_};
+          thermal_,
+          init_radius_};
 }
 
 PhasePlan AirSim::phases(const RunConfig& c) {
   return {phases_of(c), HostState(c).params().steps_per_phase};
 }
 
-Observables AirSim::HostState::observe(const std::vector<Particle>& alive, PhaseWindow w,
+template <class P>
+Observables AirSim::HostState::observe(const std::vector<P>& alive, PhaseWindow w,
                                        PhaseEvents events) {
   const double end = air::phase_end_time(params(), w.start);
   const uint32_t phase = w.start / steps_per_phase_;
   if (phase == 0) note_effective(path_, table_);
   ExactSum energy, vz, z;
   uint64_t elastic = 0, excitations = 0;
-  for (const Particle& p : alive) {
+  for (const Particle& p : alive) {  // P's air::Particle part
     const air::Vec3 u{p.ux, p.uy, p.uz};
     if (p.parked == air::kAboveTable) {
       throw RunError(fmt::format(
@@ -316,6 +356,11 @@ Observables AirSim::HostState::observe(const std::vector<Particle>& alive, Phase
           {"alpha_N_m2", ionization_rate / (bulk * density_)},
           {"eta_N_m2", attachment_rate / (bulk * density_)}};
 }
+
+template Observables AirSim::HostState::observe(const std::vector<air::Particle>&, PhaseWindow,
+                                                PhaseEvents);
+template Observables AirSim::HostState::observe(const std::vector<air::ChargedParticle>&,
+                                                PhaseWindow, PhaseEvents);
 
 Image AirSim::picture(const std::vector<Particle>& ps) {
   // Square cells, 128 across the swarm's longer extent in x or z, and a margin of 4.

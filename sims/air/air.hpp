@@ -73,6 +73,7 @@ struct Params {
   Extrapolate extrapolate;
   double phase_time;  // s
   bool thermal_gas;
+  double init_radius;  // m: the initial electrons are uniform in a ball of it about the origin
 };
 
 // The row of energy eps and the weight of the next row; false above the top row.
@@ -100,6 +101,17 @@ SB_HD inline uint32_t choose_process(const Params& prm, uint32_t row, double f, 
 
 // The kinetic energy of the initial electrons, eV.
 inline constexpr double kInitialEnergy = 0.1;
+
+// A point uniform in the unit ball, by rejection from the cube: products and comparisons only, so
+// that every engine draws the same bits.
+template <class Words>
+SB_HD void point_in_ball(Words& words, double u[3]) {
+  do {
+    u[0] = signed_unit(words.next());
+    u[1] = signed_unit(words.next());
+    u[2] = signed_unit(words.next());
+  } while (u[0] * u[0] + u[1] * u[1] + u[2] * u[2] > 1.0);
+}
 
 // An isotropic velocity of kinetic energy eps, as momentum.
 template <class Words>
@@ -156,7 +168,11 @@ const DeclaredParameter& cross_sections();  // optional: the default file when n
 const DeclaredParameter& phases();
 const DeclaredParameter& phase_time();
 const DeclaredParameter& extrapolate();
-const DeclaredParameter& max_energy();  // optional: the smallest elastic top when not given
+const DeclaredParameter& max_energy();    // optional: the smallest elastic top when not given
+const DeclaredParameter& init_radius();   // the initial swarm's ball; 0: all at the origin
+const DeclaredParameter& space_charge();  // the variant: the electrons' and ions' own field
+const DeclaredParameter& grid();          // mesh nodes per side with space charge
+const DeclaredParameter& field_solver();  // device (cuFFT) or host (FFTW) for GPU runs
 
 }  // namespace air
 
@@ -173,7 +189,8 @@ struct AirSim {
             &air::field(),       &air::reduced_field(), &air::magnetic_field(),
             &air::field_angle(), &air::thermal_gas(),   &air::cross_sections(),
             &air::phases(),      &air::phase_time(),    &air::extrapolate(),
-            &air::max_energy()};
+            &air::max_energy(),  &air::init_radius(),   &air::space_charge(),
+            &air::grid(),        &air::field_solver()};
   }
 
   // The cross sections, fields and phase plan, on the host; the observables after each phase.
@@ -183,8 +200,10 @@ struct AirSim {
     Params params() const;
     void before_phase(std::vector<Particle>&, PhaseWindow) {}
     // The phase's observables from the electrons alive at its end; RunError for an electron
-    // that left the table (--extrapolate error) or used every step of the phase.
-    Observables observe(const std::vector<Particle>& alive, PhaseWindow w, PhaseEvents events);
+    // that left the table (--extrapolate error) or used every step of the phase. P is air's
+    // Particle or one that extends it (the space charge's, sims/air/space_charge.hpp).
+    template <class P>
+    Observables observe(const std::vector<P>& alive, PhaseWindow w, PhaseEvents events);
 
     const air::CollisionTable& table() const { return table_; }
     double density() const { return density_; }
@@ -198,6 +217,7 @@ struct AirSim {
     uint32_t steps_per_phase_ = 0;
     air::Extrapolate extrapolate_ = air::Extrapolate::kError;
     bool thermal_ = false;
+    double init_radius_ = 0;
     double mean_z_ = 0;  // at the end of the last phase observed
   };
   class DeviceState;  // sims/air/device_state.cuh
@@ -208,17 +228,36 @@ struct AirSim {
   // --density-png.
   static Image picture(const std::vector<Particle>& ps);
 
-  // At the origin at clock 0, with kInitialEnergy eV in an isotropic direction: at rest an
-  // electron would have no collision frequency (nu = N sigma v) and, without a field, never move.
-  static Particle initial(uint64_t index, const Params&, DrawKey key) {
+  // At clock 0, with kInitialEnergy eV in an isotropic direction (at rest an electron would have
+  // no collision frequency, nu = N sigma v, and without a field never move); at the origin, or
+  // uniform in the ball of --init-radius about it, drawn after the direction so that a radius of 0
+  // keeps the digests of air before the option.
+  static Particle initial(uint64_t index, const Params& prm, DrawKey key) {
     Particle p{};
     InitWords words(key, index);
     air::scatter(p, air::kInitialEnergy, words);
+    if (prm.init_radius > 0) {
+      double u[3];
+      air::point_in_ball(words, u);
+      p.x = prm.init_radius * u[0];
+      p.y = prm.init_radius * u[1];
+      p.z = prm.init_radius * u[2];
+    }
     p.tag = ParticleTag::make(index, 0);
     return p;
   }
 
   SB_HD static Fate step(Particle& p, Particle& child, const Params& prm, StepDraw& draw) {
+    return step_in(p, child, prm, prm.fields, draw);
+  }
+
+  SB_HD static bool simulates_children(const Params&) { return true; }
+
+ protected:
+  // The step in the fields `f`: the applied ones, or with the space charge's
+  // (sims/air/space_charge.hpp).
+  SB_HD static Fate step_in(Particle& p, Particle& child, const Params& prm, const air::Fields& f,
+                            StepDraw& draw) {
     const uint32_t t = draw.step();
     if (t % prm.steps_per_phase == 0) {  // the phase's first step: its counts start afresh
       p.elastic = 0;
@@ -229,7 +268,7 @@ struct AirSim {
     const double flight = -det_log(unit_open_closed(w.w0, w.w1)) * prm.inv_nu_max;
     air::Vec3 x{p.x, p.y, p.z}, u{p.ux, p.uy, p.uz};
     const bool cut = !(p.clock + flight < end);
-    air::boris_flight(x, u, prm.fields, cut ? end - p.clock : flight);
+    air::boris_flight(x, u, f, cut ? end - p.clock : flight);
     p.x = x.x;
     p.y = x.y;
     p.z = x.z;
@@ -244,8 +283,6 @@ struct AirSim {
     p.clock += flight;
     return collide(p, child, prm, draw, unit_double(w.w2, w.w3) * prm.nu_max);
   }
-
-  SB_HD static bool simulates_children(const Params&) { return true; }
 
  private:
   // The collision at the end of a flight; `target` is uniform in [0, nu_max).

@@ -154,6 +154,37 @@ void expect_usage_error(const RunConfig& c, const std::string& message) {
   }
 }
 
+// --init-radius: the ball is filled uniformly (r^3 / R^3 is uniform on [0, 1], the centre of
+// mass is the origin), and a radius of 0 leaves the electrons at the origin with the velocities
+// they have in the ball (the position is drawn after the direction).
+TEST(AirInitial, TheInitialBallIsFilledUniformlyAndRadiusZeroIsTheOrigin) {
+  const DrawKey key = DrawKey::from_seed(7);
+  air::Params ball{};
+  ball.init_radius = 1e-4;
+  const air::Params origin{};
+  constexpr int kN = 20000;
+  double cube = 0, x = 0, y = 0, z = 0;
+  for (uint64_t i = 0; i < kN; ++i) {
+    const air::Particle p = AirSim::initial(i, ball, key);
+    const air::Particle q = AirSim::initial(i, origin, key);
+    ASSERT_EQ(q.x, 0.0);
+    ASSERT_EQ(q.z, 0.0);
+    ASSERT_EQ(p.ux, q.ux);
+    ASSERT_EQ(p.uz, q.uz);
+    const double r2 = (p.x * p.x + p.y * p.y + p.z * p.z) / (ball.init_radius * ball.init_radius);
+    ASSERT_LE(r2, 1.0);
+    cube += r2 * std::sqrt(r2);
+    x += p.x;
+    y += p.y;
+    z += p.z;
+  }
+  // Means of kN draws: r^3/R^3 has standard deviation 0.29, a coordinate over R 0.45; 5 sigma.
+  const double five_sigma = 5.0 / std::sqrt(kN);
+  EXPECT_NEAR(cube / kN, 0.5, 0.29 * five_sigma);
+  for (double c : {x, y, z})
+    EXPECT_NEAR(c / kN / ball.init_radius, 0.0, 0.45 * five_sigma);
+}
+
 TEST(AirGas, BadMixturesAreUsageErrors) {
   expect_usage_error(siglo("N2:0.8,O2:0.3", 100), "has fractions summing to 1.1");
   expect_usage_error(siglo("N2:0.8,O2", 100), "has 'O2'");

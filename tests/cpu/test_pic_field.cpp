@@ -94,12 +94,14 @@ TEST(SimFamilies, EveryVariantDeclaresItsFamilysParameters) {
       });
     }
   });
-  EXPECT_EQ(families, 1);  // pic
-  int pics = 0;
-  for (const SimInfo& s : all_sims())
-    pics += s.name == "pic";
-  EXPECT_EQ(pics, 1);
-  EXPECT_TRUE(reads(find_sim("pic"), "grid"));
+  EXPECT_EQ(families, 2);  // pic, air
+  for (const char* name : {"pic", "air"}) {
+    int listed = 0;
+    for (const SimInfo& s : all_sims())
+      listed += s.name == name;
+    EXPECT_EQ(listed, 1) << name;
+    EXPECT_TRUE(reads(find_sim(name), "grid")) << name;
+  }
 }
 
 TEST(SimFamilies, TheCatalogChecksTheRunsVariant) {

@@ -104,6 +104,13 @@ std::vector<Config> configs() {
   RunConfig three = air("N2:0.78,O2:0.21,Ar:0.01", 150, 10'000, 3);
   sb::air::thermal_gas().set(three, true);
   out.push_back({"air_three_gases_thermal", three});
+  // The space charge solved on the host (FFTW, as cpu-serial), so every digest is cpu-serial's.
+  RunConfig space_charge = air("N2:1", 400, 2000, 4);
+  sb::air::space_charge().set(space_charge, true);
+  sb::air::grid().set(space_charge, 32);
+  sb::air::init_radius().set(space_charge, 5e-6);
+  sb::air::field_solver().set(space_charge, "host");
+  out.push_back({"air_space_charge_host_solve", space_charge});
   // Three-body attachment grows as the pressure squared: at 10 bar every electron is gone
   // within the 6th of 6 phases of 50 ps.
   RunConfig extinct = air("O2:1", 5, 1000, 6);
@@ -186,14 +193,10 @@ INSTANTIATE_TEST_SUITE_P(EveryConfiguration, GpuSchedulers,
                            return test_name(std::get<0>(i.param) + "_" + std::get<1>(i.param).name);
                          });
 
-// --field poisson solved by cuFFT (the default on a GPU): cuFFT's rounding is not FFTW's, so
-// the runs need not give cpu-serial's digest, but every GPU scheduler gives one digest among
-// themselves, as the deterministic deposit, field and gather make it (docs/physics.md).
-TEST(GpuPoissonField, EveryGpuSchedulerGivesOneDigestWithTheDeviceSolver) {
-  SB_REQUIRE_CUDA_DEVICE();
-  RunConfig c = pic(20'000, 3, 200, 30);
-  sb::pic::field().set(c, "poisson");
-  sb::pic::grid().set(c, 64);
+// A field solved by cuFFT (the default on a GPU): cuFFT's rounding is not FFTW's, so the runs
+// need not give cpu-serial's digest, but every GPU scheduler gives one digest among themselves,
+// as the deterministic deposit, field and gather make it (docs/physics.md).
+void expect_one_gpu_digest(RunConfig c, const std::string& what) {
   c.scheduler = "dynamic-warp";
   const RunResult first = run(c);
   for (const std::string& scheduler : gpu_schedulers()) {
@@ -201,10 +204,26 @@ TEST(GpuPoissonField, EveryGpuSchedulerGivesOneDigestWithTheDeviceSolver) {
     const RunResult r = run(c);
     EXPECT_EQ(r.digest, first.digest) << scheduler;
     EXPECT_EQ(r.counts.particle_steps, first.counts.particle_steps) << scheduler;
-    testing_support::summary().push_back({fmt::format("{} = dynamic-warp", scheduler),
-                                          "pic, --field poisson, cuFFT solve (64^3)",
+    testing_support::summary().push_back({fmt::format("{} = dynamic-warp", scheduler), what,
                                           r.digest == first.digest ? "identical" : "DIFFERENT"});
   }
+}
+
+TEST(GpuPoissonField, EveryGpuSchedulerGivesOneDigestWithTheDeviceSolver) {
+  SB_REQUIRE_CUDA_DEVICE();
+  RunConfig c = pic(20'000, 3, 200, 30);
+  sb::pic::field().set(c, "poisson");
+  sb::pic::grid().set(c, 64);
+  expect_one_gpu_digest(c, "pic, --field poisson, cuFFT solve (64^3)");
+}
+
+TEST(GpuSpaceCharge, EveryGpuSchedulerGivesOneDigestWithTheDeviceSolver) {
+  SB_REQUIRE_CUDA_DEVICE();
+  RunConfig c = air("N2:1", 400, 2000, 4);
+  sb::air::space_charge().set(c, true);
+  sb::air::grid().set(c, 32);
+  sb::air::init_radius().set(c, 5e-6);
+  expect_one_gpu_digest(c, "air, --space-charge, cuFFT solve (32^3)");
 }
 
 // A mesh larger than the device's free memory is refused before the run, naming the bytes: the

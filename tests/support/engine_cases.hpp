@@ -90,6 +90,12 @@ inline std::vector<Case> cases() {
   RunConfig thermal = air("N2:0.78,O2:0.21,Ar:0.01", 120, 100, 2);
   sb::air::thermal_gas().set(thermal, true);
   out.push_back({"air_three_gases_thermal", thermal});
+  // The space charge on a 16^3 mesh, the electrons starting in a ball of 2 um.
+  RunConfig space_charge = air("N2:1", 800, 50, 3);
+  sb::air::space_charge().set(space_charge, true);
+  sb::air::grid().set(space_charge, 16);
+  sb::air::init_radius().set(space_charge, 2e-6);
+  out.push_back({"air_space_charge", space_charge});
   return out;
 }
 

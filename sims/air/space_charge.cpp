@@ -1,0 +1,99 @@
+#include "sims/air/space_charge.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+#include "fields/deposit.hpp"
+#include "fields/mesh_nodes.hpp"
+#include "sims/air/air_family.hpp"
+
+namespace sb {
+namespace air {
+
+fields::Mesh mesh_around(const Box& box, int n) {
+  double extent = 0;
+  for (int a = 0; a < 3; ++a)
+    extent = std::max(extent, box.hi[a] - box.lo[a]);
+  const double side = std::max(kMeshMargin * extent, kMinMeshSide);
+  fields::Mesh m;
+  m.n = n;
+  m.h = side / (n - 1);
+  for (int a = 0; a < 3; ++a)
+    m.origin[a] = 0.5 * (box.lo[a] + box.hi[a]) - 0.5 * side;
+  return m;
+}
+
+fields::Mesh unit_mesh(int n) {
+  fields::Mesh m;
+  m.n = n;
+  m.h = 1;
+  return m;
+}
+
+SpaceChargeSetup space_charge_setup(const RunConfig& c) {
+  return {fields::power_of_two_nodes(grid(), c), field_solver().text(c) == "device"};
+}
+
+HostSpaceCharge::HostSpaceCharge(int nodes)
+    : mesh_(std::make_unique<fields::Mesh>(unit_mesh(nodes))),
+      charge_(new int64_t[mesh_->nodes()]),
+      rho_(new double[mesh_->nodes()]),
+      phi_(new double[mesh_->nodes()]),
+      ex_(new double[mesh_->nodes()]),
+      ey_(new double[mesh_->nodes()]),
+      ez_(new double[mesh_->nodes()]) {}
+
+void HostSpaceCharge::update(const std::vector<ChargedParticle>& ps, PhaseWindow w,
+                             uint32_t steps_per_phase) {
+  // Made at the first update, so that a run's check and a GPU run (which solves with its own)
+  // make no plans.
+  if (!solver_) solver_ = fields::make_host_solver(*mesh_, fields::Boundary::kOpen);
+  Box electrons;
+  for (const ChargedParticle& p : ps) {
+    electrons.add(p.x, p.y, p.z);
+    if (!ion_pending(p, w, steps_per_phase)) continue;
+    ions_.insert(ions_.end(), {p.bx, p.by, p.bz});
+    ion_box_.add(p.bx, p.by, p.bz);
+  }
+  const fields::Mesh mesh = mesh_around(Box::merged(electrons, ion_box_), mesh_->n);
+  *mesh_ = mesh;
+  struct Position {
+    double x, y, z;
+  };
+  const auto* ions = reinterpret_cast<const Position*>(ions_.data());
+  std::fill(charge_.get(), charge_.get() + mesh.nodes(), 0);
+  fields::deposit(
+      mesh, fields::Boundary::kOpen, ps.size(),
+      [&ps](uint64_t i) -> const ChargedParticle& { return ps[i]; }, -1, charge_.get());
+  fields::deposit(
+      mesh, fields::Boundary::kOpen, ions_.size() / 3,
+      [ions](uint64_t i) -> const Position& { return ions[i]; }, +1, charge_.get());
+  fields::charge_density(unit_mesh(mesh.n), charge_.get(), unit_mesh_charge(mesh.h), rho_.get());
+  solver_->solve(rho_.get(), phi_.get());
+  fields::electric_field(mesh, fields::Boundary::kOpen, phi_.get(), ex_.get(), ey_.get(),
+                         ez_.get());
+}
+
+}  // namespace air
+
+AirSpaceChargeSim::HostState::HostState(const RunConfig& c)
+    : air_(c), setup_(air::space_charge_setup(c)), field_(setup_.nodes) {}
+
+Image AirSpaceChargeSim::picture(const std::vector<Particle>& ps) {
+  return AirSim::picture(std::vector<air::Particle>(ps.begin(), ps.end()));
+}
+
+size_t AirFamily::variant(const RunConfig& c) {
+  if (air::space_charge().on(c)) return Variants::index_of<AirSpaceChargeSim>();
+  for (const DeclaredParameter* p : {&air::grid(), &air::field_solver()}) {
+    if (p->given(c)) {
+      throw UsageError(fmt::format("{}: {} applies with --space-charge only; space charge is off",
+                                   p->flag, c.declared_values.at(p->key)));
+    }
+  }
+  return Variants::index_of<AirSim>();
+}
+
+}  // namespace sb
