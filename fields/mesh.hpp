@@ -56,7 +56,8 @@ SB_HD inline Stencil stencil_of(const Mesh& m, double x, double y, double z) {
 // conserved to 1e-9 of a particle.
 SB_HD inline int64_t corner_units(const Stencil& s, int c) {
   double w = 1;
-  for (int a = 0; a < 3; ++a) w *= (c >> a & 1) ? s.w[a] : 1 - s.w[a];
+  for (int a = 0; a < 3; ++a)
+    w *= (c >> a & 1) ? s.w[a] : 1 - s.w[a];
   return static_cast<int64_t>(w * kChargeUnit + 0.5);
 }
 

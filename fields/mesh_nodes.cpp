@@ -15,9 +15,10 @@ int power_of_two_nodes(const DeclaredParameter& grid, const RunConfig& c) {
   for (uint64_t p = 1; p <= grid.whole_hi; p *= 2) {
     if (p >= grid.whole_lo) accepted += fmt::format("{}{}", accepted.empty() ? "" : ", ", p);
   }
-  throw UsageError(fmt::format("{}: {} is not a power of two; accepted: {} (the FFT solve's mesh "
-                               "sizes)",
-                               grid.flag, n, accepted));
+  throw UsageError(
+      fmt::format("{}: {} is not a power of two; accepted: {} (the FFT solve's mesh "
+                  "sizes)",
+                  grid.flag, n, accepted));
 }
 
 }  // namespace sb::fields

@@ -8,10 +8,10 @@
 #include <fstream>
 
 #include "core/errors.hpp"
+#include "core/values.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/job/parameters.hpp"
-#include "core/values.hpp"
 #include "schedulers/registry.hpp"
 
 namespace sb {

@@ -57,8 +57,8 @@ struct MergeBoxes {
 template <class Point>
 Box device_box(const Point* first, uint64_t count, cudaStream_t stream) {
   if (count == 0) return Box{};
-  return thrust::transform_reduce(thrust::cuda::par.on(stream), first, first + count,
-                                  BoxOfPoint{}, Box{}, MergeBoxes{});
+  return thrust::transform_reduce(thrust::cuda::par.on(stream), first, first + count, BoxOfPoint{},
+                                  Box{}, MergeBoxes{});
 }
 
 class DeviceSpaceCharge {
@@ -102,8 +102,8 @@ class DeviceSpaceCharge {
       deposit_.deposit(fields::DepositVariant::kAtomic, {&ions_.data()->x, sizeof(IonPoint)},
                        ion_count_, +1, charge_.data(), stream);
     }
-    fields::device_charge_density(unit_, charge_.data(), unit_mesh_charge(mesh_now_.h),
-                                  rho_.data(), stream);
+    fields::device_charge_density(unit_, charge_.data(), unit_mesh_charge(mesh_now_.h), rho_.data(),
+                                  stream);
     solver_.solve(rho_.data(), phi_.data(), stream);
     fields::device_electric_field(mesh_now_, fields::Boundary::kOpen, phi_.data(), ex_.data(),
                                   ey_.data(), ez_.data(), stream);

@@ -58,7 +58,9 @@ TEST(Sweep, WritesOneResultsFileWithEveryRepetitionAndTheRunsDigest) {
   EXPECT_NE(row.find(fmt::format(" {:.3f} ", median)), std::string::npos) << o.out;
   EXPECT_NE(row.find(fmt::format(" {:.1f} ", 100 * p["stats"]["cv"].get<double>())),
             std::string::npos)
-      << p["stats"]["cv"] << "\n" << row << "\n" << o.out;
+      << p["stats"]["cv"] << "\n"
+      << row << "\n"
+      << o.out;
   // The sweep measures what `schedbench run` computes.
   const std::string single = dir.path("single.json");
   ASSERT_EQ(
