@@ -21,7 +21,24 @@ struct Counts {
   uint64_t removed = 0;
   uint64_t particle_steps = 0;
   uint64_t peak = 0;  // most particle slots in use at once: the number --capacity bounds
+  // Most particles alive at a phase boundary (the start or the end of a phase): the population
+  // that peak slots are measured against (docs/performance.md, "Slots and the live population").
+  uint64_t peak_live = 0;
+  // The particle-record traffic of a scheduler that keeps each particle in registers for its
+  // phase and stores every particle once: every particle alive at a phase start and every child
+  // read once and written once. The bytes behind the memory-bandwidth line (docs/performance.md,
+  // "The bound and the memory line").
+  uint64_t record_bytes = 0;
 };
+
+// The counts a phase adds that follow from its start, its slots and its survivors: peak live
+// population and record traffic (the rest are the engine's to count).
+inline void count_phase_population(Counts& c, uint64_t start, uint64_t slots, uint64_t alive,
+                                   uint64_t particle_bytes) {
+  c.peak_live = c.peak_live > start ? c.peak_live : start;
+  c.peak_live = c.peak_live > alive ? c.peak_live : alive;
+  c.record_bytes += 2 * particle_bytes * slots;
+}
 
 // A sim's named measurements of one phase, in the order it reports them (sims that observe their
 // particles: core/sim_state.hpp).

@@ -81,10 +81,13 @@ template <class Particle>
 void count_phase(const std::vector<Particle>& ps, size_t n_start, PhaseWindow w, Counts& c) {
   c.spawned += ps.size() - n_start;
   c.peak = std::max<uint64_t>(c.peak, ps.size());
+  uint64_t dead = 0;
   for (const Particle& p : ps) {
-    c.removed += is_alive(p.tag) ? 0 : 1;
+    dead += is_alive(p.tag) ? 0 : 1;
     c.particle_steps += steps_in_phase(p, w);
   }
+  c.removed += dead;
+  count_phase_population(c, n_start, ps.size(), ps.size() - dead, sizeof(Particle));
 }
 
 // Whether `phase` is one the caller wants a snapshot of.

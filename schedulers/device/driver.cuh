@@ -172,6 +172,7 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
     r.counts.spawned += slots - n;
     r.counts.peak = std::max<uint64_t>(r.counts.peak, slots);
     r.counts.removed += tally.removed + end.held;  // held particles all died
+    count_phase_population(r.counts, n, slots, slots - events.removed, sizeof(Particle));
     r.counts.particle_steps += tally.steps + end.held_steps;
     n = end.n;
     if (tally.removed + tally.vacated > 0) {

@@ -31,6 +31,8 @@ TEST_P(CpuEngines, OpenmpEqualsSerial) {
   EXPECT_EQ(omp.counts.removed, ref.counts.removed);
   EXPECT_EQ(omp.counts.particle_steps, ref.counts.particle_steps);
   EXPECT_EQ(omp.counts.peak, ref.counts.peak);
+  EXPECT_EQ(omp.counts.peak_live, ref.counts.peak_live);
+  EXPECT_EQ(omp.counts.record_bytes, ref.counts.record_bytes);
   EXPECT_EQ(omp.digest, ref.digest);
   for (const std::string& line :
        omp.particles->differences(*ref.particles, 5, "cpu-openmp", "cpu-serial")) {
@@ -42,6 +44,32 @@ TEST_P(CpuEngines, OpenmpEqualsSerial) {
 
 INSTANTIATE_TEST_SUITE_P(Configurations, CpuEngines, testing::ValuesIn(cases()),
                          [](const testing::TestParamInfo<Case>& i) { return i.param.name; });
+
+// A single phase where nothing dies: the live peak is the end population, every slot holds a
+// live particle, and each particle's record is read and written once.
+TEST(CpuEngines, SlotsAndRecordTrafficOfOnePhaseWithoutDeaths) {
+  RunConfig c;
+  c.sim = "mvp";
+  c.init_n = 300;
+  steps_parameter().set(c, 40);
+  mvp::split_chance().set(c, 2);
+  const RunResult r = run_with(c, "cpu-serial");
+  ASSERT_EQ(r.counts.removed, 0u);
+  EXPECT_EQ(r.counts.peak_live, r.counts.final);
+  EXPECT_EQ(r.counts.peak, r.counts.final);
+  EXPECT_EQ(r.counts.record_bytes, 2 * sizeof(MvpSim::Particle) * r.counts.final);
+}
+
+// The live peak is taken at phase boundaries: at least the initial and the final population, at
+// most the slots, which also hold the particles that died in a phase.
+TEST(CpuEngines, LivePeakLiesBetweenTheBoundariesAndTheSlots) {
+  for (const Case& c : cases()) {
+    const RunResult r = run_with(c.config, "cpu-serial");
+    EXPECT_GE(r.counts.peak_live, std::max(r.counts.initial, r.counts.final)) << c.name;
+    EXPECT_LE(r.counts.peak_live, r.counts.peak) << c.name;
+    EXPECT_GT(r.counts.record_bytes, 0u) << c.name;
+  }
+}
 
 TEST(CpuEngines, HeavyCasesSpawnMillions) {
   for (const Case& c : cases()) {

@@ -155,6 +155,8 @@ void expect_cpu_serial_particles(const RunConfig& c, const Config& config,
   EXPECT_EQ(r.counts.removed, ref.counts.removed);
   EXPECT_EQ(r.counts.particle_steps, ref.counts.particle_steps);
   EXPECT_EQ(r.counts.peak, ref.counts.peak);
+  EXPECT_EQ(r.counts.peak_live, ref.counts.peak_live);
+  EXPECT_EQ(r.counts.record_bytes, ref.counts.record_bytes);
   EXPECT_EQ(r.digest, ref.digest);
   for (const std::string& line : r.particles->differences(*ref.particles, 5, what, "cpu-serial")) {
     ADD_FAILURE() << line;
