@@ -36,6 +36,10 @@ std::optional<DeviceDescription> describe_device() {
   if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, d.index) == cudaSuccess) {
     d.memory_clock_peak_mhz = khz / 1000;
   }
+  if (cudaDeviceGetAttribute(&d.memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth, d.index) !=
+      cudaSuccess) {
+    d.memory_bus_bits = 0;
+  }
   cudaDriverGetVersion(&d.driver_api_version);
   cudaRuntimeGetVersion(&d.runtime_version);
   return d;

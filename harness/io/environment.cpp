@@ -85,6 +85,8 @@ json device_json() {
           {"l2_bytes", d->l2_bytes},
           {"sm_clock_peak_mhz", d->sm_clock_peak_mhz},
           {"memory_clock_peak_mhz", d->memory_clock_peak_mhz},
+          {"memory_bus_bits", d->memory_bus_bits},
+          {"memory_bandwidth_peak_bytes_per_s", peak_bandwidth_bytes_per_s(*d)},
           {"cuda_driver_api", d->driver_api_version},
           {"cuda_runtime", d->runtime_version},
           {"nvidia_smi", nvidia_smi_json(d->index)}};

@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/json_file.hpp"
+#include "schedulers/registry.hpp"
 
 namespace sb {
 namespace {
@@ -42,6 +43,27 @@ bool same_workload(const Json& bound, const Json& point) {
 
 bool is_ok(const Json& p) {
   return p.value("status", "") == "ok";
+}
+
+// The device's peak DRAM bandwidth as the results' environment records it; 0 where it does not
+// (a CPU machine, or results written before it was recorded).
+double peak_bandwidth(const Json& doc) {
+  const Json& device = doc.value("environment", Json::object()).value("device", Json());
+  return device.is_object() ? device.value("memory_bandwidth_peak_bytes_per_s", 0.0) : 0.0;
+}
+
+// A GPU point's memory line: the time its particle-record traffic takes at the peak bandwidth,
+// and the fraction of its median that is (docs/performance.md, "The bound and the memory line").
+void set_memory_line(Json& p, double bandwidth) {
+  p["counters"].erase("memory_line_ms");
+  p["counters"].erase("memory_efficiency");
+  const Json& counts = p.value("counts", Json::object());
+  if (bandwidth <= 0 || !counts.contains("record_bytes")) return;
+  if (find_scheduler(p["config"]["scheduler"].get<std::string>()).kind != SchedulerKind::kGpu)
+    return;
+  const double line_ms = counts["record_bytes"].get<double>() / bandwidth * 1e3;
+  p["counters"]["memory_line_ms"] = line_ms;
+  p["counters"]["memory_efficiency"] = line_ms / p["stats"]["median_ms"].get<double>();
 }
 
 }  // namespace
@@ -93,6 +115,7 @@ void JobResults::set_section(const std::string& key, Json value) {
 }
 
 void JobResults::write(const std::string& path) {
+  const double bandwidth = peak_bandwidth(doc_);
   for (Json& p : doc_["points"]) {
     if (!is_ok(p) || p["config"].value("scheduler", "") == "bound") continue;
     p["counters"].erase("efficiency");
@@ -106,6 +129,7 @@ void JobResults::write(const std::string& path) {
     }
     if (bound_ms > 0)
       p["counters"]["efficiency"] = bound_ms / p["stats"]["median_ms"].get<double>();
+    set_memory_line(p, bandwidth);
   }
   write_file_atomically(path, doc_.dump(2) + "\n");
 }

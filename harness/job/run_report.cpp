@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/device.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/job/parameters.hpp"
 
@@ -21,6 +22,32 @@ double ns_per_step(const RunResult& r) {
   return r.counts.particle_steps > 0
              ? r.time_ms * 1e6 / static_cast<double>(r.counts.particle_steps)
              : 0.0;
+}
+
+// Peak slots per particle alive at the fullest phase boundary: 1 where slots follow the population.
+double slots_per_live(const Counts& n) {
+  return n.peak_live > 0 ? static_cast<double>(n.peak) / static_cast<double>(n.peak_live) : 0.0;
+}
+
+double record_bytes_per_step(const Counts& n) {
+  return n.particle_steps > 0
+             ? static_cast<double>(n.record_bytes) / static_cast<double>(n.particle_steps)
+             : 0.0;
+}
+
+// The particle-record traffic and the time the device's peak bandwidth needs for it (a GPU run).
+std::string memory_line(const RunResult& r) {
+  const auto device = describe_device();
+  const double bandwidth = device ? peak_bandwidth_bytes_per_s(*device) : 0.0;
+  std::string s = fmt::format("  record traffic  {:.3g} GB ({:.3g} B per particle-step)",
+                              static_cast<double>(r.counts.record_bytes) / 1e9,
+                              record_bytes_per_step(r.counts));
+  if (bandwidth > 0) {
+    s +=
+        fmt::format(": {:.3g} ms at the peak {:.3g} TB/s",
+                    static_cast<double>(r.counts.record_bytes) / bandwidth * 1e3, bandwidth / 1e12);
+  }
+  return s + "\n";
 }
 
 // One object per phase; a quantity that is not a number (no electrons left) is null.
@@ -65,7 +92,11 @@ json result_json(const RunResult& r) {
             {"spawned", n.spawned},
             {"removed", n.removed},
             {"particle_steps", n.particle_steps},
-            {"peak", n.peak}}},
+            {"peak", n.peak},
+            {"peak_live", n.peak_live},
+            {"record_bytes", n.record_bytes}}},
+          {"slots_per_live", slots_per_live(n)},
+          {"record_bytes_per_particle_step", record_bytes_per_step(n)},
           {"time_ms", r.time_ms},
           {"parts_ms", r.parts_ms},
           {"particle_steps_per_s", steps_per_second(r)},
@@ -85,7 +116,10 @@ json run_json(const RunConfig& c, const RunResult& r) {
 std::string run_summary(const RunConfig& c, const RunResult& r) {
   const Counts& n = r.counts;
   std::string s = fmt::format("{} with {}\n", c.sim, c.scheduler);
-  s += fmt::format("  particles       initial {}  final {}  peak {}\n", n.initial, n.final, n.peak);
+  s += fmt::format("  particles       initial {}  final {}  most alive {} (at a phase boundary)\n",
+                   n.initial, n.final, n.peak_live);
+  s += fmt::format("  slots           peak {} ({:.3g} per live particle)\n", n.peak,
+                   slots_per_live(n));
   s += fmt::format("  events          spawned {}  removed {}\n", n.spawned, n.removed);
   s += fmt::format("  particle-steps  {}\n", n.particle_steps);
   s += fmt::format("  time            {:.3f} ms\n", r.time_ms);
@@ -96,6 +130,7 @@ std::string run_summary(const RunConfig& c, const RunResult& r) {
   if (r.device_bytes > 0) {
     s += fmt::format("  device memory   {:.3g} GB at most\n",
                      static_cast<double>(r.device_bytes) / 1e9);
+    s += memory_line(r);
   }
   s += observables_table(r.observables);
   s += fmt::format("  digest          {}\n", digest_hex(r.digest));

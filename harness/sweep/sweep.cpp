@@ -36,18 +36,28 @@ double point_timeout(const Job& job, const JobPoint& p, const SweepOptions& o) {
   return o.point_timeout_s > 0 ? o.point_timeout_s : default_point_timeout(job, p);
 }
 
-// One row per point of this shard: the parameters that vary, the counts, the median and its
-// spread, and the efficiency against `bound` where the job measured it.
+// The ratios a point's counters may hold, as the summary heads their columns: against `bound`
+// and against the memory line (docs/performance.md, "The bound and the memory line").
+const std::vector<std::pair<std::string, std::string>> kRatioColumns = {
+    {"efficiency", "vs bound"}, {"memory_efficiency", "vs memory line"}};
+
+// One row per point of this shard: the parameters that vary, the counts, peak slots per live
+// particle, the median and its spread, and the ratios against `bound` and the memory line where
+// the job measured them.
 std::string summary(const Job& job, const JobResults& results, const std::vector<size_t>& mine) {
   std::map<std::string, std::set<std::string>> values;
-  bool efficiency = false;
+  std::vector<std::pair<std::string, std::string>> ratios;
   for (size_t k : mine) {
     const nlohmann::json config = config_json(job.points[k].config);
     for (const auto& [key, value] : config.items())
       values[key].insert(value.dump());
-    const Json* rec = results.find(job.points[k].label);
-    if (rec != nullptr && rec->value("counters", Json::object()).contains("efficiency"))
-      efficiency = true;
+  }
+  for (const auto& column : kRatioColumns) {
+    const bool measured = std::any_of(mine.begin(), mine.end(), [&](size_t k) {
+      const Json* rec = results.find(job.points[k].label);
+      return rec != nullptr && rec->value("counters", Json::object()).contains(column.first);
+    });
+    if (measured) ratios.push_back(column);
   }
   std::vector<std::string> varying;
   for (const auto& [key, seen] : values) {
@@ -55,8 +65,10 @@ std::string summary(const Job& job, const JobResults& results, const std::vector
   }
   std::vector<std::string> header = {"sim", "scheduler"};
   header.insert(header.end(), varying.begin(), varying.end());
-  std::vector<std::string> measured = {"final", "median ms", "cv %", "particle-steps/s"};
-  if (efficiency) measured.emplace_back("efficiency");
+  std::vector<std::string> measured = {"final", "slots/live", "median ms", "cv %",
+                                       "particle-steps/s"};
+  for (const auto& column : ratios)
+    measured.push_back(column.second);
   header.insert(header.end(), measured.begin(), measured.end());
   header.emplace_back("status");
   TextTable table(header);
@@ -72,13 +84,18 @@ std::string summary(const Job& job, const JobResults& results, const std::vector
       row.push_back(rec == nullptr ? "not run" : "failed: " + (*rec)["failure"].get<std::string>());
     } else {
       const Json& counters = (*rec)["counters"];
-      row.push_back(std::to_string((*rec)["counts"]["final"].get<uint64_t>()));
+      const Json& counts = (*rec)["counts"];
+      row.push_back(std::to_string(counts["final"].get<uint64_t>()));
+      row.push_back(counts.value("peak_live", uint64_t{0}) > 0
+                        ? fmt::format("{:.2f}", counts["peak"].get<double>() /
+                                                    counts["peak_live"].get<double>())
+                        : "");
       row.push_back(fmt::format("{:.3f}", (*rec)["stats"]["median_ms"].get<double>()));
       row.push_back(fmt::format("{:.1f}", 100 * (*rec)["stats"]["cv"].get<double>()));
       row.push_back(fmt::format("{:.3g}", counters["particle_steps_per_s"].get<double>()));
-      if (efficiency) {
-        row.push_back(counters.contains("efficiency")
-                          ? fmt::format("{:.2f}", counters["efficiency"].get<double>())
+      for (const auto& column : ratios) {
+        row.push_back(counters.contains(column.first)
+                          ? fmt::format("{:.2f}", counters[column.first].get<double>())
                           : "");
       }
       row.emplace_back("ok");

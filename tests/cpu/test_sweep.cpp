@@ -195,6 +195,40 @@ TEST(JobResultsFile, EfficiencyIsTheFastestFittingBoundOverTheMedian) {
   EXPECT_FALSE(written["points"][0]["counters"].contains("efficiency"));
 }
 
+// The memory line: a GPU point's record traffic over the device's peak bandwidth, and its median
+// against it; CPU points and bound get none, nor results from a machine without a device.
+TEST(JobResultsFile, MemoryLineIsRecordTrafficOverPeakBandwidth) {
+  TempDir dir;
+  Job job;
+  job.name = "m";
+  const nlohmann::ordered_json environment = {
+      {"device", {{"memory_bandwidth_peak_bytes_per_s", 2e12}}}};
+  JobResults results(job, 1, 1, environment);
+  const auto put = [&](size_t index, const char* scheduler) {
+    results.put({{"label", "p" + std::to_string(index)},
+                 {"index", index},
+                 {"config", {{"sim", "mvp"}, {"scheduler", scheduler}, {"init_n", 10}}},
+                 {"status", "ok"},
+                 {"stats", {{"median_ms", 4.0}}},
+                 {"counts", {{"record_bytes", 4e9}}},
+                 {"counters", json::object()}});
+  };
+  put(0, "dynamic-warp");
+  put(1, "cpu-serial");
+  put(2, "bound");
+  results.write(dir.path("m.json"));
+  const json written = read_json(dir.path("m.json"));
+  EXPECT_DOUBLE_EQ(written["points"][0]["counters"]["memory_line_ms"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(written["points"][0]["counters"]["memory_efficiency"].get<double>(), 0.5);
+  EXPECT_FALSE(written["points"][1]["counters"].contains("memory_line_ms"));
+  EXPECT_FALSE(written["points"][2]["counters"].contains("memory_line_ms"));
+
+  JobResults no_device(job, 1, 1, nlohmann::ordered_json{{"device", nullptr}});
+  no_device.put(written["points"][0]);
+  no_device.write(dir.path("n.json"));
+  EXPECT_FALSE(read_json(dir.path("n.json"))["points"][0]["counters"].contains("memory_line_ms"));
+}
+
 struct BadSweep {
   const char* name;
   std::vector<std::string> args;  // after "sweep JOB"

@@ -33,7 +33,7 @@ TEST(SweepGpu, SummaryShowsEachPointsEfficiencyAgainstBound) {
   ASSERT_EQ(warp["config"]["scheduler"], "dynamic-warp");
   const double efficiency = warp["counters"]["efficiency"].get<double>();
   EXPECT_GT(efficiency, 0.0);
-  const size_t header = o.out.find("particle-steps/s  efficiency");
+  const size_t header = o.out.find("particle-steps/s  vs bound");
   ASSERT_NE(header, std::string::npos) << o.out;
   const std::string row = line_containing(o.out.substr(header), "dynamic-warp");
   EXPECT_NE(row.find(fmt::format(" {:.2f} ", efficiency)), std::string::npos) << o.out;
