@@ -63,11 +63,26 @@ void launch_cooperative(void (*kernel)(Params...), uint32_t grid, uint32_t block
       values);
 }
 
+// Checks a launch of `block` threads per block. A block that needs more registers than an SM has
+// (its size times the kernel's registers per thread) is a RunError that names the size, as
+// blocks_that_fit() makes it for the schedulers that size their grids from the device.
+inline void check_launch(cudaError_t e, uint32_t block, const char* kernel, const char* file,
+                         int line) {
+  if (e == cudaErrorLaunchOutOfResources) {
+    cudaGetLastError();  // not sticky: the context stays usable
+    throw RunError(
+        fmt::format("a block of {} threads of {} needs more registers than an SM has; a smaller "
+                    "--block-size fits ({}:{})",
+                    block, kernel, file, line));
+  }
+  if (e != cudaSuccess) throw_cuda_error(e, "the launch", file, line);
+}
+
 // Launches and checks the launch itself.
-#define SB_LAUNCH(kernel, grid, block, shared, stream, ...)       \
-  do {                                                            \
-    kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__); \
-    SB_CUDA_CHECK(cudaGetLastError());                            \
+#define SB_LAUNCH(kernel, grid, block, shared, stream, ...)                       \
+  do {                                                                            \
+    kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__);                 \
+    ::sb::check_launch(cudaGetLastError(), (block), #kernel, __FILE__, __LINE__); \
   } while (0)
 
 }  // namespace sb
