@@ -209,6 +209,40 @@ class Report(unittest.TestCase):
         self.assertRegex(rows[0], r"\| 8\d% \|$")
 
 
+class MemorySection(unittest.TestCase):
+    """Slots per live particle and the memory line, from the points that carry them."""
+
+    @staticmethod
+    def point(label, scheduler, median, peak, live, record_bytes, steps, counters):
+        return {"label": label, "status": "ok", "config": {"scheduler": scheduler},
+                "stats": {"median_ms": median},
+                "counts": {"peak": peak, "peak_live": live, "record_bytes": record_bytes,
+                           "particle_steps": steps},
+                "counters": counters}
+
+    def test_rows_come_from_the_points_and_older_results_are_named(self):
+        results.use_catalog(JOBS / "toy-steps.json")  # bound is the catalog's yardstick
+        new = {"job": {"name": "new"}, "points": [
+            self.point("a", "dynamic-warp", 10.0, 300, 100, 4000, 1000,
+                       {"memory_line_ms": 2.5, "memory_efficiency": 0.25, "efficiency": 0.5}),
+            self.point("b", "naive", 20.0, 200, 100, 4000, 1000,
+                       {"memory_line_ms": 2.5, "memory_efficiency": 0.125}),
+            self.point("c", "cpu-serial", 5.0, 200, 100, 4000, 1000, {}),
+            self.point("d", "bound", 4.0, 100, 100, 0, 1000, {}),
+            self.point("e", "dynamic-warp", 1.0, 100, 100, 400, 100,
+                       {"memory_line_ms": 0.25, "memory_efficiency": 0.25})]}
+        old = {"job": {"name": "old"}, "points": [
+            {"label": "x", "status": "ok", "config": {"scheduler": "naive"},
+             "stats": {"median_ms": 1.0}, "counts": {"peak": 5}, "counters": {}}]}
+        text = "\n".join(make_report.memory_section([new, old]))
+        row = next(line for line in text.splitlines() if line.startswith("| new |"))
+        # slots per live 1 to 3 and 4 B per step over the scheduler points (bound's are left
+        # out); the fastest GPU point of the largest workload (1000 steps: e's is smaller) is a
+        # (cpu-serial is no GPU point), at a quarter of its memory line and half of bound.
+        self.assertEqual(row, "| new | 1–3 | 4 | `a` | 10 ms | 2.5 ms | 25% | 50% |")
+        self.assertIn("before runs reported these: `old`", text)
+
+
 class Agreement(unittest.TestCase):
     """The report says whether the schedulers agree on counts and digest; bound is no sim."""
 

@@ -287,6 +287,60 @@ def markdown_rows(head, rows):
     return "\n".join(lines + ["| " + " | ".join(str(c) for c in r) + " |" for r in rows])
 
 
+# --- memory: slots against the live population, traffic against the bandwidth ---------------
+
+def memory_row(job):
+    """A job's slots per live particle (peak slots over the most particles alive at a phase
+    boundary) and its record traffic per particle-step over its scheduler points, and the fastest
+    GPU point of its largest workload against the memory line and against bound; None for results
+    measured before runs reported these."""
+    points = [p for p in ok_points(job) if "peak_live" in (p.get("counts") or {})
+              and not is_yardstick(p["config"]["scheduler"])]
+    if not points:
+        return None
+    slots = [p["counts"]["peak"] / p["counts"]["peak_live"] for p in points
+             if p["counts"]["peak_live"]]
+    per_step = [p["counts"]["record_bytes"] / p["counts"]["particle_steps"] for p in points
+                if p["counts"]["particle_steps"]]
+    # The fastest GPU point of the job's largest workload (most particle-steps).
+    gpu = [p for p in points if "memory_line_ms" in p["counters"]]
+    most = max((p["counts"]["particle_steps"] for p in gpu), default=0)
+    gpu = [p for p in gpu if p["counts"]["particle_steps"] == most]
+    best = min(gpu, key=lambda p: p["stats"]["median_ms"]) if gpu else None
+    span = (lambda v: f"{fmt_measure(min(v))}–{fmt_measure(max(v))}" if min(v) != max(v)
+            else fmt_measure(v[0]))
+    return [job["job"]["name"], span(slots) if slots else "-",
+            span(per_step) if per_step else "-",
+            f"`{best['label']}`" if best else "-",
+            f"{fmt_measure(best['stats']['median_ms'])} ms" if best else "-",
+            f"{fmt_measure(best['counters']['memory_line_ms'])} ms" if best else "-",
+            f"{best['counters']['memory_efficiency']:.0%}" if best else "-",
+            f"{best['counters']['efficiency']:.0%}"
+            if best and "efficiency" in best["counters"] else "-"]
+
+
+def memory_section(jobs):
+    """Peak slots per live particle and the memory line, for the jobs that recorded them."""
+    rows = [r for r in (memory_row(j) for j in jobs) if r is not None]
+    older = [j["job"]["name"] for j in jobs if memory_row(j) is None]
+    lines = ["## Slots, the live population and the memory line", "",
+             "Slots per live particle: the most particle slots a phase used over the most "
+             "particles alive at a phase boundary (1 where memory follows the population). Record "
+             "traffic: the bytes of a scheduler that keeps each particle in registers for its "
+             "phase, every particle of a phase and every child read and written once; the memory "
+             "line is that traffic at the device's peak bandwidth, a floor beside `bound`'s "
+             "(docs/performance.md, \"The bound and the memory line\").", ""]
+    if rows:
+        head = ["job", "slots per live particle", "record B per particle-step",
+                "fastest GPU point of the largest workload", "its median", "memory line", "line / median",
+                "bound / median"]
+        lines += [markdown_rows(head, rows), ""]
+    if older:
+        lines += ["Measured before runs reported these: " + ", ".join(f"`{n}`" for n in older)
+                  + ".", ""]
+    return lines
+
+
 # --- where it was measured -------------------------------------------------------------------
 
 def cuda_version(number):
@@ -365,6 +419,7 @@ def report_markdown(results_dir, figures_dir, out_dir, jobs):
              "## Best scheduler per regime", "",
              best_table([f for _, figs in loaded for f in figs]), ""]
     parts += choice_section([f for _, figs in loaded for f in figs])
+    parts += memory_section([job for job, _ in loaded])
     parts += [job_section(job, figs, figures_dir, out_dir) for job, figs in loaded]
     if missing:
         parts += ["## Not measured yet", "",
