@@ -321,8 +321,9 @@ def memory_row(job):
 
 def memory_section(jobs):
     """Peak slots per live particle and the memory line, for the jobs that recorded them."""
-    rows = [r for r in (memory_row(j) for j in jobs) if r is not None]
-    older = [j["job"]["name"] for j in jobs if memory_row(j) is None]
+    measured = [(j, memory_row(j)) for j in jobs]
+    rows = [r for _, r in measured if r is not None]
+    older = [j["job"]["name"] for j, r in measured if r is None]
     lines = ["## Slots, the live population and the memory line", "",
              "Slots per live particle: the most particle slots a phase used over the most "
              "particles alive at a phase boundary (1 where memory follows the population). Record "
