@@ -12,15 +12,18 @@
 
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
+#include "schedulers/device/sim_device_state.cuh"
 #include "schedulers/entries.hpp"
+#include "schedulers/host_driver.hpp"
 
 namespace sb {
 namespace {
 
-template <class Sim>
-__global__ void balanced_steps(const typename Sim::Particle* initial, uint32_t init_n,
-                               typename Sim::Params params, DrawKey key, uint32_t phase_steps,
-                               unsigned long long total_steps, typename Sim::Particle* sink) {
+template <class Sim, int kBound>
+__global__ void SB_BLOCK_BOUND(kBound)
+    balanced_steps(const typename Sim::Particle* initial, uint32_t init_n,
+                   typename Sim::Params params, DrawKey key, uint32_t phase_steps,
+                   unsigned long long total_steps, typename Sim::Particle* sink) {
   const uint32_t threads = gridDim.x * blockDim.x;
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned long long mine = total_steps / threads + (tid < total_steps % threads ? 1 : 0);
@@ -59,14 +62,16 @@ RunResult run_bound(const RunConfig& c, const RunOptions& opt) {
   const DeviceSetup setup{c, *device, stream, watchdog};
   DeviceState<Sim> device_state(host_state, stream);
   const typename Sim::Params prm = device_state.params();
-  const uint32_t grid = persistent_grid(balanced_steps<Sim>, setup);
+  const auto kernel = kernel_for_block(balanced_steps<Sim, kAnyBlock>,
+                                       balanced_steps<Sim, kLargestBlockBound<Sim>>, setup);
+  const uint32_t grid = persistent_grid(kernel, setup);
   const uint32_t threads = grid * c.block_size;
   DeviceBuffer<Particle> first(initial.size(), "bound's particles"), sink(threads, "bound's sink");
   first.copy_from_host(initial);
 
   EventTimer timer;
   timer.start(stream);
-  SB_LAUNCH(balanced_steps<Sim>, grid, c.block_size, 0, stream, first.data(),
+  SB_LAUNCH(kernel, grid, c.block_size, 0, stream, first.data(),
             static_cast<uint32_t>(initial.size()), prm, DrawKey::from_seed(c.seed), plan.steps,
             real.counts.particle_steps, sink.data());
   timer.stop(stream);

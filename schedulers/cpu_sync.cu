@@ -63,9 +63,10 @@ const SchedulerPolicies& cpu_sync_policies() {
 }
 
 // Runs in[k] and the children of its warp (run_family), in[k] ending in slot first + k.
-template <class Sim, class Policy>
-__global__ void cpu_sync_generation(DevicePhase<Sim> ph, const typename Sim::Particle* in,
-                                    uint32_t first, uint32_t count, bool may_hand_on) {
+template <class Sim, class Policy, int kBound>
+__global__ void SB_BLOCK_BOUND(kBound)
+    cpu_sync_generation(DevicePhase<Sim> ph, const typename Sim::Particle* in, uint32_t first,
+                        uint32_t count, bool may_hand_on) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
   WarpPool<Particle, Policy>& pool = empty_pool<Particle, Policy>(shared);
@@ -94,14 +95,15 @@ class CpuSync {
   using Particle = typename Sim::Particle;
   using Kernel = void (*)(DevicePhase<Sim>, const Particle*, uint32_t, uint32_t, bool);
 
-  // A block size the kernel cannot run at (pic's: 1024 threads of 72 registers are more than an
-  // SM's 64K) is a run error here rather than a failed launch.
+  // A block size that not even the kernel's instantiation for the largest blocks runs at (too
+  // much shared memory for its pools) is a run error here rather than a failed launch.
   explicit CpuSync(const DeviceSetup& s)
       : s_(s),
         k_(pool_kernel<CpuSyncPolicies, Particle, Kernel>(
             cpu_sync_policies(), s,
-            [](auto* policy) {
-              return cpu_sync_generation<Sim, std::remove_pointer_t<decltype(policy)>>;
+            [](auto* policy, auto largest) {
+              return cpu_sync_generation < Sim, std::remove_pointer_t<decltype(policy)>,
+                     decltype(largest)::value ? kLargestBlockBound<Sim> : kAnyBlock > ;
             })),
         resident_(blocks_that_fit(k_.kernel, s, k_.shared_bytes) * s.config.block_size *
                   static_cast<uint32_t>(s.device.sm_count)) {}

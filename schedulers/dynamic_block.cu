@@ -95,9 +95,8 @@ const SchedulerPolicies& dynamic_block_policies() {
   return p;
 }
 
-template <class Sim, class Policy>
-__global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(
-    Policy::kLargeParticleRegisters)) dynamic_block(DevicePhase<Sim> ph) {
+template <class Sim, class Policy, int kRegisters>
+__global__ void __maxnreg__(kRegisters) dynamic_block(DevicePhase<Sim> ph) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
   WarpPool<Particle, Policy>& pool = empty_pool<Particle, Policy>(shared);
@@ -119,9 +118,10 @@ __global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(
 
 template <class Sim>
 struct DynamicBlockKernel {
-  template <class Policy>
-  auto operator()(Policy*) const {
-    return dynamic_block<Sim, Policy>;
+  template <class Policy, bool kLargest>
+  auto operator()(Policy*, std::bool_constant<kLargest>) const {
+    constexpr int kOwn = pool_register_cap<typename Sim::Particle>(Policy::kLargeParticleRegisters);
+    return dynamic_block < Sim, Policy, kLargest ? largest_block_cap<Sim>(kOwn) : kOwn > ;
   }
 };
 

@@ -8,8 +8,8 @@
 namespace sb {
 namespace {
 
-template <class Sim>
-__global__ void dynamic_thread(DevicePhase<Sim> ph) {
+template <class Sim, int kBound>
+__global__ void SB_BLOCK_BOUND(kBound) dynamic_thread(DevicePhase<Sim> ph) {
   DeviceAtomicU32 next(ph.counters->next);
   unsigned int finished = 0;
   for (uint32_t i = next.fetch_add(1, cuda::memory_order_relaxed); i < ph.capacity;
@@ -28,14 +28,18 @@ template <class Sim>
 class DynamicThread {
  public:
   explicit DynamicThread(const DeviceSetup& s)
-      : s_(s), grid_(persistent_grid(dynamic_thread<Sim>, s)) {}
+      : s_(s),
+        kernel_(kernel_for_block(dynamic_thread<Sim, kAnyBlock>,
+                                 dynamic_thread<Sim, kLargestBlockBound<Sim>>, s)),
+        grid_(persistent_grid(kernel_, s)) {}
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
-    SB_LAUNCH(dynamic_thread<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph);
+    SB_LAUNCH(kernel_, grid_, s_.config.block_size, 0, s_.stream, ph);
   }
 
  private:
   const DeviceSetup& s_;
+  void (*kernel_)(DevicePhase<Sim>);
   uint32_t grid_;
 };
 

@@ -82,9 +82,8 @@ const SchedulerPolicies& dynamic_warp_policies() {
   return p;
 }
 
-template <class Sim, class Policy>
-__global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(
-    Policy::kLargeParticleRegisters)) dynamic_warp(DevicePhase<Sim> ph) {
+template <class Sim, class Policy, int kRegisters>
+__global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
   WarpPool<Particle, Policy>& pool = empty_pool<Particle, Policy>(shared);
@@ -171,9 +170,10 @@ __global__ void __maxnreg__(pool_register_cap<typename Sim::Particle>(
 
 template <class Sim>
 struct DynamicWarpKernel {
-  template <class Policy>
-  auto operator()(Policy*) const {
-    return dynamic_warp<Sim, Policy>;
+  template <class Policy, bool kLargest>
+  auto operator()(Policy*, std::bool_constant<kLargest>) const {
+    constexpr int kOwn = pool_register_cap<typename Sim::Particle>(Policy::kLargeParticleRegisters);
+    return dynamic_warp < Sim, Policy, kLargest ? largest_block_cap<Sim>(kOwn) : kOwn > ;
   }
 };
 

@@ -22,10 +22,10 @@ struct StepCounts {
   unsigned int ended;    // listed particles left without work (dead or at the phase's end)
 };
 
-template <class Sim>
-__global__ void event_step(DevicePhase<Sim> ph, const uint32_t* listed, uint32_t count,
-                           typename Sim::Particle* staged, unsigned char* staged_flags,
-                           StepCounts* counts) {
+template <class Sim, int kBound>
+__global__ void SB_BLOCK_BOUND(kBound)
+    event_step(DevicePhase<Sim> ph, const uint32_t* listed, uint32_t count,
+               typename Sim::Particle* staged, unsigned char* staged_flags, StepCounts* counts) {
   const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
   bool spawned = false, ended = false;
   if (j < count) {
@@ -80,7 +80,9 @@ class EventCompact {
         spare_list_(s.config.capacity, "event-compact's second list"),
         spawners_(s.config.capacity, "event-compact's list of spawners"),
         counts_(1, "event-compact's step counts"),
-        selected_(1, "event-compact's selection count") {
+        selected_(1, "event-compact's selection count"),
+        step_(kernel_for_block(event_step<Sim, kAnyBlock>, event_step<Sim, kLargestBlockBound<Sim>>,
+                               s)) {
     SB_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_), sizeof(HostWords)));
     // Temporary storage for the largest of the three selections.
     const int most = static_cast<int>(s.config.capacity);
@@ -106,8 +108,8 @@ class EventCompact {
     const uint32_t block = s_.config.block_size;
     for (uint32_t t = ph.window.start; t < ph.window.end && listed > 0; ++t) {
       SB_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, sizeof(StepCounts), s_.stream));
-      SB_LAUNCH(event_step<Sim>, (listed + block - 1) / block, block, 0, s_.stream, ph,
-                list_.data(), listed, staged_.data(), flags_.data(), counts_.data());
+      SB_LAUNCH(step_, (listed + block - 1) / block, block, 0, s_.stream, ph, list_.data(), listed,
+                staged_.data(), flags_.data(), counts_.data());
       SB_CUDA_CHECK(cudaMemcpyAsync(&host_->counts, counts_.data(), sizeof(StepCounts),
                                     cudaMemcpyDeviceToHost, s_.stream));
       s_.watchdog.sync(s_.stream);
@@ -169,6 +171,8 @@ class EventCompact {
   DeviceBuffer<StepCounts> counts_;
   DeviceBuffer<unsigned int> selected_;
   DeviceBuffer<unsigned char> temp_{"event-compact's CUB scratch"};
+  void (*step_)(DevicePhase<Sim>, const uint32_t*, uint32_t, Particle*, unsigned char*,
+                StepCounts*);
   HostWords* host_ = nullptr;
 };
 

@@ -67,8 +67,8 @@ struct GridSyncBarrier {
   }
 };
 
-template <class Sim, class Barrier>
-__global__ void gpu_iterate(DevicePhase<Sim> ph, uint32_t n) {
+template <class Sim, class Barrier, int kBound>
+__global__ void SB_BLOCK_BOUND(kBound) gpu_iterate(DevicePhase<Sim> ph, uint32_t n) {
   const uint32_t stride = gridDim.x * blockDim.x;
   bool up = true;
   for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
@@ -91,14 +91,18 @@ template <class Sim, class Barrier>
 class GpuIterate {
  public:
   explicit GpuIterate(const DeviceSetup& s)
-      : s_(s), grid_(persistent_grid(gpu_iterate<Sim, Barrier>, s)) {}
+      : s_(s),
+        kernel_(kernel_for_block(gpu_iterate<Sim, Barrier, kAnyBlock>,
+                                 gpu_iterate<Sim, Barrier, kLargestBlockBound<Sim>>, s)),
+        grid_(persistent_grid(kernel_, s)) {}
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {
-    launch_cooperative(gpu_iterate<Sim, Barrier>, grid_, s_.config.block_size, 0, s_.stream, ph, n);
+    launch_cooperative(kernel_, grid_, s_.config.block_size, 0, s_.stream, ph, n);
   }
 
  private:
   const DeviceSetup& s_;
+  void (*kernel_)(DevicePhase<Sim>, uint32_t);
   uint32_t grid_;
 };
 

@@ -9,8 +9,8 @@
 namespace sb {
 namespace {
 
-template <class Sim>
-__global__ void huge_iterate_step(DevicePhase<Sim> ph, uint32_t t) {
+template <class Sim, int kBound>
+__global__ void SB_BLOCK_BOUND(kBound) huge_iterate_step(DevicePhase<Sim> ph, uint32_t t) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= claimed(ph) || i >= ph.capacity) return;
   typename Sim::Particle* slot = ph.particles + i;
@@ -25,19 +25,23 @@ __global__ void huge_iterate_step(DevicePhase<Sim> ph, uint32_t t) {
 template <class Sim>
 class HugeIterate {
  public:
-  explicit HugeIterate(const DeviceSetup& s) : s_(s) {}
+  explicit HugeIterate(const DeviceSetup& s)
+      : s_(s),
+        step_(kernel_for_block(huge_iterate_step<Sim, kAnyBlock>,
+                               huge_iterate_step<Sim, kLargestBlockBound<Sim>>, s)) {}
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
     const uint32_t block = s_.config.block_size;
     const uint32_t grid = (ph.capacity + block - 1) / block;
     for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
       s_.watchdog.check();
-      SB_LAUNCH(huge_iterate_step<Sim>, grid, block, 0, s_.stream, ph, t);
+      SB_LAUNCH(step_, grid, block, 0, s_.stream, ph, t);
     }
   }
 
  private:
   const DeviceSetup& s_;
+  void (*step_)(DevicePhase<Sim>, uint32_t);
 };
 
 }  // namespace

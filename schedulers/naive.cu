@@ -10,8 +10,8 @@
 namespace sb {
 namespace {
 
-template <class Sim>
-__global__ void naive_step(DevicePhase<Sim> ph, uint32_t count) {
+template <class Sim, int kBound>
+__global__ void SB_BLOCK_BOUND(kBound) naive_step(DevicePhase<Sim> ph, uint32_t count) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
   typename Sim::Particle p = ph.particles[i], child;
@@ -24,18 +24,22 @@ __global__ void naive_step(DevicePhase<Sim> ph, uint32_t count) {
 template <class Sim>
 class Naive {
  public:
-  explicit Naive(const DeviceSetup& s) : s_(s) {}
+  explicit Naive(const DeviceSetup& s)
+      : s_(s),
+        step_(kernel_for_block(naive_step<Sim, kAnyBlock>, naive_step<Sim, kLargestBlockBound<Sim>>,
+                               s)) {}
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {
     const uint32_t block = s_.config.block_size;
     for (uint32_t t = ph.window.start; t < ph.window.end && n > 0; ++t) {
-      SB_LAUNCH(naive_step<Sim>, (n + block - 1) / block, block, 0, s_.stream, ph, n);
+      SB_LAUNCH(step_, (n + block - 1) / block, block, 0, s_.stream, ph, n);
       n = counter_.read_n(s_, ph.counters, ph.capacity);
     }
   }
 
  private:
   const DeviceSetup& s_;
+  void (*step_)(DevicePhase<Sim>, uint32_t);
   HostCounter counter_;
 };
 

@@ -10,8 +10,8 @@
 namespace sb {
 namespace {
 
-template <class Sim>
-__global__ void naive_buffered_step(DevicePhase<Sim> ph, uint32_t count) {
+template <class Sim, int kBound>
+__global__ void SB_BLOCK_BOUND(kBound) naive_buffered_step(DevicePhase<Sim> ph, uint32_t count) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
   Particle* buffer = reinterpret_cast<Particle*>(shared);
@@ -41,16 +41,19 @@ class NaiveBuffered {
  public:
   explicit NaiveBuffered(const DeviceSetup& s)
       : s_(s), shared_bytes_(s.config.block_size * sizeof(typename Sim::Particle)) {
-    SB_CUDA_CHECK(cudaFuncSetAttribute(naive_buffered_step<Sim>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(shared_bytes_)));
+    for (const auto kernel :
+         {naive_buffered_step<Sim, kAnyBlock>, naive_buffered_step<Sim, kLargestBlockBound<Sim>>}) {
+      SB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shared_bytes_)));
+    }
+    step_ = kernel_for_block(naive_buffered_step<Sim, kAnyBlock>,
+                             naive_buffered_step<Sim, kLargestBlockBound<Sim>>, s, shared_bytes_);
   }
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {
     const uint32_t block = s_.config.block_size;
     for (uint32_t t = ph.window.start; t < ph.window.end && n > 0; ++t) {
-      SB_LAUNCH(naive_buffered_step<Sim>, (n + block - 1) / block, block, shared_bytes_, s_.stream,
-                ph, n);
+      SB_LAUNCH(step_, (n + block - 1) / block, block, shared_bytes_, s_.stream, ph, n);
       n = counter_.read_n(s_, ph.counters, ph.capacity);
     }
   }
@@ -58,6 +61,7 @@ class NaiveBuffered {
  private:
   const DeviceSetup& s_;
   size_t shared_bytes_;
+  void (*step_)(DevicePhase<Sim>, uint32_t) = nullptr;
   HostCounter counter_;
 };
 

@@ -18,8 +18,8 @@ const DeclaredParameter& warp_sync() {
   return p;
 }
 
-template <class Sim>
-__global__ void static_full(DevicePhase<Sim> ph, bool warp_sync) {
+template <class Sim, int kBound>
+__global__ void SB_BLOCK_BOUND(kBound) static_full(DevicePhase<Sim> ph, bool warp_sync) {
   const uint32_t stride = gridDim.x * blockDim.x;
   unsigned int finished = 0;
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < ph.capacity; i += stride) {
@@ -39,14 +39,19 @@ template <class Sim>
 class StaticFull {
  public:
   explicit StaticFull(const DeviceSetup& s)
-      : s_(s), grid_(persistent_grid(static_full<Sim>, s)), warp_sync_(warp_sync().on(s.config)) {}
+      : s_(s),
+        kernel_(kernel_for_block(static_full<Sim, kAnyBlock>,
+                                 static_full<Sim, kLargestBlockBound<Sim>>, s)),
+        grid_(persistent_grid(kernel_, s)),
+        warp_sync_(warp_sync().on(s.config)) {}
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
-    launch_cooperative(static_full<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph, warp_sync_);
+    launch_cooperative(kernel_, grid_, s_.config.block_size, 0, s_.stream, ph, warp_sync_);
   }
 
  private:
   const DeviceSetup& s_;
+  void (*kernel_)(DevicePhase<Sim>, bool);
   uint32_t grid_;
   bool warp_sync_;
 };

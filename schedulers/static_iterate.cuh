@@ -10,8 +10,8 @@
 
 namespace sb {
 
-template <class Sim>
-__global__ void static_iterate_step(DevicePhase<Sim> ph, uint32_t t) {
+template <class Sim, int kBound>
+__global__ void SB_BLOCK_BOUND(kBound) static_iterate_step(DevicePhase<Sim> ph, uint32_t t) {
   const uint32_t stride = gridDim.x * blockDim.x;
   const uint32_t n = claimed(ph);
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n && i < ph.capacity; i += stride) {
@@ -29,22 +29,25 @@ template <class Sim, bool kCooperative>
 class StaticIterate {
  public:
   explicit StaticIterate(const DeviceSetup& s)
-      : s_(s), grid_(persistent_grid(static_iterate_step<Sim>, s)) {}
+      : s_(s),
+        step_(kernel_for_block(static_iterate_step<Sim, kAnyBlock>,
+                               static_iterate_step<Sim, kLargestBlockBound<Sim>>, s)),
+        grid_(persistent_grid(step_, s)) {}
 
   void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
     for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
       s_.watchdog.check();
       if constexpr (kCooperative) {
-        launch_cooperative(static_iterate_step<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph,
-                           t);
+        launch_cooperative(step_, grid_, s_.config.block_size, 0, s_.stream, ph, t);
       } else {
-        SB_LAUNCH(static_iterate_step<Sim>, grid_, s_.config.block_size, 0, s_.stream, ph, t);
+        SB_LAUNCH(step_, grid_, s_.config.block_size, 0, s_.stream, ph, t);
       }
     }
   }
 
  private:
   const DeviceSetup& s_;
+  void (*step_)(DevicePhase<Sim>, uint32_t);
   uint32_t grid_;
 };
 

@@ -11,6 +11,47 @@
 
 namespace sb {
 
+// Registers and block sizes (docs/performance.md, "Registers and block sizes"). A block fits on
+// an SM only if its threads' registers do: 64 K of them, so 64 per thread for a block of 1024.
+// ptxas gives the kernels of large particles (pic, air) 65 to 142, which would leave the largest
+// blocks unlaunchable. So each scheduler kernel takes its launch bound (or, for kernels that
+// already cap their registers, its cap) as a template parameter, and sims with such particles get
+// a second instantiation, bounded to blocks of 1024, that runs where a block of the first does
+// not fit. Toy's and mvp's kernels fit in blocks of 1024 as they are and are compiled once.
+inline constexpr int kAnyBlock = 0;         // __launch_bounds__(0): no bound, ptxas's registers
+inline constexpr int kLargestBlock = 1024;  // __launch_bounds__(1024): at most 64 registers
+
+// A kernel's launch bound: none for kAnyBlock; for kLargestBlock, blocks of 1024 with one of them
+// per SM, which lets ptxas take the 64 registers that allows (told the block size alone, it took
+// 32 for some of air's kernels and spilled the more).
+#define SB_BLOCK_BOUND(bound) __launch_bounds__((bound), (bound) == 0 ? 0 : 1)
+
+template <class Sim>
+constexpr bool has_large_particles() {
+  return sizeof(typename Sim::Particle) > 64;
+}
+
+// The launch bound of the instantiation that runs blocks too large for the unbounded one.
+template <class Sim>
+inline constexpr int kLargestBlockBound = has_large_particles<Sim>() ? kLargestBlock : kAnyBlock;
+
+// The register cap of that instantiation, for a kernel capped at `own` registers.
+template <class Sim>
+constexpr int largest_block_cap(int own) {
+  constexpr int kFits = 65536 / kLargestBlock;
+  return has_large_particles<Sim>() && own > kFits ? kFits : own;
+}
+
+// `own` where a block of the configured size fits on an SM, else `capped` (its instantiation
+// under largest_block_cap), with `shared_bytes` of dynamic shared memory per block.
+template <class Kernel>
+Kernel kernel_for_block(Kernel own, Kernel capped, const DeviceSetup& s, size_t shared_bytes = 0) {
+  int most = 0;
+  SB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &most, own, static_cast<int>(s.config.block_size), shared_bytes));
+  return most > 0 ? own : capped;
+}
+
 // The most blocks of the configured size that fit on one SM for `kernel`; throws RunError
 // (naming the scheduler and the size) when not even one does: too many registers or too much
 // shared memory for a block that large.

@@ -24,6 +24,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/particle.hpp"
+#include "schedulers/device/grid.cuh"
 #include "schedulers/device/phase.cuh"
 #include "schedulers/device/slots.cuh"
 #include "schedulers/device/step_once.cuh"
@@ -72,20 +73,26 @@ struct PoolKernel {
   size_t shared_bytes = 0;  // dynamic shared memory per block: the pools of its warps
 };
 
-// The kernel that `kernel_of(static_cast<Policy*>(nullptr))` gives for the policy of `List`
-// (a PolicyList) that the run selects (--policy, `default` resolved for the device), allowed
-// the shared memory of its pools.
+// The kernel for the policy of `List` (a PolicyList) that the run selects (--policy, `default`
+// resolved for the device), allowed the shared memory of its pools. `kernel_of(policy, largest)`
+// gives the policy's kernel (`largest` std::false_type) and its instantiation for blocks too
+// large for it (std::true_type; grid.cuh, "Registers and block sizes"); the first runs where a
+// block of it fits.
 template <class List, class Particle, class Kernel, class KernelOf>
 PoolKernel<Kernel> pool_kernel(const SchedulerPolicies& policies, const DeviceSetup& s,
                                KernelOf kernel_of) {
   PoolKernel<Kernel> out;
   List::with(policies.resolve(s.config, s.device), [&](auto* policy) {
     using Policy = std::remove_pointer_t<decltype(policy)>;
-    out.kernel = kernel_of(policy);
+    const Kernel own = kernel_of(policy, std::false_type{});
+    const Kernel largest = kernel_of(policy, std::true_type{});
     out.shared_bytes = pool_bytes<Particle, Policy>(s.config.block_size);
+    for (const Kernel k : {own, largest}) {
+      SB_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(out.shared_bytes)));
+    }
+    out.kernel = kernel_for_block(own, largest, s, out.shared_bytes);
   });
-  SB_CUDA_CHECK(cudaFuncSetAttribute(out.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(out.shared_bytes)));
   return out;
 }
 

@@ -117,6 +117,28 @@ std::vector<Config> configs() {
   sb::air::pressure().set(extinct, 10);
   sb::air::phase_time().set(extinct, 5e-11);
   out.push_back({"air_extinction", extinct});
+  // The largest blocks on the sims whose kernels take more than 64 registers (pic, air): each
+  // scheduler launches its instantiation bounded to 1024 threads (schedulers/device/grid.cuh).
+  for (const uint32_t block : {992u, 1024u}) {
+    RunConfig large_pic = pic(4000, 2, 150, 30);
+    large_pic.block_size = block;
+    out.push_back({block == 1024 ? "pic_block_size_1024" : "pic_block_size_992", large_pic});
+  }
+  RunConfig large_poisson = pic(4000, 2, 150, 30);
+  sb::pic::field().set(large_poisson, "poisson");
+  sb::pic::grid().set(large_poisson, 32);
+  sb::pic::field_solver().set(large_poisson, "host");
+  large_poisson.block_size = 1024;
+  out.push_back({"pic_poisson_block_size_1024", large_poisson});
+  RunConfig large_air = air("N2:0.8,O2:0.2", 300, 4000, 3);
+  large_air.block_size = 1024;
+  out.push_back({"air_block_size_1024", large_air});
+  RunConfig large_charge = space_charge;
+  large_charge.block_size = 1024;
+  out.push_back({"air_space_charge_block_size_1024", large_charge});
+  RunConfig large_mvp = base("mvp", 50'000, 400, 1024);
+  sb::mvp::split_chance().set(large_mvp, 0.5);
+  out.push_back({"mvp_block_size_1024", large_mvp});
   return out;
 }
 
@@ -195,6 +217,67 @@ INSTANTIATE_TEST_SUITE_P(EveryConfiguration, GpuSchedulers,
                            return test_name(std::get<0>(i.param) + "_" + std::get<1>(i.param).name);
                          });
 
+// Every block size that is a multiple of 32, from 32 to 1024, on every sim and sim variant, with
+// small populations: each run gives cpu-serial's particles (docs/performance.md, "Registers and
+// block sizes").
+std::vector<Config> small_configs_of_every_sim() {
+  std::vector<Config> out;
+  RunConfig toy = base("toy", 50, 200);
+  sb::toy::layout().set(toy, "column");
+  out.push_back({"toy", toy});
+  RunConfig mvp = base("mvp", 300, 100);
+  sb::mvp::split_chance().set(mvp, 2);
+  out.push_back({"mvp", mvp});
+  RunConfig walk = base("walk", 300, 100);
+  sb::mvp::split_chance().set(walk, 1);
+  out.push_back({"walk", walk});
+  out.push_back({"pic", pic(300, 2, 40, 30)});
+  RunConfig poisson = pic(300, 2, 40, 30);
+  sb::pic::field().set(poisson, "poisson");
+  sb::pic::grid().set(poisson, 16);
+  sb::pic::field_solver().set(poisson, "host");
+  out.push_back({"pic_poisson", poisson});
+  out.push_back({"air", air("N2:0.8,O2:0.2", 300, 200, 1)});
+  RunConfig charge = air("N2:1", 400, 200, 1);
+  sb::air::space_charge().set(charge, true);
+  sb::air::grid().set(charge, 16);
+  sb::air::init_radius().set(charge, 5e-6);
+  sb::air::field_solver().set(charge, "host");
+  out.push_back({"air_space_charge", charge});
+  for (Config& c : out)
+    c.run.capacity = 100'000;  // huge-iterate's grid spans the capacity at every step
+  return out;
+}
+
+class GpuBlockSizes : public testing::TestWithParam<std::string> {};
+
+TEST_P(GpuBlockSizes, EveryMultipleOf32OnEverySimGivesCpuSerialsParticles) {
+  SB_REQUIRE_CUDA_DEVICE();
+  for (const Config& config : small_configs_of_every_sim()) {
+    const RunResult& ref = reference(config);
+    uint32_t identical = 0;
+    for (uint32_t block = 32; block <= 1024; block += 32) {
+      RunConfig c = config.run;
+      c.scheduler = GetParam();
+      c.block_size = block;
+      const RunResult r = run(c);
+      EXPECT_EQ(r.digest, ref.digest) << config.name << " at block size " << block;
+      EXPECT_EQ(r.counts.particle_steps, ref.counts.particle_steps)
+          << config.name << " at block size " << block;
+      identical += r.digest == ref.digest ? 1 : 0;
+    }
+    testing_support::summary().push_back(
+        {fmt::format("{} = cpu-serial", GetParam()),
+         fmt::format("{}, block sizes 32, 64, ..., 1024", config.name),
+         identical == 32 ? "identical at all 32" : fmt::format("DIFFERENT at {}", 32 - identical)});
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryGpuScheduler, GpuBlockSizes, testing::ValuesIn(gpu_schedulers()),
+                         [](const testing::TestParamInfo<std::string>& i) {
+                           return test_name(i.param);
+                         });
+
 // A field solved by cuFFT (the default on a GPU): cuFFT's rounding is not FFTW's, so the runs
 // need not give cpu-serial's digest, but every GPU scheduler gives one digest among themselves,
 // as the deterministic deposit, field and gather make it (docs/physics.md).
@@ -264,8 +347,11 @@ void PrintTo(const PolicyCase& c, std::ostream* os) {
 
 std::vector<PolicyCase> policy_cases() {
   // pic's: more particles than resident threads, so that warps hand lanes on (min_lanes).
-  const std::set<std::string> one_per_sim = {"toy_column_waves", "heavy_spawning",
-                                             "pic_more_particles_than_threads", "air_near_balance"};
+  // And pic and air at blocks of 1024, where each policy's instantiation for the largest blocks
+  // runs.
+  const std::set<std::string> one_per_sim = {
+      "toy_column_waves", "heavy_spawning",      "pic_more_particles_than_threads",
+      "air_near_balance", "pic_block_size_1024", "air_block_size_1024"};
   std::vector<PolicyCase> out;
   for (const SchedulerEntry& e : all_schedulers()) {
     for (const PolicyInfo& p : e.policies.named) {

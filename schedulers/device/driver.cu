@@ -1,0 +1,176 @@
+// The GPU driver of schedulers/device/driver.cuh, compiled here once for every registered sim
+// (sims/registry.hpp) rather than in every scheduler's file.
+
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/transform_reduce.h>
+
+#include <map>
+#include <string>
+
+#include "core/cuda_check.hpp"
+#include "core/digest.hpp"
+#include "core/errors.hpp"
+#include "schedulers/device/compaction.cuh"
+#include "schedulers/device/driver.cuh"
+#include "schedulers/device/phase.cuh"
+#include "schedulers/device/sim_device_state.cuh"
+#include "schedulers/host_driver.hpp"
+#include "sims/registry.hpp"
+
+namespace sb {
+
+struct PhaseTally {
+  unsigned long long removed;
+  unsigned long long steps;
+  unsigned long long vacated;  // slots whose particle moved to another (warp_pool.cuh)
+};
+
+template <class Particle>
+struct TallyParticle {
+  PhaseWindow window;
+  // A claimed slot that reads kEmpty was vacated: its particle moved to another slot.
+  __device__ PhaseTally operator()(const Particle& p) const {
+    if (p.tag.status == kEmpty) return {0, 0, 1};
+    return {p.tag.status == kDead ? 1ull : 0ull, steps_in_phase(p, window), 0};
+  }
+};
+
+struct AddTally {
+  __device__ PhaseTally operator()(const PhaseTally& a, const PhaseTally& b) const {
+    return {a.removed + b.removed, a.steps + b.steps, a.vacated + b.vacated};
+  }
+};
+
+template <class Particle>
+struct HashParticle {
+  __device__ uint64_t operator()(const Particle& p) const { return particle_hash(p); }
+};
+
+// The block size of the driver's own compaction kernels (seed §3.4.2: 128 was best for them).
+inline constexpr uint32_t kCompactionBlock = 128;
+
+template <class Sim>
+RunResult run_device_phases(const RunConfig& c, const RunOptions& opt,
+                            MakeDeviceScheduler<Sim> make) {
+  using Particle = typename Sim::Particle;
+  HostState<Sim> host_state(c);
+  const PhasePlan plan = Sim::phases(c);
+  const std::vector<Particle> initial = initial_particles<Sim>(c, host_state.params());
+  const auto device = describe_device();
+  if (!device) throw RunError(c.scheduler + " needs a CUDA device and none is present");
+  // The particle slots (two arrays unless the compaction is in place) must fit in what the
+  // device has free: refused before anything runs rather than failing part of the way.
+  const uint64_t arrays = c.compaction == "inplace" ? 1 : 2;
+  const DeviceMemory memory = device_memory();
+  require_memory("device",
+                 fmt::format("--capacity {}{}", c.capacity,
+                             arrays == 1 ? "" : " with --compaction " + c.compaction),
+                 arrays * c.capacity, sizeof(Particle), memory.free_bytes, memory.describe());
+
+  CudaStream stream;
+  Watchdog watchdog(describe(c, plan.count, plan.steps), c.timeout_s);
+  const DeviceSetup setup{c, *device, stream, watchdog};
+  DeviceMemoryUse::reset_peak();
+  const size_t bytes_before = DeviceMemoryUse::in_use;
+  DeviceBuffer<Particle> particles(c.capacity, "the particle slots (--capacity)");
+  DeviceBuffer<DeviceCounters> counters(1, "the particle counters");
+  SB_CUDA_CHECK(cudaMemsetAsync(particles.data(), 0, c.capacity * sizeof(Particle), stream));
+  SB_CUDA_CHECK(cudaMemcpyAsync(particles.data(), initial.data(), initial.size() * sizeof(Particle),
+                                cudaMemcpyHostToDevice, stream));
+  DeviceState<Sim> device_state(host_state, stream);
+  const typename Sim::Params prm = device_state.params();
+  Compactor<Particle> compactor(c.compaction, particles, static_cast<uint32_t>(initial.size()),
+                                kCompactionBlock, stream);
+  const std::unique_ptr<DeviceScheduler<Sim>> scheduler = make(setup);
+  const auto on_stream = thrust::cuda::par.on(stream);
+
+  RunResult r;
+  r.counts.initial = initial.size();
+  auto n = static_cast<uint32_t>(initial.size());
+  EventTimer grid, mobility, compaction;
+  for (uint32_t phase = 0; phase < plan.count; ++phase) {
+    const DevicePhase<Sim> ph{particles.data(),
+                              static_cast<uint32_t>(c.capacity),
+                              counters.data(),
+                              watchdog.device_flag(),
+                              prm,
+                              DrawKey::from_seed(c.seed),
+                              plan.window(phase)};
+    if (HasPhaseWork<Sim>::value) {
+      grid.start(stream);
+      device_state.before_phase(ph.particles, n, ph.window, stream);
+      grid.stop(stream);
+      watchdog.sync(stream);
+      r.parts_ms["grid"] += grid.elapsed_ms();
+    }
+    const DeviceCounters start{n, 0, 0, 0, 0, {0, 0}, 0};
+    SB_CUDA_CHECK(
+        cudaMemcpyAsync(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
+    mobility.start(stream);
+    scheduler->run_phase(ph, n);
+    mobility.stop(stream);
+    watchdog.sync(stream);
+    r.parts_ms["mobility"] += mobility.elapsed_ms();
+
+    const DeviceCounters end = counters.to_host().front();
+    if (end.overflow != 0) throw CapacityError(c.capacity, uint64_t{end.n} + end.held);
+    const PhaseTally tally = thrust::transform_reduce(
+        on_stream, particles.data(), particles.data() + end.n, TallyParticle<Particle>{ph.window},
+        PhaseTally{0, 0, 0}, AddTally{});
+    // The particles there were: the slots a scheduler that stores each once would have used.
+    const uint64_t slots = uint64_t{end.n} + end.held - tally.vacated;
+    if (slots > c.capacity) throw CapacityError(c.capacity, slots);
+    const PhaseEvents events{n, slots - n, tally.removed + end.held};
+    r.counts.spawned += slots - n;
+    r.counts.peak = std::max<uint64_t>(r.counts.peak, slots);
+    r.counts.removed += tally.removed + end.held;  // held particles all died
+    count_phase_population(r.counts, n, slots, slots - events.removed, sizeof(Particle));
+    r.counts.particle_steps += tally.steps + end.held_steps;
+    n = end.n;
+    if (tally.removed + tally.vacated > 0) {
+      compaction.start(stream);
+      n = compactor.compact(n);
+      compaction.stop(stream);
+      watchdog.sync(stream);
+      r.parts_ms["compaction"] += compaction.elapsed_ms();
+    }
+    // Observed on the host, outside the timed regions, so that every engine sums alike.
+    if constexpr (Observes<Sim>::value)
+      r.observables.push_back(host_state.observe(particles.to_host(n), ph.window, events));
+    if (wants_snapshot(opt, phase))
+      opt.on_snapshot(phase, HostParticleSet<Sim>(particles.to_host(n)));
+  }
+  for (const auto& [part, ms] : r.parts_ms)
+    r.time_ms += ms;
+  r.device_bytes = DeviceMemoryUse::peak - bytes_before;
+  r.counts.final = n;
+  r.digest =
+      thrust::transform_reduce(on_stream, particles.data(), particles.data() + n,
+                               HashParticle<Particle>{}, uint64_t{0}, thrust::plus<uint64_t>());
+  if (opt.keep_particles)
+    r.particles = std::make_shared<HostParticleSet<Sim>>(particles.to_host(n));
+  return r;
+}
+
+// Every sim's driver, compiled in this unit: the explicit instantiation of DriversOf emits
+// drivers(), whose table holds the address of each sim's driver (each variant's, for a family),
+// so that each is defined here for the scheduler files to link.
+template <class List>
+struct DriversOf;
+template <class... Entries>
+struct DriversOf<SimList<Entries...>> {
+  static std::vector<const void*> drivers() {
+    std::vector<const void*> table;
+    const auto add = [&](auto* variant) {
+      using Sim = std::remove_pointer_t<decltype(variant)>;
+      table.push_back(reinterpret_cast<const void*>(&run_device_phases<Sim>));
+    };
+    (VariantsOf<Entries>::type::for_each(add), ...);
+    return table;
+  }
+};
+template struct DriversOf<AllSims>;
+template struct DriversOf<ExampleSims>;
+
+}  // namespace sb
