@@ -146,7 +146,7 @@ DeclaredParameter recorded_when_given(DeclaredParameter p) {
 
 const DeclaredParameter& steps_parameter() {
   static const DeclaredParameter p = required(whole_parameter(
-      "steps", "--steps", "toy, mvp: time steps", "time steps", 1, kMaxCount, std::nullopt));
+      "steps", "--steps", "toy, mvp: time steps", "time steps", 1, kMaxSteps, std::nullopt));
   return p;
 }
 

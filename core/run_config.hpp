@@ -9,8 +9,12 @@
 
 namespace sb {
 
-// Upper bound for particle counts and steps: device counters and step fields are 32-bit.
-inline constexpr uint64_t kMaxCount = 2147483647;
+// Upper bound for particle counts (--init-n, --capacity): device slot indices and counters are
+// 64-bit, and what a device holds is checked before a run (schedulers/device/driver.cu); 1e15
+// particles are more than any device's memory holds, and their bytes still fit in 64 bits.
+inline constexpr uint64_t kMaxCount = 1'000'000'000'000'000;
+// Upper bound for steps: a particle's step counters are 32-bit.
+inline constexpr uint64_t kMaxSteps = 2147483647;
 
 struct RunConfig {
   std::string sim;

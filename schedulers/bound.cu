@@ -21,7 +21,7 @@ namespace {
 
 template <class Sim, int kBound>
 __global__ void SB_BLOCK_BOUND(kBound)
-    balanced_steps(const typename Sim::Particle* initial, uint32_t init_n,
+    balanced_steps(const typename Sim::Particle* initial, SlotIndex init_n,
                    typename Sim::Params params, DrawKey key, uint32_t phase_steps,
                    unsigned long long total_steps, typename Sim::Particle* sink) {
   const uint32_t threads = gridDim.x * blockDim.x;
@@ -71,9 +71,8 @@ RunResult run_bound(const RunConfig& c, const RunOptions& opt) {
 
   EventTimer timer;
   timer.start(stream);
-  SB_LAUNCH(kernel, grid, c.block_size, 0, stream, first.data(),
-            static_cast<uint32_t>(initial.size()), prm, DrawKey::from_seed(c.seed), plan.steps,
-            real.counts.particle_steps, sink.data());
+  launch(setup, kernel, grid, 0, first.data(), initial.size(), prm, DrawKey::from_seed(c.seed),
+         plan.steps, real.counts.particle_steps, sink.data());
   timer.stop(stream);
   watchdog.sync(stream);
 

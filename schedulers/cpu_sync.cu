@@ -65,12 +65,12 @@ const SchedulerPolicies& cpu_sync_policies() {
 // Runs in[k] and the children of its warp (run_family), in[k] ending in slot first + k.
 template <class Sim, class Policy, int kBound>
 __global__ void SB_BLOCK_BOUND(kBound)
-    cpu_sync_generation(DevicePhase<Sim> ph, const typename Sim::Particle* in, uint32_t first,
-                        uint32_t count, bool may_hand_on) {
+    cpu_sync_generation(DevicePhase<Sim> ph, const typename Sim::Particle* in, SlotIndex first,
+                        SlotIndex count, bool may_hand_on) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
   WarpPool<Particle, Policy>& pool = empty_pool<Particle, Policy>(shared);
-  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  const SlotIndex k = grid_thread_index();
   Particle p;
   Particle* own = nullptr;
   if (k < count) {
@@ -93,7 +93,7 @@ template <class Sim>
 class CpuSync {
  public:
   using Particle = typename Sim::Particle;
-  using Kernel = void (*)(DevicePhase<Sim>, const Particle*, uint32_t, uint32_t, bool);
+  using Kernel = void (*)(DevicePhase<Sim>, const Particle*, SlotIndex, SlotIndex, bool);
 
   // A block size that not even the kernel's instantiation for the largest blocks runs at (too
   // much shared memory for its pools) is a run error here rather than a failed launch.
@@ -108,15 +108,14 @@ class CpuSync {
         resident_(blocks_that_fit(k_.kernel, s, k_.shared_bytes) * s.config.block_size *
                   static_cast<uint32_t>(s.device.sm_count)) {}
 
-  void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {
-    uint32_t last = 0;
+  void run_phase(const DevicePhase<Sim>& ph, SlotIndex n) {
+    SlotIndex last = 0;
     for (bool first_generation = true; n != last; first_generation = false) {
-      const uint32_t count = n - last;
+      const SlotIndex count = n - last;
       const Particle* in = first_generation ? ph.particles : earliest_first(ph, last, count);
-      const uint32_t block = s_.config.block_size;
       // A generation too small to fill the GPU gains nothing from leaving lanes to the next.
-      SB_LAUNCH(k_.kernel, (count + block - 1) / block, block, k_.shared_bytes, s_.stream, ph, in,
-                last, count, count >= resident_);
+      launch(s_, k_.kernel, blocks_for(count, s_.config.block_size), k_.shared_bytes, ph, in, last,
+             count, count >= resident_);
       last = n;
       n = counter_.read_n(s_, ph.counters, ph.capacity);
     }
@@ -124,8 +123,8 @@ class CpuSync {
 
  private:
   // The particles in slots [first, first + count), sorted by next step into scratch memory.
-  const Particle* earliest_first(const DevicePhase<Sim>& ph, uint32_t first, uint32_t count) {
-    keys_.reserve(2 * size_t{count});
+  const Particle* earliest_first(const DevicePhase<Sim>& ph, SlotIndex first, SlotIndex count) {
+    keys_.reserve(2 * count);
     sorted_.reserve(count);
     const Particle* from = ph.particles + first;
     thrust::transform(thrust::cuda::par.on(s_.stream), from, from + count, keys_.data(),

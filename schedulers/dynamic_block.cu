@@ -100,14 +100,14 @@ __global__ void __maxnreg__(kRegisters) dynamic_block(DevicePhase<Sim> ph) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
   WarpPool<Particle, Policy>& pool = empty_pool<Particle, Policy>(shared);
-  __shared__ uint32_t chunk;
+  __shared__ SlotIndex chunk;
   SlotTally tally;
   while (true) {
     if (threadIdx.x == 0) {
-      chunk = DeviceAtomicU32(ph.counters->next).fetch_add(blockDim.x, cuda::memory_order_relaxed);
+      chunk = DeviceAtomicSlot(ph.counters->next).fetch_add(blockDim.x, cuda::memory_order_relaxed);
     }
     __syncthreads();
-    const uint32_t i = chunk + threadIdx.x;
+    const SlotIndex i = chunk + threadIdx.x;
     const bool ended = run_chunk(ph, pool, i < ph.capacity ? ph.particles + i : nullptr, tally);
     // Block-uniform exit: once any thread sees the end, every slot that will ever be published
     // in this chunk has been run. The barrier also keeps `chunk` until everyone has read it.

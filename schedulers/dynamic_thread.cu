@@ -10,9 +10,9 @@ namespace {
 
 template <class Sim, int kBound>
 __global__ void SB_BLOCK_BOUND(kBound) dynamic_thread(DevicePhase<Sim> ph) {
-  DeviceAtomicU32 next(ph.counters->next);
+  DeviceAtomicSlot next(ph.counters->next);
   unsigned int finished = 0;
-  for (uint32_t i = next.fetch_add(1, cuda::memory_order_relaxed); i < ph.capacity;
+  for (SlotIndex i = next.fetch_add(1, cuda::memory_order_relaxed); i < ph.capacity;
        i = next.fetch_add(1, cuda::memory_order_relaxed)) {
     typename Sim::Particle* slot = ph.particles + i;
     if (!await_slot(ph, slot, finished)) return;
@@ -33,9 +33,7 @@ class DynamicThread {
                                  dynamic_thread<Sim, kLargestBlockBound<Sim>>, s)),
         grid_(persistent_grid(kernel_, s)) {}
 
-  void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
-    SB_LAUNCH(kernel_, grid_, s_.config.block_size, 0, s_.stream, ph);
-  }
+  void run_phase(const DevicePhase<Sim>& ph, SlotIndex) { launch(s_, kernel_, grid_, 0, ph); }
 
  private:
   const DeviceSetup& s_;

@@ -38,7 +38,7 @@
 namespace sb {
 namespace {
 
-constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
+constexpr SlotIndex kNoSlot = ~SlotIndex{0};
 
 template <unsigned int kPoolSize, uint32_t kSteps, int kRegisters>
 struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps> {
@@ -89,12 +89,12 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
   WarpPool<Particle, Policy>& pool = empty_pool<Particle, Policy>(shared);
   const unsigned int lane = threadIdx.x & 31;
 
-  DeviceAtomicU32 next(ph.counters->next);
-  uint32_t slot = kNoSlot;  // the global slot this lane holds
-  bool running = false;     // its particle is loaded and taking steps
-  bool pooled = false;      // that particle came from the pool: it has no slot
-  bool exhausted = false;   // the slot counter passed the capacity: no more global work
-  bool stop = false;        // a stop request was seen
+  DeviceAtomicSlot next(ph.counters->next);
+  SlotIndex slot = kNoSlot;  // the global slot this lane holds
+  bool running = false;      // its particle is loaded and taking steps
+  bool pooled = false;       // that particle came from the pool: it has no slot
+  bool exhausted = false;    // the slot counter passed the capacity: no more global work
+  bool stop = false;         // a stop request was seen
   uint32_t iteration = 0;
   unsigned int withheld = 0;  // slot particles ended and not yet counted into `done`
   SlotTally tally;            // pooled particles that died in this lane
@@ -110,12 +110,12 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
       const unsigned int need = __ballot_sync(kFullWarp, !running && slot == kNoSlot && !exhausted);
       if (need != 0) {
         const int leader = __ffs(need) - 1;
-        uint32_t first = 0;
+        SlotIndex first = 0;
         if (static_cast<int>(lane) == leader)
           first = next.fetch_add(__popc(need), cuda::memory_order_relaxed);
         first = __shfl_sync(kFullWarp, first, leader);
         if (need & lane_bit()) {
-          const uint32_t mine = first + lanes_below(need);
+          const SlotIndex mine = first + lanes_below(need);
           slot = mine < ph.capacity ? mine : kNoSlot;
           exhausted = mine >= ph.capacity;
         }
@@ -145,7 +145,7 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
     if (++iteration % Policy::kLookEvery == 0) {
       stop = stop_requested(ph);
       const bool starving = next.load(cuda::memory_order_relaxed) >
-                            DeviceAtomicU32(ph.counters->n).load(cuda::memory_order_relaxed);
+                            DeviceAtomicSlot(ph.counters->n).load(cuda::memory_order_relaxed);
       if (starving && pool.count != 0) write_out<Publish>(ph, pool);
     }
 

@@ -18,15 +18,15 @@ namespace sb {
 namespace {
 
 struct StepCounts {
-  unsigned int spawned;  // children staged this step
-  unsigned int ended;    // listed particles left without work (dead or at the phase's end)
+  SlotIndex spawned;  // children staged this step
+  SlotIndex ended;    // listed particles left without work (dead or at the phase's end)
 };
 
 template <class Sim, int kBound>
 __global__ void SB_BLOCK_BOUND(kBound)
-    event_step(DevicePhase<Sim> ph, const uint32_t* listed, uint32_t count,
+    event_step(DevicePhase<Sim> ph, const SlotIndex* listed, SlotIndex count,
                typename Sim::Particle* staged, unsigned char* staged_flags, StepCounts* counts) {
-  const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  const SlotIndex j = grid_thread_index();
   bool spawned = false, ended = false;
   if (j < count) {
     typename Sim::Particle* slot = ph.particles + listed[j];
@@ -41,15 +41,15 @@ __global__ void SB_BLOCK_BOUND(kBound)
   const unsigned int lane = threadIdx.x & 31;
   const unsigned int s = __popc(__ballot_sync(0xFFFFFFFFu, spawned));
   const unsigned int e = __popc(__ballot_sync(0xFFFFFFFFu, ended));
-  if (lane == 0 && s > 0) atomicAdd(&counts->spawned, s);
-  if (lane == 0 && e > 0) atomicAdd(&counts->ended, e);
+  if (lane == 0 && s > 0) atomicAdd(&counts->spawned, SlotIndex{s});
+  if (lane == 0 && e > 0) atomicAdd(&counts->ended, SlotIndex{e});
 }
 
 // Appends the staged children of the spawners listed in `spawners` after the particles.
 template <class Particle>
-__global__ void append_children(const Particle* staged, const uint32_t* spawners, uint32_t count,
+__global__ void append_children(const Particle* staged, const SlotIndex* spawners, SlotIndex count,
                                 Particle* out) {
-  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  const SlotIndex k = grid_thread_index();
   if (k < count) out[k] = staged[spawners[k]];
 }
 
@@ -57,14 +57,14 @@ template <class Sim>
 struct HasWorkAt {
   const typename Sim::Particle* particles;
   PhaseWindow window;
-  __device__ bool operator()(uint32_t i) const { return has_work(particles[i].tag, window); }
+  __device__ bool operator()(SlotIndex i) const { return has_work(particles[i].tag, window); }
 };
 
 // What the host reads back, in pinned memory.
 struct HostWords {
   StepCounts counts;
-  unsigned int selected;  // how many a selection kept
-  unsigned int n;         // the particle count at the end of the phase, for the driver
+  SlotIndex selected;  // how many a selection kept
+  SlotIndex n;         // the particle count at the end of the phase, for the driver
 };
 
 template <class Sim>
@@ -85,16 +85,17 @@ class EventCompact {
                                s)) {
     SB_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_), sizeof(HostWords)));
     // Temporary storage for the largest of the three selections.
-    const int most = static_cast<int>(s.config.capacity);
+    const SlotIndex most = s.config.capacity;
     const HasWorkAt<Sim> any{nullptr, {}};
     size_t flagged = 0, from_list = 0, from_range = 0;
     SB_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, flagged,
-                                             thrust::counting_iterator<uint32_t>(0), flags_.data(),
+                                             thrust::counting_iterator<SlotIndex>(0), flags_.data(),
                                              spawners_.data(), selected_.data(), most, s.stream));
     SB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, from_list, list_.data(), spare_list_.data(),
                                         selected_.data(), most, any, s.stream));
-    SB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, from_range, thrust::counting_iterator<uint32_t>(0),
-                                        list_.data(), selected_.data(), most, any, s.stream));
+    SB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, from_range,
+                                        thrust::counting_iterator<SlotIndex>(0), list_.data(),
+                                        selected_.data(), most, any, s.stream));
     temp_ = DeviceBuffer<unsigned char>(std::max({flagged, from_list, from_range}),
                                         "event-compact's CUB scratch");
   }
@@ -102,19 +103,20 @@ class EventCompact {
   EventCompact(const EventCompact&) = delete;
   EventCompact& operator=(const EventCompact&) = delete;
 
-  void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {
+  void run_phase(const DevicePhase<Sim>& ph, SlotIndex n) {
     const HasWorkAt<Sim> has_work_at{ph.particles, ph.window};
-    uint32_t listed = select(thrust::counting_iterator<uint32_t>(0), list_.data(), n, has_work_at);
+    SlotIndex listed =
+        select(thrust::counting_iterator<SlotIndex>(0), list_.data(), n, has_work_at);
     const uint32_t block = s_.config.block_size;
     for (uint32_t t = ph.window.start; t < ph.window.end && listed > 0; ++t) {
       SB_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, sizeof(StepCounts), s_.stream));
-      SB_LAUNCH(step_, (listed + block - 1) / block, block, 0, s_.stream, ph, list_.data(), listed,
-                staged_.data(), flags_.data(), counts_.data());
+      launch(s_, step_, blocks_for(listed, block), 0, ph, list_.data(), listed, staged_.data(),
+             flags_.data(), counts_.data());
       SB_CUDA_CHECK(cudaMemcpyAsync(&host_->counts, counts_.data(), sizeof(StepCounts),
                                     cudaMemcpyDeviceToHost, s_.stream));
       s_.watchdog.sync(s_.stream);
       const StepCounts c = host_->counts;
-      const uint32_t stepped = listed;
+      const SlotIndex stepped = listed;
       if (n + c.spawned > ph.capacity) {
         const DeviceCounters overflow{n + c.spawned, 0, 1, 0, 0, {0, 0}, 0};
         SB_CUDA_CHECK(cudaMemcpyAsync(ph.counters, &overflow, sizeof overflow,
@@ -130,10 +132,10 @@ class EventCompact {
       if (c.spawned > 0) {
         size_t bytes = temp_.size();
         SB_CUDA_CHECK(cub::DeviceSelect::Flagged(
-            temp_.data(), bytes, thrust::counting_iterator<uint32_t>(0), flags_.data(),
-            spawners_.data(), selected_.data(), static_cast<int>(stepped), s_.stream));
-        SB_LAUNCH(append_children<Particle>, (c.spawned + block - 1) / block, block, 0, s_.stream,
-                  staged_.data(), spawners_.data(), c.spawned, ph.particles + n);
+            temp_.data(), bytes, thrust::counting_iterator<SlotIndex>(0), flags_.data(),
+            spawners_.data(), selected_.data(), stepped, s_.stream));
+        launch(s_, append_children<Particle>, blocks_for(c.spawned, block), 0, staged_.data(),
+               spawners_.data(), c.spawned, ph.particles + n);
         // Children born at the last step, or not simulated, have no work and are not listed.
         if (Sim::simulates_children(ph.params) && !last_step) {
           thrust::sequence(thrust::cuda::par.on(s_.stream), list_.data() + listed,
@@ -144,7 +146,7 @@ class EventCompact {
       }
     }
     host_->n = n;
-    SB_CUDA_CHECK(cudaMemcpyAsync(&ph.counters->n, &host_->n, sizeof(unsigned int),
+    SB_CUDA_CHECK(cudaMemcpyAsync(&ph.counters->n, &host_->n, sizeof(SlotIndex),
                                   cudaMemcpyHostToDevice, s_.stream));
     s_.watchdog.sync(s_.stream);
   }
@@ -152,12 +154,12 @@ class EventCompact {
  private:
   // cub::DeviceSelect::If from `in` to `out`; returns how many were kept.
   template <class In>
-  uint32_t select(In in, uint32_t* out, uint32_t count, const HasWorkAt<Sim>& keep) {
+  SlotIndex select(In in, SlotIndex* out, SlotIndex count, const HasWorkAt<Sim>& keep) {
     if (count == 0) return 0;
     size_t bytes = temp_.size();
-    SB_CUDA_CHECK(cub::DeviceSelect::If(temp_.data(), bytes, in, out, selected_.data(),
-                                        static_cast<int>(count), keep, s_.stream));
-    SB_CUDA_CHECK(cudaMemcpyAsync(&host_->selected, selected_.data(), sizeof(unsigned int),
+    SB_CUDA_CHECK(cub::DeviceSelect::If(temp_.data(), bytes, in, out, selected_.data(), count, keep,
+                                        s_.stream));
+    SB_CUDA_CHECK(cudaMemcpyAsync(&host_->selected, selected_.data(), sizeof(SlotIndex),
                                   cudaMemcpyDeviceToHost, s_.stream));
     s_.watchdog.sync(s_.stream);
     return host_->selected;
@@ -166,12 +168,12 @@ class EventCompact {
   const DeviceSetup& s_;
   DeviceBuffer<Particle> staged_;
   DeviceBuffer<unsigned char> flags_;
-  DeviceBuffer<uint32_t> list_, spare_list_;
-  DeviceBuffer<uint32_t> spawners_;  // list positions of this step's spawners
+  DeviceBuffer<SlotIndex> list_, spare_list_;
+  DeviceBuffer<SlotIndex> spawners_;  // list positions of this step's spawners
   DeviceBuffer<StepCounts> counts_;
-  DeviceBuffer<unsigned int> selected_;
+  DeviceBuffer<SlotIndex> selected_;
   DeviceBuffer<unsigned char> temp_{"event-compact's CUB scratch"};
-  void (*step_)(DevicePhase<Sim>, const uint32_t*, uint32_t, Particle*, unsigned char*,
+  void (*step_)(DevicePhase<Sim>, const SlotIndex*, SlotIndex, Particle*, unsigned char*,
                 StepCounts*);
   HostWords* host_ = nullptr;
 };

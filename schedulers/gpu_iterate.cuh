@@ -68,12 +68,11 @@ struct GridSyncBarrier {
 };
 
 template <class Sim, class Barrier, int kBound>
-__global__ void SB_BLOCK_BOUND(kBound) gpu_iterate(DevicePhase<Sim> ph, uint32_t n) {
-  const uint32_t stride = gridDim.x * blockDim.x;
+__global__ void SB_BLOCK_BOUND(kBound) gpu_iterate(DevicePhase<Sim> ph, SlotIndex n) {
+  const SlotIndex stride = grid_threads();
   bool up = true;
   for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
-    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n && i < ph.capacity;
-         i += stride) {
+    for (SlotIndex i = grid_thread_index(); i < n && i < ph.capacity; i += stride) {
       typename Sim::Particle p = ph.particles[i], child;
       if (!has_work(p.tag, ph.window)) continue;
       const bool spawned = step_once(ph, p, child);
@@ -96,13 +95,13 @@ class GpuIterate {
                                  gpu_iterate<Sim, Barrier, kLargestBlockBound<Sim>>, s)),
         grid_(persistent_grid(kernel_, s)) {}
 
-  void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {
+  void run_phase(const DevicePhase<Sim>& ph, SlotIndex n) {
     launch_cooperative(kernel_, grid_, s_.config.block_size, 0, s_.stream, ph, n);
   }
 
  private:
   const DeviceSetup& s_;
-  void (*kernel_)(DevicePhase<Sim>, uint32_t);
+  void (*kernel_)(DevicePhase<Sim>, SlotIndex);
   uint32_t grid_;
 };
 

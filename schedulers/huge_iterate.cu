@@ -11,7 +11,7 @@ namespace {
 
 template <class Sim, int kBound>
 __global__ void SB_BLOCK_BOUND(kBound) huge_iterate_step(DevicePhase<Sim> ph, uint32_t t) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const SlotIndex i = grid_thread_index();
   if (i >= claimed(ph) || i >= ph.capacity) return;
   typename Sim::Particle* slot = ph.particles + i;
   if (!is_published(slot)) return;  // claimed by a spawn of this step, not written yet
@@ -30,12 +30,11 @@ class HugeIterate {
         step_(kernel_for_block(huge_iterate_step<Sim, kAnyBlock>,
                                huge_iterate_step<Sim, kLargestBlockBound<Sim>>, s)) {}
 
-  void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
-    const uint32_t block = s_.config.block_size;
-    const uint32_t grid = (ph.capacity + block - 1) / block;
+  void run_phase(const DevicePhase<Sim>& ph, SlotIndex) {
+    const uint32_t grid = blocks_for(ph.capacity, s_.config.block_size);
     for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
       s_.watchdog.check();
-      SB_LAUNCH(step_, grid, block, 0, s_.stream, ph, t);
+      launch(s_, step_, grid, 0, ph, t);
     }
   }
 

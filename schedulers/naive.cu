@@ -11,8 +11,8 @@ namespace sb {
 namespace {
 
 template <class Sim, int kBound>
-__global__ void SB_BLOCK_BOUND(kBound) naive_step(DevicePhase<Sim> ph, uint32_t count) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+__global__ void SB_BLOCK_BOUND(kBound) naive_step(DevicePhase<Sim> ph, SlotIndex count) {
+  const SlotIndex i = grid_thread_index();
   if (i >= count) return;
   typename Sim::Particle p = ph.particles[i], child;
   if (!has_work(p.tag, ph.window)) return;
@@ -29,17 +29,16 @@ class Naive {
         step_(kernel_for_block(naive_step<Sim, kAnyBlock>, naive_step<Sim, kLargestBlockBound<Sim>>,
                                s)) {}
 
-  void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {
-    const uint32_t block = s_.config.block_size;
+  void run_phase(const DevicePhase<Sim>& ph, SlotIndex n) {
     for (uint32_t t = ph.window.start; t < ph.window.end && n > 0; ++t) {
-      SB_LAUNCH(step_, (n + block - 1) / block, block, 0, s_.stream, ph, n);
+      launch(s_, step_, blocks_for(n, s_.config.block_size), 0, ph, n);
       n = counter_.read_n(s_, ph.counters, ph.capacity);
     }
   }
 
  private:
   const DeviceSetup& s_;
-  void (*step_)(DevicePhase<Sim>, uint32_t);
+  void (*step_)(DevicePhase<Sim>, SlotIndex);
   HostCounter counter_;
 };
 

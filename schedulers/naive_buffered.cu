@@ -11,15 +11,16 @@ namespace sb {
 namespace {
 
 template <class Sim, int kBound>
-__global__ void SB_BLOCK_BOUND(kBound) naive_buffered_step(DevicePhase<Sim> ph, uint32_t count) {
+__global__ void SB_BLOCK_BOUND(kBound) naive_buffered_step(DevicePhase<Sim> ph, SlotIndex count) {
   using Particle = typename Sim::Particle;
   extern __shared__ unsigned char shared[];
   Particle* buffer = reinterpret_cast<Particle*>(shared);
-  __shared__ unsigned int buffered, first;
+  __shared__ unsigned int buffered;
+  __shared__ SlotIndex first;
   if (threadIdx.x == 0) buffered = 0;
   __syncthreads();
 
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const SlotIndex i = grid_thread_index();
   if (i < count) {
     Particle p = ph.particles[i], child;
     if (has_work(p.tag, ph.window)) {
@@ -50,10 +51,9 @@ class NaiveBuffered {
                              naive_buffered_step<Sim, kLargestBlockBound<Sim>>, s, shared_bytes_);
   }
 
-  void run_phase(const DevicePhase<Sim>& ph, uint32_t n) {
-    const uint32_t block = s_.config.block_size;
+  void run_phase(const DevicePhase<Sim>& ph, SlotIndex n) {
     for (uint32_t t = ph.window.start; t < ph.window.end && n > 0; ++t) {
-      SB_LAUNCH(step_, (n + block - 1) / block, block, shared_bytes_, s_.stream, ph, n);
+      launch(s_, step_, blocks_for(n, s_.config.block_size), shared_bytes_, ph, n);
       n = counter_.read_n(s_, ph.counters, ph.capacity);
     }
   }
@@ -61,7 +61,7 @@ class NaiveBuffered {
  private:
   const DeviceSetup& s_;
   size_t shared_bytes_;
-  void (*step_)(DevicePhase<Sim>, uint32_t) = nullptr;
+  void (*step_)(DevicePhase<Sim>, SlotIndex) = nullptr;
   HostCounter counter_;
 };
 

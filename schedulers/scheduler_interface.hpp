@@ -24,9 +24,10 @@ struct HasHostRunPhase<Engine, Particle, Phase,
 template <class Scheduler, class Phase, class = void>
 struct HasDeviceRunPhase : std::false_type {};
 template <class Scheduler, class Phase>
-struct HasDeviceRunPhase<Scheduler, Phase,
-                         std::void_t<decltype(std::declval<Scheduler&>().run_phase(
-                             std::declval<const Phase&>(), uint32_t{}))>> : std::true_type {};
+struct HasDeviceRunPhase<
+    Scheduler, Phase,
+    std::void_t<decltype(std::declval<Scheduler&>().run_phase(std::declval<const Phase&>(), 0ull))>>
+    : std::true_type {};
 
 }  // namespace scheduler_interface
 
@@ -46,7 +47,7 @@ constexpr bool check_device_scheduler() {
                 "a GPU scheduler must define the constructor `explicit Scheduler(const "
                 "DeviceSetup&)` (schedulers/device/driver.cuh)");
   static_assert(scheduler_interface::HasDeviceRunPhase<Scheduler, DevicePhase>::value,
-                "a GPU scheduler must define `void run_phase(const DevicePhase<Sim>&, uint32_t "
+                "a GPU scheduler must define `void run_phase(const DevicePhase<Sim>&, SlotIndex "
                 "n_start)` (schedulers/device/driver.cuh)");
   return true;
 }

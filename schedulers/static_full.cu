@@ -20,9 +20,9 @@ const DeclaredParameter& warp_sync() {
 
 template <class Sim, int kBound>
 __global__ void SB_BLOCK_BOUND(kBound) static_full(DevicePhase<Sim> ph, bool warp_sync) {
-  const uint32_t stride = gridDim.x * blockDim.x;
+  const SlotIndex stride = grid_threads();
   unsigned int finished = 0;
-  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < ph.capacity; i += stride) {
+  for (SlotIndex i = grid_thread_index(); i < ph.capacity; i += stride) {
     typename Sim::Particle* slot = ph.particles + i;
     if (!await_slot(ph, slot, finished)) return;
     const unsigned int working = __activemask();
@@ -45,7 +45,7 @@ class StaticFull {
         grid_(persistent_grid(kernel_, s)),
         warp_sync_(warp_sync().on(s.config)) {}
 
-  void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
+  void run_phase(const DevicePhase<Sim>& ph, SlotIndex) {
     launch_cooperative(kernel_, grid_, s_.config.block_size, 0, s_.stream, ph, warp_sync_);
   }
 

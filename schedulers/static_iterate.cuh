@@ -12,9 +12,9 @@ namespace sb {
 
 template <class Sim, int kBound>
 __global__ void SB_BLOCK_BOUND(kBound) static_iterate_step(DevicePhase<Sim> ph, uint32_t t) {
-  const uint32_t stride = gridDim.x * blockDim.x;
-  const uint32_t n = claimed(ph);
-  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n && i < ph.capacity; i += stride) {
+  const SlotIndex stride = grid_threads();
+  const SlotIndex n = claimed(ph);
+  for (SlotIndex i = grid_thread_index(); i < n && i < ph.capacity; i += stride) {
     typename Sim::Particle* slot = ph.particles + i;
     if (!is_published(slot)) continue;  // a spawn of this step, not written yet
     typename Sim::Particle p = *slot, child;
@@ -34,13 +34,13 @@ class StaticIterate {
                                static_iterate_step<Sim, kLargestBlockBound<Sim>>, s)),
         grid_(persistent_grid(step_, s)) {}
 
-  void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
+  void run_phase(const DevicePhase<Sim>& ph, SlotIndex) {
     for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
       s_.watchdog.check();
       if constexpr (kCooperative) {
         launch_cooperative(step_, grid_, s_.config.block_size, 0, s_.stream, ph, t);
       } else {
-        SB_LAUNCH(step_, grid_, s_.config.block_size, 0, s_.stream, ph, t);
+        launch(s_, step_, grid_, 0, ph, t);
       }
     }
   }

@@ -3,13 +3,15 @@
 
 #include <cstdint>
 
+#include "core/grid_shape.hpp"
+
 namespace sb::fields {
 
 inline constexpr int kBlock = 256;
 
 // Blocks of kBlock threads for `count` items.
 inline unsigned blocks_for(uint64_t count) {
-  return static_cast<unsigned>((count + kBlock - 1) / kBlock);
+  return sb::blocks_for(count, kBlock);
 }
 
 }  // namespace sb::fields

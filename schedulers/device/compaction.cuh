@@ -22,40 +22,44 @@
 #include <stdexcept>
 
 #include "core/cuda_check.hpp"
+#include "core/grid_shape.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
 #include "schedulers/compaction_variants.hpp"
+#include "schedulers/device/slots.cuh"
 
 namespace sb {
 
 namespace compaction {
 
 template <class Particle>
-__global__ void simple(const Particle* in, uint32_t n, Particle* out, unsigned int* count) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n && is_alive(in[i].tag)) out[atomicAdd(count, 1u)] = in[i];
+__global__ void simple(const Particle* in, SlotIndex n, Particle* out, SlotIndex* count) {
+  const SlotIndex i = grid_thread_index();
+  if (i < n && is_alive(in[i].tag)) out[atomicAdd(count, 1ull)] = in[i];
 }
 
 template <class Particle>
-__global__ void block(const Particle* in, uint32_t n, Particle* out, unsigned int* count) {
-  __shared__ unsigned int in_block, base;
+__global__ void block(const Particle* in, SlotIndex n, Particle* out, SlotIndex* count) {
+  __shared__ unsigned int in_block;
+  __shared__ SlotIndex base;
   if (threadIdx.x == 0) in_block = 0;
   __syncthreads();
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const SlotIndex i = grid_thread_index();
   const bool alive = i < n && is_alive(in[i].tag);
   const unsigned int local = alive ? atomicAdd_block(&in_block, 1u) : 0;
   __syncthreads();
-  if (threadIdx.x == 0 && in_block > 0) base = atomicAdd(count, in_block);
+  if (threadIdx.x == 0 && in_block > 0) base = atomicAdd(count, SlotIndex{in_block});
   __syncthreads();
   if (alive) out[base + local] = in[i];
 }
 
 template <class Particle>
-__global__ void warp(const Particle* in, uint32_t n, Particle* out, unsigned int* count) {
-  __shared__ unsigned int in_block, base;
+__global__ void warp(const Particle* in, SlotIndex n, Particle* out, SlotIndex* count) {
+  __shared__ unsigned int in_block;
+  __shared__ SlotIndex base;
   if (threadIdx.x == 0) in_block = 0;
   __syncthreads();
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const SlotIndex i = grid_thread_index();
   const bool alive = i < n && is_alive(in[i].tag);
   const unsigned int lane = threadIdx.x & 31;
   const unsigned int ballot = __ballot_sync(0xFFFFFFFFu, alive);
@@ -63,7 +67,7 @@ __global__ void warp(const Particle* in, uint32_t n, Particle* out, unsigned int
   if (lane == 0 && ballot != 0) warp_base = atomicAdd_block(&in_block, __popc(ballot));
   warp_base = __shfl_sync(0xFFFFFFFFu, warp_base, 0);
   __syncthreads();
-  if (threadIdx.x == 0 && in_block > 0) base = atomicAdd(count, in_block);
+  if (threadIdx.x == 0 && in_block > 0) base = atomicAdd(count, SlotIndex{in_block});
   __syncthreads();
   if (alive) out[base + warp_base + __popc(ballot & ((1u << lane) - 1))] = in[i];
 }
@@ -71,34 +75,34 @@ __global__ void warp(const Particle* in, uint32_t n, Particle* out, unsigned int
 // Marks slots [from, to) empty. Only the status word matters: a slot's other fields are read
 // only once it is published (schedulers/device/slots.cuh).
 template <class Particle>
-__global__ void clear_status(Particle* ps, uint32_t from, uint32_t to) {
-  const uint32_t i = from + blockIdx.x * blockDim.x + threadIdx.x;
+__global__ void clear_status(Particle* ps, SlotIndex from, SlotIndex to) {
+  const SlotIndex i = from + grid_thread_index();
   if (i < to) ps[i].tag.status = kEmpty;
 }
 
 template <class Particle>
-__global__ void fill_holes(Particle* ps, const uint32_t* holes, const uint32_t* movers,
-                           uint32_t k) {
-  const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+__global__ void fill_holes(Particle* ps, const SlotIndex* holes, const SlotIndex* movers,
+                           SlotIndex k) {
+  const SlotIndex j = grid_thread_index();
   if (j < k) ps[holes[j]] = ps[movers[j]];
 }
 
 template <class Particle>
 struct AliveAt {
   const Particle* ps;
-  __device__ bool operator()(uint32_t i) const { return is_alive(ps[i].tag); }
+  __device__ bool operator()(SlotIndex i) const { return is_alive(ps[i].tag); }
 };
 
 template <class Particle>
 struct DeadAt {
   const Particle* ps;
-  __device__ bool operator()(uint32_t i) const { return !is_alive(ps[i].tag); }
+  __device__ bool operator()(SlotIndex i) const { return !is_alive(ps[i].tag); }
 };
 
 template <class Particle>
 struct AliveCount {
   const Particle* ps;
-  __device__ unsigned int operator()(uint32_t i) const { return is_alive(ps[i].tag) ? 1u : 0u; }
+  __device__ SlotIndex operator()(SlotIndex i) const { return is_alive(ps[i].tag) ? 1 : 0; }
 };
 
 struct IsAlive {
@@ -117,7 +121,7 @@ template <class Particle>
 class Compactor {
  public:
   // `dirty` is how many leading slots of `particles` may hold data (the rest are zeroed).
-  Compactor(const std::string& variant, DeviceBuffer<Particle>& particles, uint32_t dirty,
+  Compactor(const std::string& variant, DeviceBuffer<Particle>& particles, SlotIndex dirty,
             uint32_t block_size, cudaStream_t stream)
       : variant_(variant),
         current_(particles),
@@ -133,7 +137,7 @@ class Compactor {
       spare_ = DeviceBuffer<Particle>(particles.size(), "the compaction's second particle array");
       SB_CUDA_CHECK(cudaMemsetAsync(spare_.data(), 0, spare_.size() * sizeof(Particle), stream));
     }
-    SB_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_), sizeof(unsigned int)));
+    SB_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_), sizeof(SlotIndex)));
   }
   ~Compactor() { cudaFreeHost(host_); }
   Compactor(const Compactor&) = delete;
@@ -141,11 +145,11 @@ class Compactor {
 
   // Compacts [0, n) of the current array; returns the number of live particles. Waits for the
   // stream (the count is needed on the host).
-  uint32_t compact(uint32_t n) {
+  SlotIndex compact(SlotIndex n) {
     dirty_[0] = std::max(dirty_[0], n);
     if (variant_ == "inplace") return in_place(n);
-    SB_CUDA_CHECK(cudaMemsetAsync(counter_.data(), 0, sizeof(unsigned int), stream_));
-    const uint32_t grid = (n + block_ - 1) / block_;
+    SB_CUDA_CHECK(cudaMemsetAsync(counter_.data(), 0, sizeof(SlotIndex), stream_));
+    const uint32_t grid = blocks_for(n, block_);
     Particle* in = current_.data();
     Particle* out = spare_.data();
     if (n > 0 && variant_ == "simple") {
@@ -163,7 +167,7 @@ class Compactor {
                                           compaction::IsAlive{}, stream_));
     }
     SB_CUDA_CHECK(cudaGetLastError());
-    const uint32_t alive = read(counter_.data());
+    const SlotIndex alive = read(counter_.data());
     std::swap(current_, spare_);
     std::swap(dirty_[0], dirty_[1]);
     clear(alive);
@@ -171,10 +175,10 @@ class Compactor {
   }
 
  private:
-  uint32_t in_place(uint32_t n) {
+  SlotIndex in_place(SlotIndex n) {
     using compaction::AliveAt;
     using compaction::DeadAt;
-    const thrust::counting_iterator<uint32_t> from_zero(0);
+    const thrust::counting_iterator<SlotIndex> from_zero(0);
     Particle* ps = current_.data();
     size_t bytes = 0;
     const auto ones =
@@ -182,10 +186,10 @@ class Compactor {
     SB_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, ones, counter_.data(), n, stream_));
     temp_.reserve(bytes);
     SB_CUDA_CHECK(cub::DeviceReduce::Sum(temp_.data(), bytes, ones, counter_.data(), n, stream_));
-    const uint32_t alive = read(counter_.data());
+    const SlotIndex alive = read(counter_.data());
     if (alive < n) {
       // As many dead lie before `alive` as live particles after it: pair them up.
-      const uint32_t tail = n - alive;
+      const SlotIndex tail = n - alive;
       holes_.reserve(tail);
       movers_.reserve(tail);
       size_t a = 0, b = 0;
@@ -197,13 +201,13 @@ class Compactor {
       bytes = temp_.size();
       SB_CUDA_CHECK(cub::DeviceSelect::If(temp_.data(), bytes, from_zero, holes_.data(),
                                           counter_.data(), alive, DeadAt<Particle>{ps}, stream_));
-      const uint32_t k = read(counter_.data());
+      const SlotIndex k = read(counter_.data());
       bytes = temp_.size();
       SB_CUDA_CHECK(cub::DeviceSelect::If(temp_.data(), bytes, from_zero + alive, movers_.data(),
                                           counter_.data(), tail, AliveAt<Particle>{ps}, stream_));
       if (k > 0) {
-        compaction::fill_holes<<<(k + block_ - 1) / block_, block_, 0, stream_>>>(
-            ps, holes_.data(), movers_.data(), k);
+        compaction::fill_holes<<<blocks_for(k, block_), block_, 0, stream_>>>(ps, holes_.data(),
+                                                                              movers_.data(), k);
         SB_CUDA_CHECK(cudaGetLastError());
       }
     }
@@ -212,9 +216,9 @@ class Compactor {
   }
 
   // Empties the current array from `alive` to what it may hold.
-  void clear(uint32_t alive) {
+  void clear(SlotIndex alive) {
     if (dirty_[0] > alive) {
-      compaction::clear_status<<<(dirty_[0] - alive + block_ - 1) / block_, block_, 0, stream_>>>(
+      compaction::clear_status<<<blocks_for(dirty_[0] - alive, block_), block_, 0, stream_>>>(
           current_.data(), alive, dirty_[0]);
       SB_CUDA_CHECK(cudaGetLastError());
     }
@@ -222,9 +226,9 @@ class Compactor {
     SB_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
-  uint32_t read(const unsigned int* device_word) {
+  SlotIndex read(const SlotIndex* device_word) {
     SB_CUDA_CHECK(
-        cudaMemcpyAsync(host_, device_word, sizeof(unsigned int), cudaMemcpyDeviceToHost, stream_));
+        cudaMemcpyAsync(host_, device_word, sizeof(SlotIndex), cudaMemcpyDeviceToHost, stream_));
     SB_CUDA_CHECK(cudaStreamSynchronize(stream_));
     return *host_;
   }
@@ -234,12 +238,12 @@ class Compactor {
   DeviceBuffer<Particle> spare_{"the compaction's second particle array"};
   uint32_t block_;
   cudaStream_t stream_;
-  DeviceBuffer<unsigned int> counter_;
-  DeviceBuffer<uint32_t> holes_{"the in-place compaction's holes"};
-  DeviceBuffer<uint32_t> movers_{"the in-place compaction's movers"};
+  DeviceBuffer<SlotIndex> counter_;
+  DeviceBuffer<SlotIndex> holes_{"the in-place compaction's holes"};
+  DeviceBuffer<SlotIndex> movers_{"the in-place compaction's movers"};
   DeviceBuffer<unsigned char> temp_{"the compaction's CUB scratch"};
-  std::array<uint32_t, 2> dirty_;  // leading slots that may hold data: current, spare
-  unsigned int* host_ = nullptr;
+  std::array<SlotIndex, 2> dirty_;  // leading slots that may hold data: current, spare
+  SlotIndex* host_ = nullptr;
 };
 
 }  // namespace sb

@@ -80,22 +80,17 @@ RunResult run_device_phases(const RunConfig& c, const RunOptions& opt,
                                 cudaMemcpyHostToDevice, stream));
   DeviceState<Sim> device_state(host_state, stream);
   const typename Sim::Params prm = device_state.params();
-  Compactor<Particle> compactor(c.compaction, particles, static_cast<uint32_t>(initial.size()),
-                                kCompactionBlock, stream);
+  Compactor<Particle> compactor(c.compaction, particles, initial.size(), kCompactionBlock, stream);
   const std::unique_ptr<DeviceScheduler<Sim>> scheduler = make(setup);
   const auto on_stream = thrust::cuda::par.on(stream);
 
   RunResult r;
   r.counts.initial = initial.size();
-  auto n = static_cast<uint32_t>(initial.size());
+  SlotIndex n = initial.size();
   EventTimer grid, mobility, compaction;
   for (uint32_t phase = 0; phase < plan.count; ++phase) {
-    const DevicePhase<Sim> ph{particles.data(),
-                              static_cast<uint32_t>(c.capacity),
-                              counters.data(),
-                              watchdog.device_flag(),
-                              prm,
-                              DrawKey::from_seed(c.seed),
+    const DevicePhase<Sim> ph{particles.data(),       c.capacity, counters.data(),
+                              watchdog.device_flag(), prm,        DrawKey::from_seed(c.seed),
                               plan.window(phase)};
     if (HasPhaseWork<Sim>::value) {
       grid.start(stream);
@@ -114,12 +109,12 @@ RunResult run_device_phases(const RunConfig& c, const RunOptions& opt,
     r.parts_ms["mobility"] += mobility.elapsed_ms();
 
     const DeviceCounters end = counters.to_host().front();
-    if (end.overflow != 0) throw CapacityError(c.capacity, uint64_t{end.n} + end.held);
+    if (end.overflow != 0) throw CapacityError(c.capacity, end.n + end.held);
     const PhaseTally tally = thrust::transform_reduce(
         on_stream, particles.data(), particles.data() + end.n, TallyParticle<Particle>{ph.window},
         PhaseTally{0, 0, 0}, AddTally{});
     // The particles there were: the slots a scheduler that stores each once would have used.
-    const uint64_t slots = uint64_t{end.n} + end.held - tally.vacated;
+    const uint64_t slots = end.n + end.held - tally.vacated;
     if (slots > c.capacity) throw CapacityError(c.capacity, slots);
     const PhaseEvents events{n, slots - n, tally.removed + end.held};
     r.counts.spawned += slots - n;

@@ -4,7 +4,7 @@
 //
 // A GPU scheduler is a class template over the sim with
 //   explicit Scheduler(const DeviceSetup&);      // sizes grids, allocates scratch
-//   void run_phase(const DevicePhase<Sim>&, uint32_t n_start);
+//   void run_phase(const DevicePhase<Sim>&, SlotIndex n_start);
 // run_phase enqueues (and may wait on, through DeviceSetup::watchdog) work on DeviceSetup::stream
 // that takes every particle with work to the end of the window, appending children at the
 // counter n. The driver waits for the stream afterwards. schedulers/scheduler_interface.hpp
@@ -75,7 +75,7 @@ template <class Sim>
 class DeviceScheduler {
  public:
   virtual ~DeviceScheduler() = default;
-  virtual void run_phase(const DevicePhase<Sim>& ph, uint32_t n_start) = 0;
+  virtual void run_phase(const DevicePhase<Sim>& ph, SlotIndex n_start) = 0;
 };
 
 // Makes the run's scheduler once the driver has set up the device.
@@ -91,7 +91,7 @@ template <class Sim, template <class> class Scheduler>
 class SchedulerOfRun final : public DeviceScheduler<Sim> {
  public:
   explicit SchedulerOfRun(const DeviceSetup& s) : scheduler_(s) {}
-  void run_phase(const DevicePhase<Sim>& ph, uint32_t n_start) override {
+  void run_phase(const DevicePhase<Sim>& ph, SlotIndex n_start) override {
     scheduler_.run_phase(ph, n_start);
   }
 

@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <string>
 #include <tuple>
+#include <utility>
 
 #include "core/cuda_check.hpp"
 #include "core/errors.hpp"
@@ -26,26 +28,29 @@ inline constexpr int kLargestBlock = 1024;  // __launch_bounds__(1024): at most 
 // 32 for some of air's kernels and spilled the more).
 #define SB_BLOCK_BOUND(bound) __launch_bounds__((bound), (bound) == 0 ? 0 : 1)
 
-template <class Sim>
-constexpr bool has_large_particles() {
-  return sizeof(typename Sim::Particle) > 64;
-}
+// Particles over 64 bytes (pic, air): the kernels that hold one take more registers than a
+// block of 1024 threads leaves them.
+template <class Particle>
+inline constexpr bool kLargeParticle = sizeof(Particle) > 64;
 
 // The launch bound of the instantiation that runs blocks too large for the unbounded one.
 template <class Sim>
-inline constexpr int kLargestBlockBound = has_large_particles<Sim>() ? kLargestBlock : kAnyBlock;
+inline constexpr int kLargestBlockBound =
+    kLargeParticle<typename Sim::Particle> ? kLargestBlock : kAnyBlock;
 
 // The register cap of that instantiation, for a kernel capped at `own` registers.
 template <class Sim>
 constexpr int largest_block_cap(int own) {
   constexpr int kFits = 65536 / kLargestBlock;
-  return has_large_particles<Sim>() && own > kFits ? kFits : own;
+  return kLargeParticle<typename Sim::Particle> && own > kFits ? kFits : own;
 }
 
 // `own` where a block of the configured size fits on an SM, else `capped` (its instantiation
-// under largest_block_cap), with `shared_bytes` of dynamic shared memory per block.
+// under largest_block_cap), with `shared_bytes` of dynamic shared memory per block. For small
+// particles the two are one kernel.
 template <class Kernel>
 Kernel kernel_for_block(Kernel own, Kernel capped, const DeviceSetup& s, size_t shared_bytes = 0) {
+  if (own == capped) return own;
   int most = 0;
   SB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &most, own, static_cast<int>(s.config.block_size), shared_bytes));
@@ -104,26 +109,25 @@ void launch_cooperative(void (*kernel)(Params...), uint32_t grid, uint32_t block
       values);
 }
 
-// Checks a launch of `block` threads per block. A block that needs more registers than an SM has
-// (its size times the kernel's registers per thread) is a RunError that names the size, as
-// blocks_that_fit() makes it for the schedulers that size their grids from the device.
-inline void check_launch(cudaError_t e, uint32_t block, const char* kernel, const char* file,
-                         int line) {
+// Launches `kernel` in blocks of the configured size on the setup's stream. A block that needs
+// more registers than an SM has (its size times the kernel's registers per thread) is a RunError
+// that names the scheduler and the size, as blocks_that_fit() makes it for the schedulers that
+// size their grids from the device.
+template <class... Params, class... Args>
+void launch(const DeviceSetup& s, void (*kernel)(Params...), uint32_t grid, size_t shared_bytes,
+            Args&&... args) {
+  kernel<<<grid, s.config.block_size, shared_bytes, s.stream>>>(std::forward<Args>(args)...);
+  const cudaError_t e = cudaGetLastError();
   if (e == cudaErrorLaunchOutOfResources) {
-    cudaGetLastError();  // not sticky: the context stays usable
     throw RunError(
-        fmt::format("a block of {} threads of {} needs more registers than an SM has; a smaller "
-                    "--block-size fits ({}:{})",
-                    block, kernel, file, line));
+        fmt::format("{}: a block of {} threads needs more registers than an SM has; a smaller "
+                    "--block-size fits",
+                    s.config.scheduler, s.config.block_size));
   }
-  if (e != cudaSuccess) throw_cuda_error(e, "the launch", file, line);
+  if (e != cudaSuccess) {
+    const std::string what = "the launch of a kernel of " + s.config.scheduler;
+    throw_cuda_error(e, what.c_str(), __FILE__, __LINE__);
+  }
 }
-
-// Launches and checks the launch itself.
-#define SB_LAUNCH(kernel, grid, block, shared, stream, ...)                       \
-  do {                                                                            \
-    kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__);                 \
-    ::sb::check_launch(cudaGetLastError(), (block), #kernel, __FILE__, __LINE__); \
-  } while (0)
 
 }  // namespace sb

@@ -7,19 +7,19 @@
 namespace sb {
 
 HostCounter::HostCounter() {
-  SB_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_), sizeof(unsigned int)));
+  SB_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_), sizeof(SlotIndex)));
 }
 
 HostCounter::~HostCounter() {
   cudaFreeHost(host_);
 }
 
-uint32_t HostCounter::read_n(const DeviceSetup& s, const DeviceCounters* counters,
-                             uint32_t capacity) {
+SlotIndex HostCounter::read_n(const DeviceSetup& s, const DeviceCounters* counters,
+                              SlotIndex capacity) {
   SB_CUDA_CHECK(
-      cudaMemcpyAsync(host_, &counters->n, sizeof(unsigned int), cudaMemcpyDeviceToHost, s.stream));
+      cudaMemcpyAsync(host_, &counters->n, sizeof(SlotIndex), cudaMemcpyDeviceToHost, s.stream));
   s.watchdog.sync(s.stream);
-  return std::min<uint32_t>(*host_, capacity);
+  return std::min(*host_, capacity);
 }
 
 }  // namespace sb

@@ -18,10 +18,10 @@ class HostCounter {
   HostCounter& operator=(const HostCounter&) = delete;
 
   // The current n, after the work queued on the setup's stream; at most the capacity.
-  uint32_t read_n(const DeviceSetup& s, const DeviceCounters* counters, uint32_t capacity);
+  SlotIndex read_n(const DeviceSetup& s, const DeviceCounters* counters, SlotIndex capacity);
 
  private:
-  unsigned int* host_ = nullptr;
+  SlotIndex* host_ = nullptr;
 };
 
 }  // namespace sb

@@ -20,8 +20,8 @@ class PersistentPool {
         k_(pool_kernel<List, typename Sim::Particle, Kernel>(policies(), s, KernelOf{})),
         grid_(persistent_grid(k_.kernel, s, k_.shared_bytes)) {}
 
-  void run_phase(const DevicePhase<Sim>& ph, uint32_t) {
-    SB_LAUNCH(k_.kernel, grid_, s_.config.block_size, k_.shared_bytes, s_.stream, ph);
+  void run_phase(const DevicePhase<Sim>& ph, SlotIndex) {
+    launch(s_, k_.kernel, grid_, k_.shared_bytes, ph);
   }
 
  private:

@@ -14,19 +14,25 @@
 
 namespace sb {
 
+// A particle slot's index, and counts of slots: 64-bit, so that a run may hold as many
+// particles as device memory does (an H200 holds 3.5e9 of mvp's 40 bytes; an unsigned 32-bit
+// index stops at 4.3e9, and the signed one of CUB's defaults at 2.1e9). The type of CUDA's
+// 64-bit atomics.
+using SlotIndex = unsigned long long;
+
 // Device-side counters of one phase; the driver sets n and zeroes the rest before each phase.
 //
 // Schedulers with warp pools (schedulers/device/warp_pool.cuh) keep children without a slot;
 // those that die there never take one. They are added to `held` as each warp exits, so that
 // the driver can count every spawned particle: the capacity bounds n + held, less the slots
-// vacated by particles that moved (driver.cuh), as it bounds the slots of a scheduler that
+// vacated by particles that moved (driver.cu), as it bounds the slots of a scheduler that
 // stores every particle once.
 struct DeviceCounters {
-  unsigned int n;           // slots claimed: particles live in [0, n); past capacity on overflow
-  unsigned int held;        // warp pools: children that died without a slot
+  SlotIndex n;              // slots claimed: particles live in [0, n); past capacity on overflow
+  SlotIndex held;           // warp pools: children that died without a slot
   unsigned int overflow;    // set once a spawn found no room
-  unsigned int next;        // dynamic schedulers: the next slot to hand out
-  unsigned int done;        // persistent schedulers: particles taken to the end (or moved)
+  SlotIndex next;           // dynamic schedulers: the next slot to hand out
+  SlotIndex done;           // persistent schedulers: particles taken to the end (or moved)
   unsigned int barrier[2];  // gpu-iterate-global and -organised: hand-made grid barriers
   unsigned long long held_steps;  // warp pools: the particle-steps of the `held` particles
 };
@@ -36,7 +42,7 @@ struct DevicePhase {
   using Particle = typename Sim::Particle;
 
   Particle* particles;  // `capacity` slots; those at and past n read kEmpty
-  uint32_t capacity;
+  SlotIndex capacity;
   DeviceCounters* counters;
   const volatile uint32_t* abort;  // the watchdog's flag: nonzero once the run must stop
   typename Sim::Params params;

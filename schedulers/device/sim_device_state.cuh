@@ -2,7 +2,7 @@
 //   class DeviceState {
 //     DeviceState(const HostState&, cudaStream_t);   // uploads what its Params point to
 //     Params params() const;                         // pointers into device memory
-//     void before_phase(Particle*, uint32_t n, PhaseWindow, cudaStream_t);  // grid kernels
+//     void before_phase(Particle*, uint64_t n, PhaseWindow, cudaStream_t);  // grid kernels
 //   };
 // in a CUDA header its sim header includes under __CUDACC__; other sims get this default.
 #pragma once
@@ -21,7 +21,7 @@ struct DeviceStateOf {
    public:
     type(const HostState<Sim>& host, cudaStream_t) : params_(host.params()) {}
     typename Sim::Params params() const { return params_; }
-    void before_phase(typename Sim::Particle*, uint32_t, PhaseWindow, cudaStream_t) {}
+    void before_phase(typename Sim::Particle*, uint64_t, PhaseWindow, cudaStream_t) {}
 
    private:
     typename Sim::Params params_;

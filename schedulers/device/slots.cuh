@@ -6,6 +6,7 @@
 // consumer may wait on a slot before its producer has claimed it.
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cuda/atomic>
 
 #include "core/particle.hpp"
@@ -14,6 +15,15 @@
 namespace sb {
 
 using DeviceAtomicU32 = cuda::atomic_ref<unsigned int, cuda::thread_scope_device>;
+using DeviceAtomicSlot = cuda::atomic_ref<SlotIndex, cuda::thread_scope_device>;
+
+// This thread's index in the grid, and the grid's threads: 64-bit, as slot indices are.
+__device__ inline SlotIndex grid_thread_index() {
+  return cooperative_groups::this_grid().thread_rank();
+}
+__device__ inline SlotIndex grid_threads() {
+  return cooperative_groups::this_grid().num_threads();
+}
 
 template <class Particle>
 __device__ inline void publish(Particle* slot, Particle p) {
@@ -47,9 +57,9 @@ __device__ inline bool stop_requested(const DevicePhase<Sim>& ph) {
 // claim: the claims end with the particles that make them, and checking first would cost every
 // spawn a wait on the flags.
 template <class Sim>
-__device__ inline uint32_t claim_slots(const DevicePhase<Sim>& ph, uint32_t count) {
-  const uint32_t first =
-      DeviceAtomicU32(ph.counters->n).fetch_add(count, cuda::memory_order_relaxed);
+__device__ inline SlotIndex claim_slots(const DevicePhase<Sim>& ph, SlotIndex count) {
+  const SlotIndex first =
+      DeviceAtomicSlot(ph.counters->n).fetch_add(count, cuda::memory_order_relaxed);
   if (first + count > ph.capacity) {
     DeviceAtomicU32(ph.counters->overflow).store(1, cuda::memory_order_relaxed);
     return ph.capacity;
@@ -60,7 +70,7 @@ __device__ inline uint32_t claim_slots(const DevicePhase<Sim>& ph, uint32_t coun
 // One thread's spawn: a slot of its own, then publication.
 template <class Sim>
 __device__ inline void spawn(const DevicePhase<Sim>& ph, const typename Sim::Particle& child) {
-  const uint32_t slot = claim_slots(ph, 1);
+  const SlotIndex slot = claim_slots(ph, 1);
   if (slot < ph.capacity) publish(ph.particles + slot, child);
 }
 

@@ -35,20 +35,20 @@ __device__ inline void run_to_end_spawning(const DevicePhase<Sim>& ph, typename 
 // in the n read after it.
 template <class Sim>
 __device__ inline bool all_done(const DevicePhase<Sim>& ph) {
-  const unsigned int done = DeviceAtomicU32(ph.counters->done).load(cuda::memory_order_acquire);
-  return done == DeviceAtomicU32(ph.counters->n).load(cuda::memory_order_relaxed);
+  const SlotIndex done = DeviceAtomicSlot(ph.counters->done).load(cuda::memory_order_acquire);
+  return done == DeviceAtomicSlot(ph.counters->n).load(cuda::memory_order_relaxed);
 }
 
 // Counts `count` particles as taken to the end, after their spawns (release).
 template <class Sim>
 __device__ inline void count_done(const DevicePhase<Sim>& ph, unsigned int count) {
-  DeviceAtomicU32(ph.counters->done).fetch_add(count, cuda::memory_order_release);
+  DeviceAtomicSlot(ph.counters->done).fetch_add(count, cuda::memory_order_release);
 }
 
 // Reads the particle counter n (relaxed: launches and barriers order it).
 template <class Sim>
-__device__ inline uint32_t claimed(const DevicePhase<Sim>& ph) {
-  return DeviceAtomicU32(ph.counters->n).load(cuda::memory_order_relaxed);
+__device__ inline SlotIndex claimed(const DevicePhase<Sim>& ph) {
+  return DeviceAtomicSlot(ph.counters->n).load(cuda::memory_order_relaxed);
 }
 
 }  // namespace sb

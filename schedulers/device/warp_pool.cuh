@@ -90,6 +90,7 @@ PoolKernel<Kernel> pool_kernel(const SchedulerPolicies& policies, const DeviceSe
     for (const Kernel k : {own, largest}) {
       SB_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(out.shared_bytes)));
+      if (largest == own) break;
     }
     out.kernel = kernel_for_block(own, largest, s, out.shared_bytes);
   });
@@ -132,8 +133,8 @@ struct Store {
 
 // Warp-collective: the first of `count` new slots, claimed for the warp with one atomic.
 template <class Sim>
-__device__ uint32_t claim_for_warp(const DevicePhase<Sim>& ph, unsigned int count) {
-  uint32_t first = 0;
+__device__ SlotIndex claim_for_warp(const DevicePhase<Sim>& ph, unsigned int count) {
+  SlotIndex first = 0;
   if ((threadIdx.x & 31) == 0) first = claim_slots(ph, count);
   return __shfl_sync(kFullWarp, first, 0);
 }
@@ -142,7 +143,7 @@ __device__ uint32_t claim_for_warp(const DevicePhase<Sim>& ph, unsigned int coun
 template <class Handoff, class Sim>
 __device__ void hand_to_slots(const DevicePhase<Sim>& ph, unsigned int movers,
                               const typename Sim::Particle& p) {
-  const uint32_t first = claim_for_warp(ph, __popc(movers));
+  const SlotIndex first = claim_for_warp(ph, __popc(movers));
   if ((movers & lane_bit()) && first < ph.capacity)
     Handoff::put(ph.particles + first + lanes_below(movers), p);
 }
@@ -153,7 +154,7 @@ __device__ void write_out(const DevicePhase<Sim>& ph,
                           WarpPool<typename Sim::Particle, Policy>& pool) {
   const unsigned int lane = threadIdx.x & 31;
   const unsigned int count = pool.count;
-  const uint32_t first = claim_for_warp(ph, count);
+  const SlotIndex first = claim_for_warp(ph, count);
 #pragma unroll
   for (unsigned int warp = 0; warp < Policy::kPool / 32; ++warp) {
     const unsigned int k = warp * 32 + lane;
@@ -225,7 +226,7 @@ struct SlotTally {
     const unsigned int warp_died = cg::reduce(warp, died, cg::plus<unsigned int>());
     const unsigned long long warp_steps = cg::reduce(warp, steps, cg::plus<unsigned long long>());
     if (warp.thread_rank() == 0 && warp_died != 0) {
-      DeviceAtomicU32(ph.counters->held).fetch_add(warp_died, cuda::memory_order_relaxed);
+      DeviceAtomicSlot(ph.counters->held).fetch_add(warp_died, cuda::memory_order_relaxed);
       cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(ph.counters->held_steps)
           .fetch_add(warp_steps, cuda::memory_order_relaxed);
     }
@@ -266,7 +267,7 @@ __device__ void advance_iteration(const DevicePhase<Sim>& ph,
 // with which a block of 1024 threads still fits on an SM.
 template <class Particle>
 constexpr int pool_register_cap(int large) {
-  return sizeof(Particle) > 64 ? large : 64;
+  return kLargeParticle<Particle> ? large : 64;
 }
 
 // Warp-collective: runs the particles the lanes hold (`p`, from slot `own`; a lane without one

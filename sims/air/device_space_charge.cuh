@@ -85,7 +85,7 @@ class DeviceSpaceCharge {
 
   SpaceChargeView view() const { return {ex_.data(), ey_.data(), ez_.data(), mesh_.data()}; }
 
-  void update(ChargedParticle* ps, uint32_t n, PhaseWindow w, uint32_t steps_per_phase,
+  void update(ChargedParticle* ps, uint64_t n, PhaseWindow w, uint32_t steps_per_phase,
               cudaStream_t stream) {
     add_ions(ps, n, PendingIon{w, steps_per_phase}, stream);
     const Box box = Box::merged(device_box(ps, n, stream), ion_box_);
@@ -130,7 +130,7 @@ class DeviceSpaceCharge {
 
   // Appends the birth points of the electrons that `pending` picks to the ions, and widens the
   // ions' box by them.
-  void add_ions(ChargedParticle* ps, uint32_t n, PendingIon pending, cudaStream_t stream) {
+  void add_ions(ChargedParticle* ps, uint64_t n, PendingIon pending, cudaStream_t stream) {
     if (n == 0) return;
     const auto policy = thrust::cuda::par.on(stream);
     const uint64_t added = thrust::count_if(policy, ps, ps + n, pending);
@@ -175,7 +175,7 @@ class AirSpaceChargeSim::DeviceState {
 
   Params params() const { return {air_.params(), field_.view()}; }
 
-  void before_phase(Particle* ps, uint32_t n, PhaseWindow w, cudaStream_t stream) {
+  void before_phase(Particle* ps, uint64_t n, PhaseWindow w, cudaStream_t stream) {
     field_.update(ps, n, w, steps_per_phase_, stream);
   }
 

@@ -24,7 +24,7 @@ class AirSim::DeviceState {
     return p;
   }
 
-  void before_phase(Particle*, uint32_t, PhaseWindow, cudaStream_t) {}
+  void before_phase(Particle*, uint64_t, PhaseWindow, cudaStream_t) {}
 
  private:
   Params host_params_;

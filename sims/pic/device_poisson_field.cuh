@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/cuda_check.hpp"
+#include "core/grid_shape.hpp"
 #include "fields/device/deposit_device.hpp"
 #include "fields/device/field_device.hpp"
 #include "fields/device/poisson_device.hpp"
@@ -17,8 +18,8 @@ namespace sb {
 namespace pic {
 
 template <class P>
-__global__ void read_fields(P* ps, uint32_t n, FieldView f) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+__global__ void read_fields(P* ps, uint64_t n, FieldView f) {
+  const uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n) read_field(ps[i], f);
 }
 
@@ -43,7 +44,7 @@ class DevicePoissonField {
   FieldView view() const { return {ex_.data(), ey_.data(), ez_.data(), mesh_}; }
 
   template <class P>
-  void update(P* ps, uint32_t n, cudaStream_t stream) {
+  void update(P* ps, uint64_t n, cudaStream_t stream) {
     const uint64_t nodes = mesh_.nodes();
     SB_CUDA_CHECK(cudaMemsetAsync(charge_.data(), 0, nodes * sizeof(int64_t), stream));
     if (n > 0) {
@@ -55,7 +56,7 @@ class DevicePoissonField {
     fields::device_electric_field(mesh_, fields::Boundary::kPeriodic, phi_.data(), ex_.data(),
                                   ey_.data(), ez_.data(), stream);
     if (n == 0) return;
-    read_fields<P><<<(n + kGridBlock - 1) / kGridBlock, kGridBlock, 0, stream>>>(ps, n, view());
+    read_fields<P><<<blocks_for(n, kGridBlock), kGridBlock, 0, stream>>>(ps, n, view());
     SB_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -86,7 +87,7 @@ class PicPoissonSim::DeviceState {
 
   Params params() const { return {tables_.params(), field_.view()}; }
 
-  void before_phase(Particle* ps, uint32_t n, PhaseWindow, cudaStream_t stream) {
+  void before_phase(Particle* ps, uint64_t n, PhaseWindow, cudaStream_t stream) {
     field_.update(ps, n, stream);
   }
 

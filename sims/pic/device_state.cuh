@@ -7,6 +7,7 @@
 #include <thrust/transform_reduce.h>
 
 #include "core/cuda_check.hpp"
+#include "core/grid_shape.hpp"
 #include "sims/pic/pic.hpp"
 
 namespace sb {
@@ -26,8 +27,8 @@ struct MergeBoxes {
 
 // Kernels are templates so that every CUDA unit that includes this header may instantiate them.
 template <class P>
-__global__ void count_cells(const P* ps, uint32_t n, LocalGrid g, uint32_t* counts) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+__global__ void count_cells(const P* ps, uint64_t n, LocalGrid g, uint32_t* counts) {
+  const uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n) atomicAdd(&counts[g.index(cell_of(ps[i].x), cell_of(ps[i].y), cell_of(ps[i].z))], 1u);
 }
 
@@ -40,8 +41,8 @@ __global__ void accelerate_cells(LocalGrid g, const uint32_t* counts, double k, 
 }
 
 template <class P>
-__global__ void accelerate_particles(P* ps, uint32_t n, LocalGrid g, const float* accel) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+__global__ void accelerate_particles(P* ps, uint64_t n, LocalGrid g, const float* accel) {
+  const uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i >= n) return;
   P& p = ps[i];
   const uint64_t c = g.index(cell_of(p.x), cell_of(p.y), cell_of(p.z));
@@ -62,7 +63,7 @@ class PicSim::DeviceState {
 
   Params params() const { return {levels_.data()}; }
 
-  void before_phase(Particle* ps, uint32_t n, PhaseWindow, cudaStream_t stream) {
+  void before_phase(Particle* ps, uint64_t n, PhaseWindow, cudaStream_t stream) {
     if (n == 0) return;
     const pic::CellBox box =
         thrust::transform_reduce(thrust::cuda::par.on(stream), ps, ps + n, pic::CellBoxOf{},
@@ -71,9 +72,8 @@ class PicSim::DeviceState {
     counts_.reserve(grid.cells());
     accel_.reserve(3 * grid.cells());
     SB_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, grid.cells() * sizeof(uint32_t), stream));
-    const uint32_t by_particle = (n + pic::kGridBlock - 1) / pic::kGridBlock;
-    const auto by_cell =
-        static_cast<uint32_t>((grid.cells() + pic::kGridBlock - 1) / pic::kGridBlock);
+    const uint32_t by_particle = blocks_for(n, pic::kGridBlock);
+    const uint32_t by_cell = blocks_for(grid.cells(), pic::kGridBlock);
     pic::count_cells<Particle>
         <<<by_particle, pic::kGridBlock, 0, stream>>>(ps, n, grid, counts_.data());
     SB_CUDA_CHECK(cudaGetLastError());

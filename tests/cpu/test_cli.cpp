@@ -109,11 +109,13 @@ const BadInput kBadInputs[] = {
      {"run", "--sim", "mvp", "--scheduler", "fastest", "--init-n", "5", "--steps", "5"},
      "--scheduler: 'fastest' is not a scheduler; accepted: cpu-serial"},
     {"init_n_not_a_number", run_args({"--init-n", "lots"}),
-     "--init-n: 'lots' is not a whole number from 1 to 2147483647"},
+     "--init-n: 'lots' is not a whole number from 1 to 1000000000000000"},
     {"init_n_negative", run_args({"--init-n=-5"}), "--init-n: '-5' is not a whole number from 1"},
     {"init_n_zero", run_args({"--init-n", "0"}), "--init-n: '0' is not a whole number from 1"},
     {"init_n_fraction", run_args({"--init-n", "2.5"}), "--init-n: '2.5' is not a whole number"},
     {"steps_zero", run_args({"--steps", "0"}), "--steps: '0' is not a whole number from 1"},
+    {"capacity_past_the_most", run_args({"--capacity", "2e15"}),
+     "--capacity: '2e15' is not a whole number from 1 to 1000000000000000"},
     {"capacity_zero", run_args({"--capacity", "0"}),
      "--capacity: '0' is not a whole number from 1"},
     {"capacity_below_init_n", run_args({"--capacity", "50"}),
@@ -164,7 +166,7 @@ const BadInput kBadInputs[] = {
      "--frames: cannot be combined with --density-png"},
     // Numbers are decimal only: no hex, no inf or nan, no overflow, no fraction for a count.
     {"init_n_hex", run_args({"--init-n", "0x10"}),
-     "--init-n: '0x10' is not a whole number from 1 to 2147483647, written in decimal"},
+     "--init-n: '0x10' is not a whole number from 1 to 1000000000000000, written in decimal"},
     {"init_n_overflow", run_args({"--init-n", "1e400"}), "--init-n: '1e400' is not a whole"},
     {"init_n_inf", run_args({"--init-n", "inf"}), "--init-n: 'inf' is not a whole"},
     {"init_n_fraction_in_scientific", run_args({"--init-n", "1.5e0"}),
@@ -341,6 +343,14 @@ TEST(Cli, RunTakesAnySixtyFourBitSeed) {
     digests[k] = j["result"]["digest"];
   }
   EXPECT_NE(digests[0], digests[1]);
+}
+
+// Counts are 64-bit: a capacity past 2^32 reaches the memory check whole (32 bits would make
+// 10^13 a capacity of 1316134912, which fits), which refuses it by name before the run.
+TEST(Cli, ACapacityNoMemoryHoldsIsRefusedWhole) {
+  const Outcome o = schedbench(run_args({"--capacity", "1e13"}));
+  EXPECT_EQ(o.exit_code, 3);
+  EXPECT_NE(o.err.find("--capacity 10000000000000 needs "), std::string::npos) << o.err;
 }
 
 TEST(Cli, RunFailureIsExitThree) {

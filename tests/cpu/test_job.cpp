@@ -297,7 +297,7 @@ TEST(Job, NumbersAreDecimalOnly) {
   const std::string ok_steps = R"(, "steps": 5}})";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"("axes": {"init_n": "0x10")" + ok_steps,
-       "bad.json: axes.init_n: '0x10' is not a whole number from 1 to 2147483647, written in "
+       "bad.json: axes.init_n: '0x10' is not a whole number from 1 to 1000000000000000, written in "
        "decimal"},
       {R"("axes": {"init_n": 1.5)" + ok_steps,
        "bad.json: axes.init_n: '1.5' is not a whole number"},
