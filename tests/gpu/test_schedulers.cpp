@@ -54,6 +54,16 @@ RunConfig air(const char* gas, double td, uint64_t init_n, uint32_t phases) {
   return with_air(base("air", init_n, 0), gas, td, phases);
 }
 
+// Air with its space charge, on a mesh of `grid` nodes a side around electrons started within
+// 5 um of the centre; solved on the device unless the caller asks for the host.
+RunConfig air_space_charge(uint64_t init_n, uint32_t phases, int grid) {
+  RunConfig c = air("N2:1", 400, init_n, phases);
+  sb::air::space_charge().set(c, true);
+  sb::air::grid().set(c, grid);
+  sb::air::init_radius().set(c, 5e-6);
+  return c;
+}
+
 std::vector<Config> configs() {
   std::vector<Config> out;
   out.push_back({"few_particles", base("toy", 3, 2500)});
@@ -105,10 +115,7 @@ std::vector<Config> configs() {
   sb::air::thermal_gas().set(three, true);
   out.push_back({"air_three_gases_thermal", three});
   // The space charge solved on the host (FFTW, as cpu-serial), so every digest is cpu-serial's.
-  RunConfig space_charge = air("N2:1", 400, 2000, 4);
-  sb::air::space_charge().set(space_charge, true);
-  sb::air::grid().set(space_charge, 32);
-  sb::air::init_radius().set(space_charge, 5e-6);
+  RunConfig space_charge = air_space_charge(2000, 4, 32);
   sb::air::field_solver().set(space_charge, "host");
   out.push_back({"air_space_charge_host_solve", space_charge});
   // Three-body attachment grows as the pressure squared: at 10 bar every electron is gone
@@ -238,10 +245,7 @@ std::vector<Config> small_configs_of_every_sim() {
   sb::pic::field_solver().set(poisson, "host");
   out.push_back({"pic_poisson", poisson});
   out.push_back({"air", air("N2:0.8,O2:0.2", 300, 200, 1)});
-  RunConfig charge = air("N2:1", 400, 200, 1);
-  sb::air::space_charge().set(charge, true);
-  sb::air::grid().set(charge, 16);
-  sb::air::init_radius().set(charge, 5e-6);
+  RunConfig charge = air_space_charge(200, 1, 16);
   sb::air::field_solver().set(charge, "host");
   out.push_back({"air_space_charge", charge});
   for (Config& c : out)
@@ -304,10 +308,7 @@ TEST(GpuPoissonField, EveryGpuSchedulerGivesOneDigestWithTheDeviceSolver) {
 
 TEST(GpuSpaceCharge, EveryGpuSchedulerGivesOneDigestWithTheDeviceSolver) {
   SB_REQUIRE_CUDA_DEVICE();
-  RunConfig c = air("N2:1", 400, 2000, 4);
-  sb::air::space_charge().set(c, true);
-  sb::air::grid().set(c, 32);
-  sb::air::init_radius().set(c, 5e-6);
+  const RunConfig c = air_space_charge(2000, 4, 32);
   expect_one_gpu_digest(c, "air, --space-charge, cuFFT solve (32^3)");
 }
 
