@@ -104,7 +104,7 @@ __global__ void __maxnreg__(kRegisters) dynamic_block(DevicePhase<Sim> ph) {
   SlotTally tally;
   while (true) {
     if (threadIdx.x == 0) {
-      chunk = DeviceAtomicSlot(ph.counters->next).fetch_add(blockDim.x, cuda::memory_order_relaxed);
+      chunk = add_to_counter(ph.counters->next, blockDim.x);
     }
     __syncthreads();
     const SlotIndex i = chunk + threadIdx.x;

@@ -10,10 +10,9 @@ namespace {
 
 template <class Sim, int kBound>
 __global__ void SB_BLOCK_BOUND(kBound) dynamic_thread(DevicePhase<Sim> ph) {
-  DeviceAtomicSlot next(ph.counters->next);
   unsigned int finished = 0;
-  for (SlotIndex i = next.fetch_add(1, cuda::memory_order_relaxed); i < ph.capacity;
-       i = next.fetch_add(1, cuda::memory_order_relaxed)) {
+  for (SlotIndex i = add_to_counter(ph.counters->next, 1); i < ph.capacity;
+       i = add_to_counter(ph.counters->next, 1)) {
     typename Sim::Particle* slot = ph.particles + i;
     if (!await_slot(ph, slot, finished)) return;
     typename Sim::Particle p = *slot;

@@ -112,7 +112,7 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
         const int leader = __ffs(need) - 1;
         SlotIndex first = 0;
         if (static_cast<int>(lane) == leader)
-          first = next.fetch_add(__popc(need), cuda::memory_order_relaxed);
+          first = add_to_counter(ph.counters->next, __popc(need));
         first = __shfl_sync(kFullWarp, first, leader);
         if (need & lane_bit()) {
           const SlotIndex mine = first + lanes_below(need);

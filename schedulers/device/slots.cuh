@@ -17,6 +17,24 @@ namespace sb {
 using DeviceAtomicU32 = cuda::atomic_ref<unsigned int, cuda::thread_scope_device>;
 using DeviceAtomicSlot = cuda::atomic_ref<SlotIndex, cuda::thread_scope_device>;
 
+// Adds `value` to one of the phase's DeviceCounters and returns what it held (relaxed, device
+// scope); every add to a counter goes through here. Not cuda::atomic_ref's fetch_add, which takes
+// a generic address: shared memory has no 64-bit add, so ptxas follows every generic 64-bit add
+// with a test of the address's space and a compare-and-swap loop for shared memory, and the adding
+// thread waits for the add's reply even where it ignores the result. atomicAdd on a counter
+// reached from the kernel's parameter compiles to a global-memory add. (Measured on its own, the
+// change made no difference to the time: the cost of 64-bit counters lies elsewhere;
+// docs/performance.md, "64-bit slots and counters".)
+__device__ inline SlotIndex add_to_counter(SlotIndex& counter, SlotIndex value) {
+  return atomicAdd(&counter, value);
+}
+
+// add_to_counter after this thread's earlier writes and reads (release: a fence, then the add).
+__device__ inline void release_add_to_counter(SlotIndex& counter, SlotIndex value) {
+  cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_device);
+  atomicAdd(&counter, value);
+}
+
 // This thread's index in the grid, and the grid's threads: 64-bit, as slot indices are.
 __device__ inline SlotIndex grid_thread_index() {
   return cooperative_groups::this_grid().thread_rank();
@@ -58,8 +76,7 @@ __device__ inline bool stop_requested(const DevicePhase<Sim>& ph) {
 // spawn a wait on the flags.
 template <class Sim>
 __device__ inline SlotIndex claim_slots(const DevicePhase<Sim>& ph, SlotIndex count) {
-  const SlotIndex first =
-      DeviceAtomicSlot(ph.counters->n).fetch_add(count, cuda::memory_order_relaxed);
+  const SlotIndex first = add_to_counter(ph.counters->n, count);
   if (first + count > ph.capacity) {
     DeviceAtomicU32(ph.counters->overflow).store(1, cuda::memory_order_relaxed);
     return ph.capacity;

@@ -42,7 +42,7 @@ __device__ inline bool all_done(const DevicePhase<Sim>& ph) {
 // Counts `count` particles as taken to the end, after their spawns (release).
 template <class Sim>
 __device__ inline void count_done(const DevicePhase<Sim>& ph, unsigned int count) {
-  DeviceAtomicSlot(ph.counters->done).fetch_add(count, cuda::memory_order_release);
+  release_add_to_counter(ph.counters->done, count);
 }
 
 // Reads the particle counter n (relaxed: launches and barriers order it).

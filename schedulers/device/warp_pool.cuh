@@ -226,9 +226,8 @@ struct SlotTally {
     const unsigned int warp_died = cg::reduce(warp, died, cg::plus<unsigned int>());
     const unsigned long long warp_steps = cg::reduce(warp, steps, cg::plus<unsigned long long>());
     if (warp.thread_rank() == 0 && warp_died != 0) {
-      DeviceAtomicSlot(ph.counters->held).fetch_add(warp_died, cuda::memory_order_relaxed);
-      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(ph.counters->held_steps)
-          .fetch_add(warp_steps, cuda::memory_order_relaxed);
+      add_to_counter(ph.counters->held, warp_died);
+      add_to_counter(ph.counters->held_steps, warp_steps);
     }
   }
 };
