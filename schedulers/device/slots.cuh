@@ -18,10 +18,10 @@ using DeviceAtomicU32 = cuda::atomic_ref<unsigned int, cuda::thread_scope_device
 using DeviceAtomicSlot = cuda::atomic_ref<SlotIndex, cuda::thread_scope_device>;
 
 // Adds `value` to one of the phase's DeviceCounters and returns what it held (relaxed, device
-// scope); every add to a counter goes through here. Not cuda::atomic_ref's fetch_add, which takes
-// a generic address: shared memory has no 64-bit add, so ptxas follows every generic 64-bit add
-// with a test of the address's space and a compare-and-swap loop for shared memory, and the adding
-// thread waits for the add's reply even where it ignores the result. atomicAdd on a counter
+// scope); every add to a 64-bit counter goes through here. Not cuda::atomic_ref's fetch_add, which
+// takes a generic address: shared memory has no 64-bit add, so ptxas follows every generic 64-bit
+// add with a test of the address's space and a compare-and-swap loop for shared memory, and the
+// adding thread waits for the add's reply even where it ignores the result. atomicAdd on a counter
 // reached from the kernel's parameter compiles to a global-memory add. (Measured on its own, the
 // change made no difference to the time: the cost of 64-bit counters lies elsewhere;
 // docs/performance.md, "64-bit slots and counters".)
