@@ -118,7 +118,8 @@ class EventCompact {
       const StepCounts c = host_->counts;
       const SlotIndex stepped = listed;
       if (n + c.spawned > ph.capacity) {
-        const DeviceCounters overflow{n + c.spawned, 0, 1, 0, 0, {0, 0}, 0};
+        DeviceCounters overflow = counters_at_start(n + c.spawned);
+        overflow.overflow = 1;
         SB_CUDA_CHECK(cudaMemcpyAsync(ph.counters, &overflow, sizeof overflow,
                                       cudaMemcpyHostToDevice, s_.stream));
         s_.watchdog.sync(s_.stream);

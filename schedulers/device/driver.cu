@@ -99,7 +99,7 @@ RunResult run_device_phases(const RunConfig& c, const RunOptions& opt,
       watchdog.sync(stream);
       r.parts_ms["grid"] += grid.elapsed_ms();
     }
-    const DeviceCounters start{n, 0, 0, 0, 0, {0, 0}, 0};
+    const DeviceCounters start = counters_at_start(n);
     SB_CUDA_CHECK(
         cudaMemcpyAsync(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
     mobility.start(stream);

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "core/device.hpp"
@@ -27,15 +28,29 @@ using SlotIndex = unsigned long long;
 // the driver can count every spawned particle: the capacity bounds n + held, less the slots
 // vacated by particles that moved (driver.cu), as it bounds the slots of a scheduler that
 // stores every particle once.
+//
+// The order is measured, not cosmetic: every word that threads poll while they wait for a
+// phase to end (n, done, next, overflow) lies in the struct's first 32-byte sector. With
+// `done` past byte 32, dynamic-warp took twice as long on small pic runs and static-full half
+// as long again (docs/performance.md, "64-bit slots and counters").
 struct DeviceCounters {
-  SlotIndex n;              // slots claimed: particles live in [0, n); past capacity on overflow
-  SlotIndex held;           // warp pools: children that died without a slot
-  unsigned int overflow;    // set once a spawn found no room
-  SlotIndex next;           // dynamic schedulers: the next slot to hand out
-  SlotIndex done;           // persistent schedulers: particles taken to the end (or moved)
-  unsigned int barrier[2];  // gpu-iterate-global and -organised: hand-made grid barriers
+  SlotIndex n;            // slots claimed: particles live in [0, n); past capacity on overflow
+  SlotIndex done;         // persistent schedulers: particles taken to the end (or moved)
+  SlotIndex next;         // dynamic schedulers: the next slot to hand out
+  unsigned int overflow;  // set once a spawn found no room
+  SlotIndex held;         // warp pools: children that died without a slot
   unsigned long long held_steps;  // warp pools: the particle-steps of the `held` particles
+  unsigned int barrier[2];        // gpu-iterate-global and -organised: hand-made grid barriers
 };
+static_assert(offsetof(DeviceCounters, overflow) + sizeof(unsigned int) <= 32,
+              "the polled counters must share the first 32-byte sector");
+
+// The counters as a phase starts: `n` slots in use, nothing else counted yet.
+inline DeviceCounters counters_at_start(SlotIndex n) {
+  DeviceCounters c{};
+  c.n = n;
+  return c;
+}
 
 template <class Sim>
 struct DevicePhase {

@@ -47,7 +47,7 @@ TEST(GpuSlots, ClaimsAcrossTwoTo32AreDistinctAndCounted) {
   constexpr unsigned int kThreads = 256;
   DeviceBuffer<DeviceCounters> counters(1, "the counters");
   DeviceBuffer<SlotIndex> firsts(kThreads, "the claims");
-  const DeviceCounters start{kTwoTo32 - 100, 0, 0, 0, 0, {0, 0}, 0};
+  const DeviceCounters start = counters_at_start(kTwoTo32 - 100);
   SB_CUDA_CHECK(cudaMemcpy(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice));
   claim_one_each<<<1, kThreads>>>(phase_of(counters.data(), 2 * kTwoTo32), firsts.data());
   SB_CUDA_CHECK(cudaGetLastError());
@@ -65,7 +65,7 @@ TEST(GpuSlots, AClaimPastACapacityAboveTwoTo32Overflows) {
   DeviceBuffer<DeviceCounters> counters(1, "the counters");
   DeviceBuffer<SlotIndex> first(1, "the claim");
   const SlotIndex capacity = kTwoTo32 + 10;
-  const DeviceCounters start{kTwoTo32, 0, 0, 0, 0, {0, 0}, 0};
+  const DeviceCounters start = counters_at_start(kTwoTo32);
   SB_CUDA_CHECK(cudaMemcpy(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice));
   // 10 fit exactly; one more does not.
   claim<<<1, 1>>>(phase_of(counters.data(), capacity), 10, first.data());
