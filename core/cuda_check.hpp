@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -20,17 +21,21 @@ class CudaError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Out of memory is an AllocationError (exit code 3, like a host allocation that fails); the
-// expression names what was being allocated and how much.
-[[noreturn]] inline void throw_cuda_error(cudaError_t e, const char* expr, const char* file,
-                                          int line) {
-  const std::string what =
-      fmt::format("{} failed: {} ({}:{})", expr, cudaGetErrorString(e), file, line);
+// Out of memory is an AllocationError (exit code 3, like a host allocation that fails); `what`
+// names what was being done (for an allocation, what and how much).
+[[noreturn]] inline void throw_cuda_error(cudaError_t e, const std::string& what) {
+  const std::string message = fmt::format("{} failed: {}", what, cudaGetErrorString(e));
   if (e == cudaErrorMemoryAllocation) {
     cudaGetLastError();  // not sticky: the context stays usable
-    throw AllocationError("out of memory: " + what);
+    throw AllocationError("out of memory: " + message);
   }
-  throw CudaError(what);
+  throw CudaError(message);
+}
+
+// The same for a checked call (SB_CUDA_CHECK): the expression and where it is.
+[[noreturn]] inline void throw_cuda_error(cudaError_t e, const char* expr, const char* file,
+                                          int line) {
+  throw_cuda_error(e, fmt::format("{} ({}:{})", expr, file, line));
 }
 
 // What the device has, for messages and for checks before a run.

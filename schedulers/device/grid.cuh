@@ -125,8 +125,8 @@ void launch(const DeviceSetup& s, void (*kernel)(Params...), uint32_t grid, size
                     s.config.scheduler, s.config.block_size));
   }
   if (e != cudaSuccess) {
-    const std::string what = "the launch of a kernel of " + s.config.scheduler;
-    throw_cuda_error(e, what.c_str(), __FILE__, __LINE__);
+    throw_cuda_error(e, fmt::format("{}'s launch of {} blocks of {} threads ({} B shared)",
+                                    s.config.scheduler, grid, s.config.block_size, shared_bytes));
   }
 }
 
