@@ -10,7 +10,7 @@ PYTHON := .venv/bin/python
 DEVICE ?= nvidia-h100-80gb-hbm3
 # The jobs whose figures the report shows, in its order; plot/fig_<job, - and . as _>.py draws each.
 FIGURE_JOBS := toy-block-size toy-init-n toy-steps mvp pic-cross-section pic-block-size \
-	pic-poisson-steps pic-mobility-steps pic-init-n table-3.2-compaction warp-sync \
+	pic-poisson-steps pic-mobility-steps pic-init-n pic-scale table-3.2-compaction warp-sync \
 	air-reduced-field air-phase-time pic-field air-space-charge
 
 .PHONY: all deps build demo test test-slurm clean format figures report results
@@ -29,7 +29,7 @@ demo: build
 	$(BUILD)/bin/schedbench sweep jobs/demo.json --out results/demo/demo.json --overwrite
 	$(PYTHON) plot/plot_demo.py results/demo/demo.json --out results/demo
 
-# Every figure job on this machine's GPU into results/<device>/ (about 27 minutes on an H100).
+# Every figure job on this machine's GPU into results/<device>/ (about 65 minutes on an H100, their estimates summed).
 # Interrupted, it resumes where it stopped.
 results: build
 	scripts/run-jobs.sh --schedbench $(BUILD)/bin/schedbench $(FIGURE_JOBS:%=jobs/%.json)
