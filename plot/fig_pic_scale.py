@@ -1,19 +1,23 @@
 """Issue 16, item 2: pic's default workload on one GPU from 1e6 initial particles up, each run
 with a capacity sized from the slots it needs; time per particle-step (flat where the GPU scales)
-and peak slots against the initial particles. Reads the results of jobs/pic-scale.json."""
+and peak particles (the slots in use) against the initial particles. Reads the results of
+jobs/pic-scale.json."""
 
-from results import Panel, main, new_figure, ok_points, sweeps_along
+from results import Panel, context_slug, main, new_figure, ok_points, sweeps_along
 
 JOB = "pic-scale"
 
 
 def figures(job):
-    """One figure per sub-sweep along init_n (the capacity changes with it)."""
-    return [new_figure(job, "pic_scale", "pic time per particle-step and peak slots against the "
-                       "initial particles", "init_n", ps,
+    """One figure per sub-sweep along init_n (the job has one); the capacity, a bookkeeping key,
+    splits none."""
+    found = sweeps_along(ok_points(job), "init_n")
+    return [new_figure(job, "pic_scale" + (f"_{context_slug(context)}" * (len(found) > 1)),
+                       "pic time per particle-step and peak particles against the initial "
+                       "particles", "init_n", ps,
                        (Panel(("ns_per_step",)), Panel(("peak",), logy=True)), xscale="log",
-                       regime="pic scale", table=True, along=("capacity",))
-            for _, ps in sweeps_along(ok_points(job), "init_n")]
+                       table=True)
+            for context, ps in found]
 
 
 if __name__ == "__main__":

@@ -118,9 +118,11 @@ class EventCompact {
       const StepCounts c = host_->counts;
       const SlotIndex stepped = listed;
       if (n + c.spawned > ph.capacity) {
-        DeviceCounters overflow = counters_at_start(n + c.spawned);
-        overflow.overflow = 1;
-        SB_CUDA_CHECK(cudaMemcpyAsync(ph.counters, &overflow, sizeof overflow,
+        // What a device-side spawn past the capacity leaves: n past it and the flag set, so that
+        // the driver fails the run as it does for the other schedulers.
+        DeviceCounters at_overflow = counters_at_start(n + c.spawned);
+        at_overflow.overflow = 1;
+        SB_CUDA_CHECK(cudaMemcpyAsync(ph.counters, &at_overflow, sizeof at_overflow,
                                       cudaMemcpyHostToDevice, s_.stream));
         s_.watchdog.sync(s_.stream);
         return;

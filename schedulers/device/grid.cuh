@@ -125,7 +125,8 @@ void launch(const DeviceSetup& s, void (*kernel)(Params...), uint32_t grid, size
                     s.config.scheduler, s.config.block_size));
   }
   if (e != cudaSuccess) {
-    throw_cuda_error(e, fmt::format("{}'s launch of {} blocks of {} threads ({} B shared)",
+    throw_cuda_error(e, fmt::format("{}'s launch of {} blocks of {} threads ({} B shared; or an "
+                                    "earlier asynchronous error)",
                                     s.config.scheduler, grid, s.config.block_size, shared_bytes));
   }
 }

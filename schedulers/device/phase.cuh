@@ -30,9 +30,10 @@ using SlotIndex = unsigned long long;
 // stores every particle once.
 //
 // The order is measured, not cosmetic: every word that threads poll while they wait for a
-// phase to end (n, done, next, overflow) lies in the struct's first 32-byte sector. With
-// `done` past byte 32, dynamic-warp took twice as long on small pic runs and static-full half
-// as long again (docs/performance.md, "64-bit slots and counters").
+// phase to end (n, done, next, overflow) lies in the struct's first 32-byte sector (the struct
+// is a cudaMalloc'd buffer of its own, aligned to 256 bytes). With `done` at bytes 32-39, the
+// second sector, dynamic-warp took twice as long on small pic runs and static-full half as long
+// again (docs/performance.md, "64-bit slots and counters").
 struct DeviceCounters {
   SlotIndex n;            // slots claimed: particles live in [0, n); past capacity on overflow
   SlotIndex done;         // persistent schedulers: particles taken to the end (or moved)
@@ -42,7 +43,10 @@ struct DeviceCounters {
   unsigned long long held_steps;  // warp pools: the particle-steps of the `held` particles
   unsigned int barrier[2];        // gpu-iterate-global and -organised: hand-made grid barriers
 };
-static_assert(offsetof(DeviceCounters, overflow) + sizeof(unsigned int) <= 32,
+static_assert(offsetof(DeviceCounters, n) + sizeof(SlotIndex) <= 32 &&
+                  offsetof(DeviceCounters, done) + sizeof(SlotIndex) <= 32 &&
+                  offsetof(DeviceCounters, next) + sizeof(SlotIndex) <= 32 &&
+                  offsetof(DeviceCounters, overflow) + sizeof(unsigned int) <= 32,
               "the polled counters must share the first 32-byte sector");
 
 // The counters as a phase starts: `n` slots in use, nothing else counted yet.
