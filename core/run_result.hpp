@@ -20,9 +20,15 @@ struct Counts {
   uint64_t spawned = 0;
   uint64_t removed = 0;
   uint64_t particle_steps = 0;
-  uint64_t peak = 0;  // most particle slots in use at once: the number --capacity bounds
+  // Most particles a phase held, the living and those that died in it: the slots of an engine
+  // that stores every particle once and removes the dead at phase ends. The same in every engine.
+  uint64_t peak = 0;
+  // Most slots this engine used at once: the number --capacity bounds. At most `peak`, less
+  // where the engine keeps children that die without a slot or reuses the slots of the dead
+  // (docs/design.md §3); it is the engine's own, not compared between engines.
+  uint64_t slots_used = 0;
   // Most particles alive at a phase boundary (the start or the end of a phase): the population
-  // that peak slots are measured against (docs/performance.md, "Slots and the live population").
+  // that slots are measured against (docs/performance.md, "Slots and the live population").
   uint64_t peak_live = 0;
   // The particle-record traffic of a scheduler that keeps each particle in registers for its
   // phase and stores every particle once: every particle alive at a phase start and every child

@@ -290,7 +290,8 @@ def markdown_rows(head, rows):
 # --- memory: slots against the live population, traffic against the bandwidth ---------------
 
 def memory_row(job):
-    """A job's slots per live particle (peak slots over the most particles alive at a phase
+    """A job's slots per live particle (the slots its schedulers used, or in results from before
+    runs reported them the particles a phase held, over the most particles alive at a phase
     boundary) and its record traffic per particle-step over its scheduler points, and the fastest
     GPU point of its largest workload against the memory line and against bound; None for results
     measured before runs reported these."""
@@ -298,8 +299,8 @@ def memory_row(job):
               and not is_yardstick(p["config"]["scheduler"])]
     if not points:
         return None
-    slots = [p["counts"]["peak"] / p["counts"]["peak_live"] for p in points
-             if p["counts"]["peak_live"]]
+    slots = [p["counts"].get("slots_used", p["counts"]["peak"]) / p["counts"]["peak_live"]
+             for p in points if p["counts"]["peak_live"]]
     per_step = [p["counts"]["record_bytes"] / p["counts"]["particle_steps"] for p in points
                 if p["counts"]["particle_steps"]]
     # The fastest GPU point of the job's largest workload (most particle-steps).

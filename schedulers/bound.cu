@@ -80,6 +80,7 @@ RunResult run_bound(const RunConfig& c, const RunOptions& opt) {
   r.counts.initial = c.init_n;
   r.counts.final = threads;
   r.counts.peak = threads;
+  r.counts.slots_used = threads;
   r.counts.peak_live = threads;
   r.counts.particle_steps = real.counts.particle_steps;
   r.time_ms = timer.elapsed_ms();

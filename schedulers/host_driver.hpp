@@ -81,6 +81,7 @@ template <class Particle>
 void count_phase(const std::vector<Particle>& ps, size_t n_start, PhaseWindow w, Counts& c) {
   c.spawned += ps.size() - n_start;
   c.peak = std::max<uint64_t>(c.peak, ps.size());
+  c.slots_used = c.peak;  // a host engine stores every particle once
   uint64_t dead = 0;
   for (const Particle& p : ps) {
     dead += is_alive(p.tag) ? 0 : 1;

@@ -24,9 +24,11 @@ double ns_per_step(const RunResult& r) {
              : 0.0;
 }
 
-// Peak slots per particle alive at the fullest phase boundary: 1 where slots follow the population.
+// The slots the engine used per particle alive at the fullest phase boundary: 1 where slots
+// follow the population.
 double slots_per_live(const Counts& n) {
-  return n.peak_live > 0 ? static_cast<double>(n.peak) / static_cast<double>(n.peak_live) : 0.0;
+  return n.peak_live > 0 ? static_cast<double>(n.slots_used) / static_cast<double>(n.peak_live)
+                         : 0.0;
 }
 
 double record_bytes_per_step(const Counts& n) {
@@ -93,6 +95,7 @@ json result_json(const RunResult& r) {
             {"removed", n.removed},
             {"particle_steps", n.particle_steps},
             {"peak", n.peak},
+            {"slots_used", n.slots_used},
             {"peak_live", n.peak_live},
             {"record_bytes", n.record_bytes}}},
           {"slots_per_live", slots_per_live(n)},
@@ -118,8 +121,9 @@ std::string run_summary(const RunConfig& c, const RunResult& r) {
   std::string s = fmt::format("{} with {}\n", c.sim, c.scheduler);
   s += fmt::format("  particles       initial {}  final {}  most alive {} (at a phase boundary)\n",
                    n.initial, n.final, n.peak_live);
-  s += fmt::format("  slots           peak {} ({:.3g} per live particle)\n", n.peak,
-                   slots_per_live(n));
+  s += fmt::format(
+      "  slots           used {} ({:.3g} per live particle); a phase held {} particles\n",
+      n.slots_used, slots_per_live(n), n.peak);
   s += fmt::format("  events          spawned {}  removed {}\n", n.spawned, n.removed);
   s += fmt::format("  particle-steps  {}\n", n.particle_steps);
   s += fmt::format("  time            {:.3f} ms\n", r.time_ms);

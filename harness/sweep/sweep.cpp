@@ -41,7 +41,7 @@ double point_timeout(const Job& job, const JobPoint& p, const SweepOptions& o) {
 const std::vector<std::pair<std::string, std::string>> kRatioColumns = {
     {"efficiency", "vs bound"}, {"memory_efficiency", "vs memory line"}};
 
-// One row per point of this shard: the parameters that vary, the counts, peak slots per live
+// One row per point of this shard: the parameters that vary, the counts, slots used per live
 // particle, the median and its spread, and the ratios against `bound` and the memory line where
 // the job measured them.
 std::string summary(const Job& job, const JobResults& results, const std::vector<size_t>& mine) {
@@ -86,10 +86,12 @@ std::string summary(const Job& job, const JobResults& results, const std::vector
       const Json& counters = (*rec)["counters"];
       const Json& counts = (*rec)["counts"];
       row.push_back(std::to_string(counts["final"].get<uint64_t>()));
-      row.push_back(counts.value("peak_live", uint64_t{0}) > 0
-                        ? fmt::format("{:.2f}", counts["peak"].get<double>() /
-                                                    counts["peak_live"].get<double>())
-                        : "");
+      // Results from before runs reported their slots used give the particles held instead.
+      const Json& slots = counts.contains("slots_used") ? counts["slots_used"] : counts["peak"];
+      row.push_back(
+          counts.value("peak_live", uint64_t{0}) > 0
+              ? fmt::format("{:.2f}", slots.get<double>() / counts["peak_live"].get<double>())
+              : "");
       row.push_back(fmt::format("{:.3f}", (*rec)["stats"]["median_ms"].get<double>()));
       row.push_back(fmt::format("{:.1f}", 100 * (*rec)["stats"]["cv"].get<double>()));
       row.push_back(fmt::format("{:.3g}", counters["particle_steps_per_s"].get<double>()));

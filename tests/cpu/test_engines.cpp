@@ -31,6 +31,7 @@ TEST_P(CpuEngines, OpenmpEqualsSerial) {
   EXPECT_EQ(omp.counts.removed, ref.counts.removed);
   EXPECT_EQ(omp.counts.particle_steps, ref.counts.particle_steps);
   EXPECT_EQ(omp.counts.peak, ref.counts.peak);
+  EXPECT_EQ(omp.counts.slots_used, ref.counts.slots_used);
   EXPECT_EQ(omp.counts.peak_live, ref.counts.peak_live);
   EXPECT_EQ(omp.counts.record_bytes, ref.counts.record_bytes);
   EXPECT_EQ(omp.digest, ref.digest);
@@ -67,6 +68,7 @@ TEST(CpuEngines, LivePeakLiesBetweenTheBoundariesAndTheSlots) {
     const RunResult r = run_with(c.config, "cpu-serial");
     EXPECT_GE(r.counts.peak_live, std::max(r.counts.initial, r.counts.final)) << c.name;
     EXPECT_LE(r.counts.peak_live, r.counts.peak) << c.name;
+    EXPECT_EQ(r.counts.slots_used, r.counts.peak) << c.name;  // every particle stored once
     EXPECT_GT(r.counts.record_bytes, 0u) << c.name;
   }
 }
