@@ -4,17 +4,22 @@
 // longest particle ends.
 //
 // Per iteration, warp-synchronously (schedulers/device/warp_pool.cuh):
-//   1. lanes without work take children from the warp's pool, newest first;
+//   1. lanes without work take children from the warp's pool, newest first, then children the
+//      warp spilled to its dead slots;
 //   2. lanes still without work take the next slots from a global counter, one atomic per warp;
 //   3. a lane whose slot is published loads it;
 //   4. lanes holding a particle take the policy's steps per iteration, children going to the
-//      pool; a full pool is written out to global memory, all its slots claimed with one atomic;
+//      pool; a full pool is spilled to the slots of the warp's dead particles (slot_recycler.cuh),
+//      or, where it has none, written out to global memory, all its slots claimed with one
+//      atomic;
 //   5. lanes whose particle ended store it back, or, if it came from the pool, give it a slot
-//      only if it is still alive;
+//      only if it is still alive: a slot of the warp whose particle died, where it has one
+//      (schedulers/device/slot_recycler.cuh), else a new one;
 //   6. if lanes elsewhere wait for work (the slot counter is past the claimed slots), the pool
 //      is written out for them;
-//   7. once no lane holds a particle and the pool is empty, the particles of slots that ended
-//      are counted into `done`, and the warp waits for work or for the end.
+//   7. once no lane holds a particle and the pool and the spilled children are none, the
+//      particles of slots that ended are counted into `done`, and the warp waits for work or for
+//      the end.
 // The seed takes one step per iteration and writes every child to global memory; its
 // bookkeeping (votes, fetch and load checks, the convergence points they force) then costs
 // about as much as the step itself (our SASS and Nsight Compute counts, docs/performance.md).
@@ -40,8 +45,13 @@ namespace {
 
 constexpr SlotIndex kNoSlot = ~SlotIndex{0};
 
-template <unsigned int kPoolSize, uint32_t kSteps, int kRegisters>
-struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps> {
+// Dead slots a warp keeps for its pooled particles that end alive, and with the spill policy for
+// the children of its full pool (slot_recycler.cuh): 2 KB of shared memory per warp, beside pic's
+// pool of 2.5 KB.
+constexpr unsigned int kRecycledSlots = 256;
+
+template <unsigned int kPoolSize, uint32_t kSteps, int kRegisters, bool kSpill = false>
+struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlots, kSpill> {
   // Registers per thread for large particles (pool_register_cap). sm90's 72: 28 warps per SM for
   // pic instead of the 20 that its 92 registers allowed. ptxas spills a few bookkeeping values
   // to L1, and the extra warps hide more of the step's latency: pic's mobility steps 136 -> 123
@@ -57,7 +67,9 @@ struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps> {
             {"steps_per_iteration", kSteps},
             {"large_particle_registers", kRegisters},
             {"look_every", kLookEvery},
-            {"idle_pause_ns", kIdlePauseNs}};
+            {"idle_pause_ns", kIdlePauseNs},
+            {"recycled_slots", kRecycledSlots},
+            {"spill_to_dead_slots", kSpill ? 1 : 0}};
   }
 };
 
@@ -74,12 +86,29 @@ struct DynamicWarpRegs80 : DynamicWarpPolicy<32, 8, 80> {
   static constexpr const char* kDescription =
       "80 registers for large particles (pic, air): fewer spills, fewer resident warps";
 };
-using DynamicWarpPolicies = PolicyList<DynamicWarpSm90, DynamicWarpSteps16, DynamicWarpRegs80>;
+// Slots closer to the live population for more time: pic's default workload 1.72 slots per live
+// particle instead of 2.52, mobility 139 ms instead of 129 (H100; docs/performance.md, "Slots and
+// the live population").
+struct DynamicWarpSpill : DynamicWarpPolicy<32, 8, 72, true> {
+  static constexpr const char* kName = "spill";
+  static constexpr const char* kDescription =
+      "a full pool's children spilled to the warp's dead slots, not to new ones: fewer slots, "
+      "slower (pic: 1.72 slots per live particle instead of 2.52, 7 % slower)";
+};
+using DynamicWarpPolicies =
+    PolicyList<DynamicWarpSm90, DynamicWarpSteps16, DynamicWarpRegs80, DynamicWarpSpill>;
 
 const SchedulerPolicies& dynamic_warp_policies() {
   static const SchedulerPolicies p =
       policies_of<DynamicWarpPolicies>({{90, DynamicWarpSm90::kName}});
   return p;
+}
+
+// Whether the warp has spilled children to take back.
+template <class Particle, class Policy>
+__device__ bool spills(const WarpPool<Particle, Policy>& pool) {
+  if constexpr (Policy::kSpill) return pool.dead.spilled != 0;
+  return false;
 }
 
 template <class Sim, class Policy, int kRegisters>
@@ -93,11 +122,12 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
   SlotIndex slot = kNoSlot;  // the global slot this lane holds
   bool running = false;      // its particle is loaded and taking steps
   bool pooled = false;       // that particle came from the pool: it has no slot
+  bool spilled = false;      // it was spilled to a slot already counted as done (take_spilled)
   bool exhausted = false;    // the slot counter passed the capacity: no more global work
   bool stop = false;         // a stop request was seen
   uint32_t iteration = 0;
   unsigned int withheld = 0;  // slot particles ended and not yet counted into `done`
-  SlotTally tally;            // pooled particles that died in this lane
+  SlotTally tally;            // particles that died in this lane and hold no slot
   Particle p;
   StepDraws draws(ph.key, 0, 0);
   while (true) {
@@ -106,6 +136,15 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
       if (idle != 0 && pool.count != 0 && (take_children(pool, idle, p) & lane_bit())) {
         running = pooled = true;
         draws = draws_for(ph, p);
+      }
+      if constexpr (Policy::kSpill) {
+        const unsigned int empty = __ballot_sync(kFullWarp, !running && slot == kNoSlot);
+        if (empty != 0 && pool.dead.spilled != 0 &&
+            (take_spilled(pool.dead, empty, ph.particles, p, slot) & lane_bit())) {
+          running = spilled = true;
+          pooled = false;
+          draws = draws_for(ph, p);
+        }
       }
       const unsigned int need = __ballot_sync(kFullWarp, !running && slot == kNoSlot && !exhausted);
       if (need != 0) {
@@ -124,21 +163,31 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
         p = ph.particles[slot];
         draws = draws_for(ph, p);
         running = true;
-        pooled = false;
+        pooled = spilled = false;
       }
     }
-    advance_iteration<Publish>(ph, pool, running, p, draws);
+    advance_iteration<Publish>(ph, pool, running, p, draws, tally);
 
     const bool finished = running && !has_work(p.tag, ph.window);
-    // A pooled particle that ends alive is published like a child, and the lane that picks it up
-    // finds it finished and counts it.
-    end_pooled<Publish>(ph, finished && pooled, p, tally);
+    const bool alive = is_alive(p.tag);
     if (finished && !pooled) ph.particles[slot] = p;
+    // A slot whose particle died is kept for the warp's pooled particles that end alive (it is
+    // done all the same: what a pooled particle stores there has ended its phase). A pooled
+    // particle that ends alive takes one; where none is left it is published like a child, and
+    // the lane that picks it up finds it finished and counts it.
+    const unsigned int dying = __ballot_sync(kFullWarp, finished && !pooled && !alive);
+    if (dying != 0) keep_dead_slots(pool.dead, dying, slot, steps_in_phase(p, ph.window));
+    const unsigned int survivors = __ballot_sync(kFullWarp, finished && pooled && alive);
+    if (survivors != 0) {
+      const unsigned int reused = reuse_dead_slots(pool.dead, survivors, ph.particles, p, tally);
+      if ((survivors & ~reused) != 0) hand_to_slots<Publish>(ph, survivors & ~reused, p);
+    }
+    if (finished && pooled && !alive) tally.add_death(p, ph.window);
+    withheld += __popc(__ballot_sync(kFullWarp, finished && !pooled && !spilled));
     if (finished) {
       slot = kNoSlot;
-      running = false;
+      running = spilled = false;
     }
-    withheld += __popc(__ballot_sync(kFullWarp, finished && !pooled));
     // Every few iterations, since each look waits for two loads: whether the run must stop, and
     // whether lanes elsewhere wait for work (they took slots past the claimed ones); those get
     // the pool.
@@ -150,11 +199,11 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
     }
 
     // Out of work: the warp holds no particle without a slot, so the slot particles it ended
-    // are counted into `done` (a release, after this warp's claims: every slot claimed by a
-    // particle counted here is in n before `done` can equal it). Counted here rather than as
-    // they end, since `done` is one word that every warp updates. A stopped warp leaves its
-    // pool: the run has failed.
-    if (__ballot_sync(kFullWarp, running) == 0 && (pool.count == 0 || stop)) {
+    // are counted into `done` (a release, after this warp's claims:
+    // every slot claimed by a particle counted here is in n before `done` can equal it). Counted
+    // here rather than as they end, since `done` is one word that every warp updates. A stopped
+    // warp leaves its pool: the run has failed.
+    if (__ballot_sync(kFullWarp, running) == 0 && ((pool.count == 0 && !spills(pool)) || stop)) {
       bool end = false;
       if (lane == 0) {
         if (withheld != 0) count_done(ph, withheld);

@@ -24,10 +24,10 @@ using SlotIndex = unsigned long long;
 // Device-side counters of one phase; the driver sets n and zeroes the rest before each phase.
 //
 // Schedulers with warp pools (schedulers/device/warp_pool.cuh) keep children without a slot;
-// those that die there never take one. They are added to `held` as each warp exits, so that
-// the driver can count every spawned particle: the capacity bounds n + held, less the slots
-// vacated by particles that moved (driver.cu), as it bounds the slots of a scheduler that
-// stores every particle once.
+// those that die there never take one, and dynamic-warp gives the slots of particles that died
+// to others (schedulers/device/slot_recycler.cuh). Both kinds of death are added to `held` as
+// each warp exits, so that the driver can count every particle the phase held: n + held, less
+// the slots vacated by particles that moved (driver.cu). The capacity bounds n alone.
 //
 // The order is measured, not cosmetic: every word that threads poll while they wait for a
 // phase to end (n, done, next, overflow) lies in the struct's first 32-byte sector (the struct
@@ -39,7 +39,7 @@ struct DeviceCounters {
   SlotIndex done;         // persistent schedulers: particles taken to the end (or moved)
   SlotIndex next;         // dynamic schedulers: the next slot to hand out
   unsigned int overflow;  // set once a spawn found no room
-  SlotIndex held;         // warp pools: children that died without a slot
+  SlotIndex held;         // warp pools: particles that died and hold no slot
   unsigned long long held_steps;  // warp pools: the particle-steps of the `held` particles
   unsigned int barrier[2];        // gpu-iterate-global and -organised: hand-made grid barriers
 };

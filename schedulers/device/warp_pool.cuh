@@ -26,22 +26,27 @@
 #include "core/particle.hpp"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/phase.cuh"
+#include "schedulers/device/slot_recycler.cuh"
 #include "schedulers/device/slots.cuh"
 #include "schedulers/device/step_once.cuh"
 #include "schedulers/policy.hpp"
 
 namespace sb {
 
-inline constexpr unsigned int kFullWarp = 0xFFFFFFFFu;
-
 // The constants of the warp pool that every pool kernel's policy shares; each scheduler's policy
 // adds its own (schedulers/dynamic_warp.cu, dynamic_block.cu, cpu_sync.cu).
-template <unsigned int kPoolSize, uint32_t kSteps>
+template <unsigned int kPoolSize, uint32_t kSteps, unsigned int kRecycledSlots = 0,
+          bool kSpillToDeadSlots = false>
 struct PoolPolicy {
   // Children per warp: at least one warp-step's worst case (a child from every lane), in whole
   // warps so that a write-out is whole warp-wide stores.
   static constexpr unsigned int kPool = kPoolSize;
   static constexpr uint32_t kStepsPerIteration = kSteps;
+  // Dead slots a warp keeps for reuse (slot_recycler.cuh); 0 where the scheduler reuses none.
+  static constexpr unsigned int kRecycled = kRecycledSlots;
+  // A full pool's children go to those dead slots first (spill_children) rather than to new ones.
+  static constexpr bool kSpill = kSpillToDeadSlots;
+  static_assert(!kSpill || kRecycled > 0, "children spill only to dead slots the warp keeps");
   static_assert(kPool >= 32 && kPool % 32 == 0, "a pool holds whole warps of children");
   static_assert(kSteps >= 4 && kSteps % 4 == 0, "whole Philox blocks per iteration");
 };
@@ -52,6 +57,7 @@ template <class Particle, class Policy>
 struct WarpPool {
   Particle children[Policy::kPool];
   unsigned int count;
+  RecycledSlots<Policy::kRecycled> dead;
 };
 
 // The dynamic shared memory for the pools of a block of `block_size` threads.
@@ -102,17 +108,12 @@ template <class Particle, class Policy>
 __device__ WarpPool<Particle, Policy>& empty_pool(unsigned char* shared) {
   WarpPool<Particle, Policy>& pool =
       reinterpret_cast<WarpPool<Particle, Policy>*>(shared)[threadIdx.x / 32];
-  if ((threadIdx.x & 31) == 0) pool.count = 0;
+  if ((threadIdx.x & 31) == 0) {
+    pool.count = 0;
+    if constexpr (Policy::kRecycled > 0) pool.dead.count = pool.dead.spilled = 0;
+  }
   __syncwarp();
   return pool;
-}
-
-__device__ inline unsigned int lane_bit() {
-  return 1u << (threadIdx.x & 31);
-}
-
-__device__ inline unsigned int lanes_below(unsigned int mask) {
-  return __popc(mask & (lane_bit() - 1));
 }
 
 // How particles leave a warp for global memory: published, for kernels in which other threads
@@ -128,6 +129,48 @@ struct Store {
   template <class Particle>
   __device__ static void put(Particle* slot, const Particle& p) {
     *slot = p;
+  }
+};
+
+// What a lane's warp pool did to the slots: particles that died and hold no slot, pooled children
+// that died without one and dead particles whose slot was reused (added to the run's
+// DeviceCounters::held and held_steps once, as the warp exits), and own slots that the lane
+// vacated (run_family).
+struct SlotTally {
+  unsigned int died = 0;
+  unsigned long long steps = 0;
+  unsigned int vacated = 0;
+
+  template <class Particle>
+  __device__ void add_death(const Particle& p, PhaseWindow w) {
+    add_death_of(steps_in_phase(p, w));
+  }
+
+  // A death whose particle is gone: its slot was reused (slot_recycler.cuh).
+  __device__ void add_death_of(uint32_t particle_steps) {
+    ++died;
+    steps += particle_steps;
+  }
+
+  // Warp-collective: how many more slots the warp may vacate. A vacated slot is one more than a
+  // scheduler that stores every particle once would use; a child that died in the pool is one
+  // fewer. Keeping the first no larger than the second keeps n within that scheduler's need,
+  // so that no run fails for want of slots that cpu-serial completes.
+  __device__ unsigned int spare_slots() const {
+    return __reduce_add_sync(kFullWarp, died) - __reduce_add_sync(kFullWarp, vacated);
+  }
+
+  // Warp-collective.
+  template <class Sim>
+  __device__ void flush(const DevicePhase<Sim>& ph) const {
+    namespace cg = cooperative_groups;
+    const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+    const unsigned int warp_died = cg::reduce(warp, died, cg::plus<unsigned int>());
+    const unsigned long long warp_steps = cg::reduce(warp, steps, cg::plus<unsigned long long>());
+    if (warp.thread_rank() == 0 && warp_died != 0) {
+      add_to_counter(ph.counters->held, warp_died);
+      add_to_counter(ph.counters->held_steps, warp_steps);
+    }
   }
 };
 
@@ -165,13 +208,46 @@ __device__ void write_out(const DevicePhase<Sim>& ph,
   __syncwarp();
 }
 
-// Warp-collective: the lanes in `spawners` add `child` to the pool (written out first if it
-// has no room).
+// Warp-collective: moves the pool's children, from the top, into the warp's dead slots, as many
+// as it has (slot_recycler.cuh); each dead particle overwritten is counted in `tally`. The warp
+// takes them back with take_spilled: a child spilled so stays with its warp, where one written
+// out goes to any warp for a new slot.
+template <class Sim, class Policy>
+__device__ void spill_children(const DevicePhase<Sim>& ph,
+                               WarpPool<typename Sim::Particle, Policy>& pool, SlotTally& tally) {
+  static_assert(Policy::kPool == 32, "a lane spills one child");
+  using Dead = RecycledSlots<Policy::kRecycled>;
+  const unsigned int lane = threadIdx.x & 31;
+  const unsigned int count = pool.count, free = pool.dead.count, spilled = pool.dead.spilled;
+  const unsigned int moved = count < free ? count : free;
+  SlotIndex slot = 0;
+  if (lane < moved) {
+    const SlotIndex entry = pool.dead.entry[free - 1 - lane];
+    slot = Dead::slot_of(entry);
+    tally.add_death_of(Dead::steps_of(entry));
+    ph.particles[slot] = pool.children[count - 1 - lane];
+  }
+  __syncwarp();  // the spilled entries may overlap the dead ones just read
+  if (lane < moved) pool.dead.entry[Policy::kRecycled - 1 - spilled - lane] = slot;
+  __syncwarp();
+  if (lane == 0) {
+    pool.count = count - moved;
+    pool.dead.count = free - moved;
+    pool.dead.spilled = spilled + moved;
+  }
+  __syncwarp();
+}
+
+// Warp-collective: the lanes in `spawners` add `child` to the pool (spilled or written out first
+// if it has no room).
 template <class Handoff, class Sim, class Policy>
 __device__ void pool_children(const DevicePhase<Sim>& ph,
                               WarpPool<typename Sim::Particle, Policy>& pool, unsigned int spawners,
-                              const typename Sim::Particle& child) {
+                              const typename Sim::Particle& child, SlotTally& tally) {
   const unsigned int k = __popc(spawners);
+  if constexpr (Policy::kSpill) {
+    if (pool.count + k > Policy::kPool && pool.dead.count != 0) spill_children(ph, pool, tally);
+  }
   if (pool.count + k > Policy::kPool) write_out<Handoff>(ph, pool);
   const unsigned int at = pool.count;
   if (spawners & lane_bit()) pool.children[at + lanes_below(spawners)] = child;
@@ -196,42 +272,6 @@ __device__ unsigned int take_children(WarpPool<Particle, Policy>& pool, unsigned
   return got;
 }
 
-// What a lane's warp pool did to the slots: pooled children that died without one (added to
-// the run's DeviceCounters::held and held_steps once, as the warp exits), and own slots that
-// the lane vacated (run_family).
-struct SlotTally {
-  unsigned int died = 0;
-  unsigned long long steps = 0;
-  unsigned int vacated = 0;
-
-  template <class Particle>
-  __device__ void add_death(const Particle& p, PhaseWindow w) {
-    ++died;
-    steps += steps_in_phase(p, w);
-  }
-
-  // Warp-collective: how many more slots the warp may vacate. A vacated slot is one more than a
-  // scheduler that stores every particle once would use; a child that died in the pool is one
-  // fewer. Keeping the first no larger than the second keeps n within that scheduler's need,
-  // so that no run fails for want of slots that cpu-serial completes.
-  __device__ unsigned int spare_slots() const {
-    return __reduce_add_sync(kFullWarp, died) - __reduce_add_sync(kFullWarp, vacated);
-  }
-
-  // Warp-collective.
-  template <class Sim>
-  __device__ void flush(const DevicePhase<Sim>& ph) const {
-    namespace cg = cooperative_groups;
-    const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
-    const unsigned int warp_died = cg::reduce(warp, died, cg::plus<unsigned int>());
-    const unsigned long long warp_steps = cg::reduce(warp, steps, cg::plus<unsigned long long>());
-    if (warp.thread_rank() == 0 && warp_died != 0) {
-      add_to_counter(ph.counters->held, warp_died);
-      add_to_counter(ph.counters->held_steps, warp_steps);
-    }
-  }
-};
-
 // Warp-collective: the lanes whose pooled particle `p` ended (`ended`; it has no slot) give it
 // one if it is still alive, like a child, and tally it if it died.
 template <class Handoff, class Sim>
@@ -243,18 +283,19 @@ __device__ void end_pooled(const DevicePhase<Sim>& ph, bool ended, const typenam
 }
 
 // Warp-collective: the lanes that are `running` advance `p` by Policy::kStepsPerIteration steps,
-// or until it ends; their children go to the pool.
+// or until it ends; their children go to the pool (dead particles a full pool's spill overwrites
+// are counted in `tally`).
 template <class Handoff, class Sim, class Policy>
 __device__ void advance_iteration(const DevicePhase<Sim>& ph,
                                   WarpPool<typename Sim::Particle, Policy>& pool, bool running,
-                                  typename Sim::Particle& p, StepDraws& draws) {
+                                  typename Sim::Particle& p, StepDraws& draws, SlotTally& tally) {
 #pragma unroll 1
   for (uint32_t k = 0; k < Policy::kStepsPerIteration; ++k) {
     typename Sim::Particle child;
     const bool spawns = running && has_work(p.tag, ph.window) &&
                         advance<Sim>(p, child, ph.params, draws, ph.window) == Fate::kSpawned;
     const unsigned int spawners = __ballot_sync(kFullWarp, spawns);
-    if (spawners != 0) pool_children<Handoff>(ph, pool, spawners, child);
+    if (spawners != 0) pool_children<Handoff>(ph, pool, spawners, child, tally);
   }
 }
 
@@ -313,7 +354,7 @@ __device__ unsigned int run_family(const DevicePhase<Sim>& ph,
       ended += __popc(owners);
       break;
     }
-    advance_iteration<Handoff>(ph, pool, running, p, draws);
+    advance_iteration<Handoff>(ph, pool, running, p, draws, tally);
     const bool finished = running && !has_work(p.tag, ph.window);
     if (finished && !pooled) *own = p;
     at_end = at_end || (finished && is_alive(p.tag));
