@@ -1,6 +1,6 @@
 """Issue 16, item 2: pic's default workload on one GPU from 1e6 initial particles up, each run
-with a capacity sized from the slots it needs; time per particle-step (flat where the GPU scales)
-and peak particles (the slots in use) against the initial particles. Reads the results of
+with a capacity of three slots per initial particle; time per particle-step (flat where the GPU
+scales) and the slots each scheduler used against the initial particles. Reads the results of
 jobs/pic-scale.json."""
 
 from results import Panel, context_slug, main, new_figure, ok_points, sweeps_along
@@ -13,9 +13,9 @@ def figures(job):
     splits none."""
     found = sweeps_along(ok_points(job), "init_n")
     return [new_figure(job, "pic_scale" + (f"_{context_slug(context)}" * (len(found) > 1)),
-                       "pic time per particle-step and peak particles against the initial "
+                       "pic time per particle-step and slots used against the initial "
                        "particles", "init_n", ps,
-                       (Panel(("ns_per_step",)), Panel(("peak",), logy=True)), xscale="log",
+                       (Panel(("ns_per_step",)), Panel(("slots_used",), logy=True)), xscale="log",
                        table=True)
             for context, ps in found]
 

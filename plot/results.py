@@ -97,6 +97,7 @@ QUANTITIES = {
     "spawned": Quantity("spawned (split collisions)", ("counts", "spawned"), shared=True),
     "removed": Quantity("removed (remove collisions)", ("counts", "removed"), shared=True),
     "peak": Quantity("peak particles", ("counts", "peak"), shared=True),
+    "slots_used": Quantity("slots used", ("counts", "slots_used")),
 }
 
 
