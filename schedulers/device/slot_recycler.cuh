@@ -1,6 +1,6 @@
 // Slots that follow the live population: a warp keeps the slots whose particles died in it and
 // gives them to its pooled particles that end the phase alive, instead of claiming new slots for
-// those (docs/design.md §3, "Slot reuse"; docs/performance.md, "Slots and the live population").
+// those (docs/design.md §3; docs/performance.md, "Slots and the live population").
 //
 // Only a slot that no other thread will read again in the phase may be reused: one whose
 // particle this warp fetched, ran and stored dead. The particle given it has ended its phase, so
