@@ -321,7 +321,7 @@ def memory_row(job):
 
 
 def memory_section(jobs):
-    """Peak slots per live particle and the memory line, for the jobs that recorded them."""
+    """Slots per live particle and the memory line, for the jobs that recorded them."""
     measured = [(j, memory_row(j)) for j in jobs]
     rows = [r for _, r in measured if r is not None]
     older = [j["job"]["name"] for j, r in measured if r is None]

@@ -4,14 +4,13 @@
 // longest particle ends.
 //
 // Per iteration, warp-synchronously (schedulers/device/warp_pool.cuh):
-//   1. lanes without work take children from the warp's pool, newest first, then children the
-//      warp spilled to its dead slots;
+//   1. lanes without work take children from the warp's pool, newest first, then (policy
+//      spill) children the warp spilled to its dead slots;
 //   2. lanes still without work take the next slots from a global counter, one atomic per warp;
 //   3. a lane whose slot is published loads it;
 //   4. lanes holding a particle take the policy's steps per iteration, children going to the
-//      pool; a full pool is spilled to the slots of the warp's dead particles (slot_recycler.cuh),
-//      or, where it has none, written out to global memory, all its slots claimed with one
-//      atomic;
+//      pool; a full pool is written out to global memory, all its slots claimed with one atomic
+//      (policy spill: first to the slots of the warp's dead particles, slot_recycler.cuh);
 //   5. lanes whose particle ended store it back, or, if it came from the pool, give it a slot
 //      only if it is still alive: a slot of the warp whose particle died, where it has one
 //      (schedulers/device/slot_recycler.cuh), else a new one;
@@ -87,13 +86,13 @@ struct DynamicWarpRegs80 : DynamicWarpPolicy<32, 8, 80> {
       "80 registers for large particles (pic, air): fewer spills, fewer resident warps";
 };
 // Slots closer to the live population for more time: pic's default workload 1.72 slots per live
-// particle instead of 2.52, mobility 139 ms instead of 129 (H100; docs/performance.md, "Slots and
+// particle instead of 2.52, mobility 139 ms instead of 128 (H100; docs/performance.md, "Slots and
 // the live population").
 struct DynamicWarpSpill : DynamicWarpPolicy<32, 8, 72, true> {
   static constexpr const char* kName = "spill";
   static constexpr const char* kDescription =
       "a full pool's children spilled to the warp's dead slots, not to new ones: fewer slots, "
-      "slower (pic: 1.72 slots per live particle instead of 2.52, 7 % slower)";
+      "slower (pic: 1.72 slots per live particle instead of 2.52, 8 % slower)";
 };
 using DynamicWarpPolicies =
     PolicyList<DynamicWarpSm90, DynamicWarpSteps16, DynamicWarpRegs80, DynamicWarpSpill>;
@@ -127,7 +126,7 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
   bool stop = false;         // a stop request was seen
   uint32_t iteration = 0;
   unsigned int withheld = 0;  // slot particles ended and not yet counted into `done`
-  SlotTally tally;            // particles that died in this lane and hold no slot
+  SlotTally tally;  // deaths this lane counts that hold no slot (pooled, or overwritten by it)
   Particle p;
   StepDraws draws(ph.key, 0, 0);
   while (true) {
@@ -171,8 +170,9 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
     const bool finished = running && !has_work(p.tag, ph.window);
     const bool alive = is_alive(p.tag);
     if (finished && !pooled) ph.particles[slot] = p;
-    // A slot whose particle died is kept for the warp's pooled particles that end alive (it is
-    // done all the same: what a pooled particle stores there has ended its phase). A pooled
+    // A slot whose particle died is kept for the warp's pooled particles that end alive, and with
+    // policy spill for the children of a full pool (it is done all the same: what is stored there
+    // has ended its phase, or is a child this warp runs before it counts again). A pooled
     // particle that ends alive takes one; where none is left it is published like a child, and
     // the lane that picks it up finds it finished and counts it.
     const unsigned int dying = __ballot_sync(kFullWarp, finished && !pooled && !alive);
@@ -198,8 +198,8 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
       if (starving && pool.count != 0) write_out<Publish>(ph, pool);
     }
 
-    // Out of work: the warp holds no particle without a slot, so the slot particles it ended
-    // are counted into `done` (a release, after this warp's claims:
+    // Out of work: the warp holds no particle without a slot and no spilled child, so the slot
+    // particles it ended are counted into `done` (a release, after this warp's claims:
     // every slot claimed by a particle counted here is in n before `done` can equal it). Counted
     // here rather than as they end, since `done` is one word that every warp updates. A stopped
     // warp leaves its pool: the run has failed.

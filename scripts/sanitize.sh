@@ -8,8 +8,8 @@
 # and gather), all three tools, through the GPU tests of the fields (gpu_tests beside schedbench,
 # filtered to those suites: 300000 particles on 32^3, solves up to 64^3).
 #   scripts/sanitize.sh [path/to/schedbench] [scheduler[:policy] ...]
-# (default: every GPU scheduler with its default tuning policy; dynamic-warp:regs-80 runs that
-# policy's kernels)
+# (default: every GPU scheduler with its default tuning policy, and dynamic-warp:spill;
+# dynamic-warp:regs-80 runs that policy's kernels)
 set -uo pipefail
 exe=${1:-build/bin/schedbench}
 shift || true
@@ -39,7 +39,8 @@ report() {  # report ENTRY SIM TOOL RC OUTPUT
   printf '%-22s %-11s %-10s %s\n' "$1" "$2" "$3" "${errors:-no summary (exit $4)}"
 }
 printf '%-22s %-11s %-10s %s\n' scheduler sim tool errors
-[ ${#only[@]} -gt 0 ] || only=($("$exe" list | awk '$2 == "gpu" || $2 == "yardstick" {print $1}'))
+# dynamic-warp's spill policy runs code the default does not (spill_children, take_spilled).
+[ ${#only[@]} -gt 0 ] || only=($("$exe" list | awk '$2 == "gpu" || $2 == "yardstick" {print $1}') dynamic-warp:spill)
 for entry in "${only[@]}"; do
   scheduler=${entry%%:*}
   policy=()

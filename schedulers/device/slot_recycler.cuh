@@ -3,14 +3,14 @@
 // those (docs/design.md §3; docs/performance.md, "Slots and the live population").
 //
 // Only a slot that no other thread will read again in the phase may be reused: one whose
-// particle this warp fetched, ran and stored dead. The particle given it has ended its phase, so
-// nobody has to find and run it; a child that still has steps to take needs a new slot, since
-// the slots below the fetch counter are never fetched again. The dead particle is stored as it
+// particle this warp fetched, ran and stored dead. The slots below the fetch counter are never
+// fetched again, so what is stored there is either a particle that has ended its phase (nobody
+// has to run it) or, with a policy that spills (PoolPolicy::kSpill), a child that this warp takes
+// back and runs itself before it counts its slots as done. The dead particle is stored as it
 // dies and overwritten when its slot is reused; its death and steps are then the warp's to
 // count (SlotTally), as those of a pooled child that died without a slot are. The slot counts
-// as done (DeviceCounters::done) when its particle dies, once: what is stored there later needs
-// no one to run it, so a warp keeps its dead slots while it waits for work, for the rest of the
-// phase.
+// as done (DeviceCounters::done) when its particle dies, once, so a warp keeps its dead slots
+// while it waits for work, for the rest of the phase.
 #pragma once
 
 #include <cstdint>
@@ -27,8 +27,8 @@ inline constexpr unsigned int kFullWarp = 0xFFFFFFFFu;
 // slots, more than any device holds) and 24 of steps. kSize 0: a pool without recycling.
 //
 // The same array holds, from its top down, the slots into which the warp spilled children of a
-// full pool (spill_children, warp_pool.cuh): those still have steps to take, and the warp takes
-// them back (take_spilled) before it fetches new work.
+// full pool (spill_children, warp_pool.cuh), as bare indices: those children still have steps to
+// take, and the warp takes them back (take_spilled) before it fetches new work.
 template <unsigned int kSize>
 struct RecycledSlots {
   static constexpr unsigned int kSlotBits = 40;
