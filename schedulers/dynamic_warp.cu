@@ -45,9 +45,11 @@ namespace {
 constexpr SlotIndex kNoSlot = ~SlotIndex{0};
 
 // Dead slots a warp keeps for its pooled particles that end alive, and with the spill policy for
-// the children of its full pool (slot_recycler.cuh): 2 KB of shared memory per warp, beside pic's
-// pool of 2.5 KB.
-constexpr unsigned int kRecycledSlots = 256;
+// the children of its full pool (slot_recycler.cuh): 512 B of shared memory per warp, beside pic's
+// pool of 2.5 KB. 256 used no fewer slots on pic, and with their 2 KB per warp pic at block 1024
+// took 12 % longer and air with space charge 10 % (presumably the shared memory taken from L1;
+// not profiled; docs/performance.md, "Slots and the live population").
+constexpr unsigned int kRecycledSlots = 64;
 
 template <unsigned int kPoolSize, uint32_t kSteps, int kRegisters, bool kSpill = false>
 struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlots, kSpill> {
