@@ -1,4 +1,5 @@
 // The CPU engines against each other: equal digests and counts, and the capacity error.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -31,7 +32,10 @@ TEST_P(CpuEngines, OpenmpEqualsSerial) {
   EXPECT_EQ(omp.counts.removed, ref.counts.removed);
   EXPECT_EQ(omp.counts.particle_steps, ref.counts.particle_steps);
   EXPECT_EQ(omp.counts.peak, ref.counts.peak);
-  EXPECT_EQ(omp.counts.slots_used, ref.counts.slots_used);
+  // Each engine's own: which slots free up when depends on the threads' order of work. Every
+  // particle alive at a phase boundary holds one; no engine uses more than a phase held.
+  EXPECT_GE(omp.counts.slots_used, ref.counts.peak_live);
+  EXPECT_LE(omp.counts.slots_used, ref.counts.peak);
   EXPECT_EQ(omp.counts.peak_live, ref.counts.peak_live);
   EXPECT_EQ(omp.counts.record_bytes, ref.counts.record_bytes);
   EXPECT_EQ(omp.digest, ref.digest);
@@ -62,13 +66,14 @@ TEST(CpuEngines, SlotsAndRecordTrafficOfOnePhaseWithoutDeaths) {
 }
 
 // The live peak is taken at phase boundaries: at least the initial and the final population, at
-// most the slots, which also hold the particles that died in a phase.
+// most the particles a phase held, which include those that died in it. The slots lie between:
+// every live particle holds one, and the dead give theirs to survivors.
 TEST(CpuEngines, LivePeakLiesBetweenTheBoundariesAndTheSlots) {
   for (const Case& c : cases()) {
     const RunResult r = run_with(c.config, "cpu-serial");
     EXPECT_GE(r.counts.peak_live, std::max(r.counts.initial, r.counts.final)) << c.name;
-    EXPECT_LE(r.counts.peak_live, r.counts.peak) << c.name;
-    EXPECT_EQ(r.counts.slots_used, r.counts.peak) << c.name;  // every particle stored once
+    EXPECT_LE(r.counts.peak_live, r.counts.slots_used) << c.name;
+    EXPECT_LE(r.counts.slots_used, r.counts.peak) << c.name;
     EXPECT_GT(r.counts.record_bytes, 0u) << c.name;
   }
 }
@@ -118,19 +123,27 @@ TEST(CpuEngines, SameSeedSameDigestOtherSeedOtherDigest) {
   EXPECT_NE(run_with(c, "cpu-serial").digest, a);
 }
 
+// Expects `c` to fail with the capacity error and its numbers.
+void expect_capacity_error(const RunConfig& c, const std::string& scheduler) {
+  try {
+    run_with(c, scheduler);
+    ADD_FAILURE() << scheduler << ": expected a CapacityError";
+  } catch (const CapacityError& e) {
+    EXPECT_EQ(e.capacity(), c.capacity) << scheduler;
+    EXPECT_GT(e.needed(), c.capacity) << scheduler;
+    EXPECT_NE(std::string(e.what()).find(fmt::format("--capacity is {}", c.capacity)),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 class CapacityOverflow : public testing::TestWithParam<const char*> {};
 
 TEST_P(CapacityOverflow, FailsWithTheNumbers) {
-  RunConfig c = config("toy", 100, 2000);  // every particle splits at its first floor bounce
+  // Every particle splits at its first floor bounce and nothing dies: 200 survivors.
+  RunConfig c = config("toy", 100, 2000);
   c.capacity = 150;
-  try {
-    run_with(c, GetParam());
-    FAIL() << "expected a CapacityError";
-  } catch (const CapacityError& e) {
-    EXPECT_EQ(e.capacity(), 150u);
-    EXPECT_GT(e.needed(), 150u);
-    EXPECT_NE(std::string(e.what()).find("--capacity is 150"), std::string::npos) << e.what();
-  }
+  expect_capacity_error(c, GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(CpuEngines, CapacityOverflow, testing::Values("cpu-serial", "cpu-openmp"));
