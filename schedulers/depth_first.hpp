@@ -23,18 +23,27 @@ class DepthFirst {
 
   DepthFirst(std::vector<Particle>& ps, const HostPhase<Sim>& ph) : ps_(ps), ph_(ph) {}
 
-  // Runs the particle in slot i and every descendant to the end of the phase.
+  // Runs the particle in slot i and every descendant to the end of the phase. One call of
+  // run_to_end serves them all: with two, the compiler stopped inlining the sim's step, and
+  // cpu-serial took a third longer on mvp (docs/performance.md, "Slots and the live population").
   template <class Slots>
   void run_slot(size_t i, Slots& slots) {
     Particle p = ps_[i];
-    run(p, slots);
-    ps_[i] = p;
-    if (!is_alive(p.tag)) dead_slots_.push_back(i);
-    while (!waiting_.empty()) {
-      Particle child = waiting_.back();
+    for (bool from_slot = true;; from_slot = false) {
+      run_to_end<Sim>(p, ph_.params, ph_.key, ph_.window, [&](const Particle& child) {
+        if (!slots.claim()) return;
+        make_room(waiting_, waiting_.size() + 1, ph_.capacity, "the children waiting to run");
+        waiting_.push_back(child);
+      });
+      if (from_slot) {
+        ps_[i] = p;
+        if (!is_alive(p.tag)) dead_slots_.push_back(i);
+      } else {
+        place(p, slots);
+      }
+      if (waiting_.empty()) return;
+      p = waiting_.back();
       waiting_.pop_back();
-      run(child, slots);
-      place(child, slots);
     }
   }
 
@@ -42,15 +51,6 @@ class DepthFirst {
   const HostTally& tally() const { return tally_; }
 
  private:
-  template <class Slots>
-  void run(Particle& p, Slots& slots) {
-    run_to_end<Sim>(p, ph_.params, ph_.key, ph_.window, [&](const Particle& child) {
-      if (!slots.claim()) return;
-      make_room(waiting_, waiting_.size() + 1, ph_.capacity, "the children waiting to run");
-      waiting_.push_back(child);
-    });
-  }
-
   // A child at the end of the phase: a survivor overwrites a dead particle, which is counted
   // now, as nothing will show it later.
   template <class Slots>
