@@ -15,7 +15,7 @@ template <class Sim>
 struct BreadthFirst {
   using Particle = typename Sim::Particle;
 
-  static void run_phase(std::vector<Particle>& ps, const HostPhase<Sim>& ph) {
+  static HostTally run_phase(std::vector<Particle>& ps, const HostPhase<Sim>& ph) {
     for (bool stepped = true; stepped;) {
       stepped = false;
       const size_t n = ps.size();
@@ -34,6 +34,8 @@ struct BreadthFirst {
         ps.push_back(child);
       }
     }
+    // Nothing left the vector, and the vector is every slot used.
+    return {0, 0, ps.size()};
   }
 };
 

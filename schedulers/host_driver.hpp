@@ -1,10 +1,14 @@
 // Runs a sim with a host engine: builds the initial particles, runs each phase through the
-// engine, derives the counts from the particles, removes the dead, digests the result.
+// engine, derives the counts from the particles and the engine's tally, removes the dead,
+// digests the result.
 //
 // A host engine is a class template over the sim with
-//   static void run_phase(std::vector<Particle>&, const HostPhase<Sim>&);
-// that takes every particle with work to the end of the window, appending children
-// (schedulers/scheduler_interface.hpp checks it at compile time).
+//   static HostTally run_phase(std::vector<Particle>&, const HostPhase<Sim>&);
+// that takes every particle with work to the end of the window (schedulers/scheduler_interface.hpp
+// checks it at compile time). Every survivor ends in the vector, in any slot; a particle that
+// died may stay there, for the driver to count and remove, or be gone from it: a child that died
+// before it took a slot, or one whose slot a survivor took (docs/design.md §3). The tally counts
+// those, so that every count but the slots used is the same whichever the engine keeps.
 #pragma once
 
 #include <fmt/format.h>
@@ -34,6 +38,13 @@ struct HostPhase {
   DrawKey key;
   PhaseWindow window;
   uint64_t capacity;
+};
+
+// What a host engine's phase did that its particle vector does not show.
+struct HostTally {
+  uint64_t gone = 0;        // particles that died and are not in the vector
+  uint64_t gone_steps = 0;  // their particle-steps
+  uint64_t most_slots = 0;  // most slots in use at once, children not in the vector included
 };
 
 template <class Sim>
@@ -76,19 +87,24 @@ std::vector<typename Sim::Particle> initial_particles(const RunConfig& c,
   return ps;
 }
 
-// Counts that follow from the particles at the end of a phase, before the dead are removed.
+// Counts that follow from the particles at the end of a phase, before the dead are removed, and
+// from the engine's tally of those gone from them. Returns how many of `ps` are dead.
 template <class Particle>
-void count_phase(const std::vector<Particle>& ps, size_t n_start, PhaseWindow w, Counts& c) {
-  c.spawned += ps.size() - n_start;
-  c.peak = std::max<uint64_t>(c.peak, ps.size());
-  c.slots_used = c.peak;  // a host engine stores every particle once
+uint64_t count_phase(const std::vector<Particle>& ps, size_t n_start, PhaseWindow w,
+                     const HostTally& t, Counts& c) {
+  const uint64_t held = ps.size() + t.gone;  // every particle of the phase, once
   uint64_t dead = 0;
   for (const Particle& p : ps) {
     dead += is_alive(p.tag) ? 0 : 1;
     c.particle_steps += steps_in_phase(p, w);
   }
-  c.removed += dead;
-  count_phase_population(c, n_start, ps.size(), ps.size() - dead, sizeof(Particle));
+  c.particle_steps += t.gone_steps;
+  c.spawned += held - n_start;
+  c.removed += dead + t.gone;
+  c.peak = std::max<uint64_t>(c.peak, held);
+  c.slots_used = std::max(c.slots_used, t.most_slots);
+  count_phase_population(c, n_start, held, ps.size() - dead, sizeof(Particle));
+  return dead;
 }
 
 // Whether `phase` is one the caller wants a snapshot of.
@@ -100,7 +116,7 @@ inline bool wants_snapshot(const RunOptions& opt, uint32_t phase) {
 template <class Sim, template <class> class Engine>
 RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
   using Particle = typename Sim::Particle;
-  static_assert(check_host_engine<Engine<Sim>, Particle, HostPhase<Sim>>());
+  static_assert(check_host_engine<Engine<Sim>, Particle, HostPhase<Sim>, HostTally>());
   using Clock = std::chrono::steady_clock;
   const auto ms_since = [](Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -125,11 +141,10 @@ RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
     if (HasPhaseWork<Sim>::value) r.parts_ms["grid"] += ms_since(t0);
     const size_t n_start = ps.size();
     t0 = Clock::now();
-    Engine<Sim>::run_phase(ps, ph);
+    const HostTally tally = Engine<Sim>::run_phase(ps, ph);
     r.parts_ms["mobility"] += ms_since(t0);
     const uint64_t removed = r.counts.removed, spawned = r.counts.spawned;
-    count_phase(ps, n_start, ph.window, r.counts);
-    if (r.counts.removed > removed) {
+    if (count_phase(ps, n_start, ph.window, tally, r.counts) > 0) {
       t0 = Clock::now();
       ps.erase(
           std::remove_if(ps.begin(), ps.end(), [](const Particle& p) { return !is_alive(p.tag); }),

@@ -13,13 +13,15 @@
 namespace sb {
 namespace scheduler_interface {
 
-template <class Engine, class Particle, class Phase, class = void>
+template <class Engine, class Particle, class Phase, class Tally, class = void>
 struct HasHostRunPhase : std::false_type {};
-template <class Engine, class Particle, class Phase>
-struct HasHostRunPhase<Engine, Particle, Phase,
+template <class Engine, class Particle, class Phase, class Tally>
+struct HasHostRunPhase<Engine, Particle, Phase, Tally,
                        std::void_t<decltype(Engine::run_phase(
                            std::declval<std::vector<Particle>&>(), std::declval<const Phase&>()))>>
-    : std::true_type {};
+    : std::is_same<decltype(Engine::run_phase(std::declval<std::vector<Particle>&>(),
+                                              std::declval<const Phase&>())),
+                   Tally> {};
 
 template <class Scheduler, class Phase, class = void>
 struct HasDeviceRunPhase : std::false_type {};
@@ -32,11 +34,11 @@ struct HasDeviceRunPhase<
 }  // namespace scheduler_interface
 
 // True, or a compile error naming what the host engine lacks (schedulers/host_driver.hpp).
-template <class Engine, class Particle, class HostPhase>
+template <class Engine, class Particle, class HostPhase, class HostTally>
 constexpr bool check_host_engine() {
-  static_assert(scheduler_interface::HasHostRunPhase<Engine, Particle, HostPhase>::value,
-                "a host engine must define `static void run_phase(std::vector<Particle>&, const "
-                "HostPhase<Sim>&)` (schedulers/host_driver.hpp)");
+  static_assert(scheduler_interface::HasHostRunPhase<Engine, Particle, HostPhase, HostTally>::value,
+                "a host engine must define `static HostTally run_phase(std::vector<Particle>&, "
+                "const HostPhase<Sim>&)` (schedulers/host_driver.hpp)");
   return true;
 }
 

@@ -7,7 +7,9 @@ namespace {
 
 template <class Sim>
 struct EngineWithoutRunPhase {
-  static void run(std::vector<typename Sim::Particle>&, const sb::HostPhase<Sim>&) {}
+  static sb::HostTally run(std::vector<typename Sim::Particle>&, const sb::HostPhase<Sim>&) {
+    return {};
+  }
 };
 
 }  // namespace

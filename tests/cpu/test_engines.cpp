@@ -1,4 +1,5 @@
 // The CPU engines against each other: equal digests and counts, and the capacity error.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -12,6 +13,7 @@ namespace {
 using engine_cases::Case;
 using engine_cases::cases;
 using engine_cases::config;
+using engine_cases::pic;
 
 RunResult run_with(RunConfig c, const std::string& scheduler) {
   c.scheduler = scheduler;
@@ -31,7 +33,10 @@ TEST_P(CpuEngines, OpenmpEqualsSerial) {
   EXPECT_EQ(omp.counts.removed, ref.counts.removed);
   EXPECT_EQ(omp.counts.particle_steps, ref.counts.particle_steps);
   EXPECT_EQ(omp.counts.peak, ref.counts.peak);
-  EXPECT_EQ(omp.counts.slots_used, ref.counts.slots_used);
+  // Each engine's own: which slots free up when depends on the threads' order of work. Every
+  // particle alive at a phase boundary holds one; no engine uses more than a phase held.
+  EXPECT_GE(omp.counts.slots_used, ref.counts.peak_live);
+  EXPECT_LE(omp.counts.slots_used, ref.counts.peak);
   EXPECT_EQ(omp.counts.peak_live, ref.counts.peak_live);
   EXPECT_EQ(omp.counts.record_bytes, ref.counts.record_bytes);
   EXPECT_EQ(omp.digest, ref.digest);
@@ -62,15 +67,33 @@ TEST(CpuEngines, SlotsAndRecordTrafficOfOnePhaseWithoutDeaths) {
 }
 
 // The live peak is taken at phase boundaries: at least the initial and the final population, at
-// most the slots, which also hold the particles that died in a phase.
+// most the particles a phase held, which include those that died in it. The slots lie between:
+// every live particle holds one, and the dead give theirs to survivors.
 TEST(CpuEngines, LivePeakLiesBetweenTheBoundariesAndTheSlots) {
   for (const Case& c : cases()) {
     const RunResult r = run_with(c.config, "cpu-serial");
     EXPECT_GE(r.counts.peak_live, std::max(r.counts.initial, r.counts.final)) << c.name;
-    EXPECT_LE(r.counts.peak_live, r.counts.peak) << c.name;
-    EXPECT_EQ(r.counts.slots_used, r.counts.peak) << c.name;  // every particle stored once
+    EXPECT_LE(r.counts.peak_live, r.counts.slots_used) << c.name;
+    EXPECT_LE(r.counts.slots_used, r.counts.peak) << c.name;
     EXPECT_GT(r.counts.record_bytes, 0u) << c.name;
   }
+}
+
+// Slots that follow the live population, at most 1.25 per live particle (issue 16's target),
+// where pic's turnover makes a phase hold many times more particles than are alive. The live peak
+// is taken at phase boundaries, so a population of a few dozen, which swings far past it within a
+// phase (pic_extinction: 49 slots for 20 alive), is left out.
+TEST(CpuEngines, SerialSlotsFollowTheLivePopulation) {
+  int turnover = 0;
+  for (const Case& c : cases()) {
+    const RunResult r = run_with(c.config, "cpu-serial");
+    if (r.counts.peak_live < 1000) continue;
+    EXPECT_LE(static_cast<double>(r.counts.slots_used),
+              1.25 * static_cast<double>(r.counts.peak_live))
+        << c.name;
+    turnover += r.counts.peak > 5 * r.counts.peak_live ? 1 : 0;
+  }
+  EXPECT_GE(turnover, 3);  // else the bound above would not tell reuse from storing everything
 }
 
 TEST(CpuEngines, HeavyCasesSpawnMillions) {
@@ -118,22 +141,50 @@ TEST(CpuEngines, SameSeedSameDigestOtherSeedOtherDigest) {
   EXPECT_NE(run_with(c, "cpu-serial").digest, a);
 }
 
-class CapacityOverflow : public testing::TestWithParam<const char*> {};
-
-TEST_P(CapacityOverflow, FailsWithTheNumbers) {
-  RunConfig c = config("toy", 100, 2000);  // every particle splits at its first floor bounce
-  c.capacity = 150;
+// Expects `c` to fail with the capacity error and its numbers.
+void expect_capacity_error(const RunConfig& c, const std::string& scheduler) {
   try {
-    run_with(c, GetParam());
-    FAIL() << "expected a CapacityError";
+    run_with(c, scheduler);
+    ADD_FAILURE() << scheduler << ": expected a CapacityError";
   } catch (const CapacityError& e) {
-    EXPECT_EQ(e.capacity(), 150u);
-    EXPECT_GT(e.needed(), 150u);
-    EXPECT_NE(std::string(e.what()).find("--capacity is 150"), std::string::npos) << e.what();
+    EXPECT_EQ(e.capacity(), c.capacity) << scheduler;
+    EXPECT_GT(e.needed(), c.capacity) << scheduler;
+    EXPECT_NE(std::string(e.what()).find(fmt::format("--capacity is {}", c.capacity)),
+              std::string::npos)
+        << e.what();
   }
 }
 
+class CapacityOverflow : public testing::TestWithParam<const char*> {};
+
+TEST_P(CapacityOverflow, FailsWithTheNumbers) {
+  // Every particle splits at its first floor bounce and nothing dies: 200 survivors.
+  RunConfig c = config("toy", 100, 2000);
+  c.capacity = 150;
+  expect_capacity_error(c, GetParam());
+}
+
 INSTANTIATE_TEST_SUITE_P(CpuEngines, CapacityOverflow, testing::Values("cpu-serial", "cpu-openmp"));
+
+// The capacity bounds the slots an engine uses, not the particles a phase holds: pic at a
+// collision chance of 90 % holds over 50 particles per live one, and runs in a capacity of a
+// tenth of those with the digest it has at the default capacity. cpu-serial needs exactly its
+// slots used.
+TEST(CpuEngines, CapacityBoundsTheSlotsNotTheParticlesHeld) {
+  const RunConfig roomy = pic(2000, 2, 150, 90);  // pic_chance_90
+  const RunResult ref = run_with(roomy, "cpu-serial");
+  ASSERT_GT(ref.counts.peak, 10 * ref.counts.slots_used);
+  RunConfig c = roomy;
+  c.capacity = ref.counts.peak / 10;
+  for (const char* s : {"cpu-serial", "cpu-openmp"}) {
+    EXPECT_EQ(run_with(c, s).digest, ref.digest) << s;
+  }
+  c.capacity = ref.counts.slots_used;
+  EXPECT_EQ(run_with(c, "cpu-serial").digest, ref.digest);
+  c.capacity = ref.counts.slots_used - 1;
+  ASSERT_GE(c.capacity, c.init_n);
+  expect_capacity_error(c, "cpu-serial");
+}
 
 TEST(CpuEngines, CapacityExactlyEnoughSucceeds) {
   RunConfig c = config("toy", 100, 800);  // one floor bounce each: 200 particles

@@ -35,6 +35,8 @@ TEST_P(ExampleSchedulers, SameParticlesAsCpuSerial) {
     EXPECT_EQ(r.counts.removed, ref.counts.removed) << e.name;
     EXPECT_EQ(r.counts.particle_steps, ref.counts.particle_steps) << e.name;
     EXPECT_EQ(r.counts.peak, ref.counts.peak) << e.name;
+    EXPECT_EQ(r.counts.peak_live, ref.counts.peak_live) << e.name;
+    EXPECT_EQ(r.counts.record_bytes, ref.counts.record_bytes) << e.name;
     EXPECT_EQ(r.digest, ref.digest) << e.name;
     for (const std::string& line :
          r.particles->differences(*ref.particles, 5, e.name, "cpu-serial"))
