@@ -30,10 +30,24 @@ class CapacityError : public RunError {
         capacity_(capacity),
         needed_(needed) {}
 
+  // A phase handed out more work than a work queue, which holds `per_slot` entries per slot of
+  // the capacity, has room for (dynamic-warp --policy queue): a larger capacity is needed.
+  static CapacityError of_work_queue(uint64_t capacity, uint64_t per_slot) {
+    return CapacityError(capacity, capacity + 1,
+                         "capacity exceeded: a phase handed out more than " +
+                             std::to_string(per_slot * capacity) +
+                             " children for other warps to run, what the work queue of " +
+                             std::to_string(per_slot) + " entries per slot of --capacity " +
+                             std::to_string(capacity) + " holds; raise --capacity");
+  }
+
   uint64_t capacity() const { return capacity_; }
   uint64_t needed() const { return needed_; }
 
  private:
+  CapacityError(uint64_t capacity, uint64_t needed, const std::string& what)
+      : RunError(what), capacity_(capacity), needed_(needed) {}
+
   uint64_t capacity_;
   uint64_t needed_;
 };

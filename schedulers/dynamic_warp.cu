@@ -15,7 +15,8 @@
 //      only if it is still alive: a slot of the warp whose particle died, where it has one
 //      (schedulers/device/slot_recycler.cuh), else a new one;
 //   6. if lanes elsewhere wait for work (the slot counter is past the claimed slots), the pool
-//      is written out for them;
+//      is written out for them (policy queue: handed out through a queue of slot indices, in
+//      the warp's dead slots first, schedulers/device/work_queue.cuh; so also a full pool);
 //   7. once no lane holds a particle and the pool and the spilled children are none, the
 //      particles of slots that ended are counted into `done`, and the warp waits for work or for
 //      the end.
@@ -42,8 +43,6 @@
 namespace sb {
 namespace {
 
-constexpr SlotIndex kNoSlot = ~SlotIndex{0};
-
 // Dead slots a warp keeps for its pooled particles that end alive, and with the spill policy for
 // the children of its full pool (slot_recycler.cuh): 512 B of shared memory per warp, beside pic's
 // pool of 2.5 KB. 256 used no fewer slots on pic, and with their 2 KB per warp pic at block 1024
@@ -51,8 +50,9 @@ constexpr SlotIndex kNoSlot = ~SlotIndex{0};
 // not profiled; docs/performance.md, "Slots and the live population").
 constexpr unsigned int kRecycledSlots = 64;
 
-template <unsigned int kPoolSize, uint32_t kSteps, int kRegisters, bool kSpill = false>
-struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlots, kSpill> {
+template <unsigned int kPoolSize, uint32_t kSteps, int kRegisters, bool kSpill = false,
+          bool kQueue = false>
+struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlots, kSpill, kQueue> {
   // Registers per thread for large particles (pool_register_cap). sm90's 72: 28 warps per SM for
   // pic instead of the 20 that its 92 registers allowed. ptxas spills a few bookkeeping values
   // to L1, and the extra warps hide more of the step's latency: pic's mobility steps 136 -> 123
@@ -70,7 +70,8 @@ struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlots, kSpill>
             {"look_every", kLookEvery},
             {"idle_pause_ns", kIdlePauseNs},
             {"recycled_slots", kRecycledSlots},
-            {"spill_to_dead_slots", kSpill ? 1 : 0}};
+            {"spill_to_dead_slots", kSpill ? 1 : 0},
+            {"work_queue", kQueue ? 1 : 0}};
   }
 };
 
@@ -96,8 +97,16 @@ struct DynamicWarpSpill : DynamicWarpPolicy<32, 8, 72, true> {
       "a full pool's children spilled to the warp's dead slots, not to new ones: fewer slots, "
       "slower (pic: 1.72 slots per live particle instead of 2.52, 8 % slower)";
 };
-using DynamicWarpPolicies =
-    PolicyList<DynamicWarpSm90, DynamicWarpSteps16, DynamicWarpRegs80, DynamicWarpSpill>;
+// Children written out for other warps handed out through a queue of slot indices, in the
+// warp's dead slots (schedulers/device/work_queue.cuh).
+struct DynamicWarpQueue : DynamicWarpPolicy<32, 8, 72, false, true> {
+  static constexpr const char* kName = "queue";
+  static constexpr const char* kDescription =
+      "children written out for other warps handed out through a queue of slot indices, in the "
+      "slots of the warp's dead particles: fewer slots, 16 bytes of queue per slot of --capacity";
+};
+using DynamicWarpPolicies = PolicyList<DynamicWarpSm90, DynamicWarpSteps16, DynamicWarpRegs80,
+                                       DynamicWarpSpill, DynamicWarpQueue>;
 
 const SchedulerPolicies& dynamic_warp_policies() {
   static const SchedulerPolicies p =
@@ -120,7 +129,8 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
   const unsigned int lane = threadIdx.x & 31;
 
   DeviceAtomicSlot next(ph.counters->next);
-  SlotIndex slot = kNoSlot;  // the global slot this lane holds
+  SlotIndex work = kNoSlot;  // the work item this lane took and has not loaded yet
+  SlotIndex slot = kNoSlot;  // the global slot of the particle it runs
   bool running = false;      // its particle is loaded and taking steps
   bool pooled = false;       // that particle came from the pool: it has no slot
   bool spilled = false;      // it was spilled to a slot already counted as done (take_spilled)
@@ -133,13 +143,13 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
   StepDraws draws(ph.key, 0, 0);
   while (true) {
     if (!stop) {
-      const unsigned int idle = __ballot_sync(kFullWarp, !running && slot == kNoSlot);
+      const unsigned int idle = __ballot_sync(kFullWarp, !running && work == kNoSlot);
       if (idle != 0 && pool.count != 0 && (take_children(pool, idle, p) & lane_bit())) {
         running = pooled = true;
         draws = draws_for(ph, p);
       }
       if constexpr (Policy::kSpill) {
-        const unsigned int empty = __ballot_sync(kFullWarp, !running && slot == kNoSlot);
+        const unsigned int empty = __ballot_sync(kFullWarp, !running && work == kNoSlot);
         if (empty != 0 && pool.dead.spilled != 0 &&
             (take_spilled(pool.dead, empty, ph.particles, p, slot) & lane_bit())) {
           running = spilled = true;
@@ -147,7 +157,7 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
           draws = draws_for(ph, p);
         }
       }
-      const unsigned int need = __ballot_sync(kFullWarp, !running && slot == kNoSlot && !exhausted);
+      const unsigned int need = __ballot_sync(kFullWarp, !running && work == kNoSlot && !exhausted);
       if (need != 0) {
         const int leader = __ffs(need) - 1;
         SlotIndex first = 0;
@@ -156,15 +166,19 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
         first = __shfl_sync(kFullWarp, first, leader);
         if (need & lane_bit()) {
           const SlotIndex mine = first + lanes_below(need);
-          slot = mine < ph.capacity ? mine : kNoSlot;
-          exhausted = mine >= ph.capacity;
+          exhausted = mine >= work_limit<Policy::kQueue>(ph);
+          work = exhausted ? kNoSlot : mine;
         }
       }
-      if (!running && slot != kNoSlot && is_published(ph.particles + slot)) {
-        p = ph.particles[slot];
-        draws = draws_for(ph, p);
-        running = true;
-        pooled = spilled = false;
+      if (!running && work != kNoSlot) {
+        slot = published_slot<Policy::kQueue>(ph, work);
+        if (slot != kNoSlot) {
+          work = kNoSlot;
+          p = ph.particles[slot];
+          draws = draws_for(ph, p);
+          running = true;
+          pooled = spilled = false;
+        }
       }
     }
     advance_iteration<Publish>(ph, pool, running, p, draws, tally);
@@ -182,7 +196,13 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
     const unsigned int survivors = __ballot_sync(kFullWarp, finished && pooled && alive);
     if (survivors != 0) {
       const unsigned int reused = reuse_dead_slots(pool.dead, survivors, ph.particles, p, tally);
-      if ((survivors & ~reused) != 0) hand_to_slots<Publish>(ph, survivors & ~reused, p);
+      if ((survivors & ~reused) != 0) {
+        if constexpr (Policy::kQueue) {
+          store_in_queued_slots(ph, survivors & ~reused, p);
+        } else {
+          hand_to_slots<Publish>(ph, survivors & ~reused, p);
+        }
+      }
     }
     if (finished && pooled && !alive) tally.add_death(p, ph.window);
     withheld += __popc(__ballot_sync(kFullWarp, finished && !pooled && !spilled));
@@ -197,7 +217,7 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
       stop = stop_requested(ph);
       const bool starving = next.load(cuda::memory_order_relaxed) >
                             DeviceAtomicSlot(ph.counters->n).load(cuda::memory_order_relaxed);
-      if (starving && pool.count != 0) write_out<Publish>(ph, pool);
+      if (starving && pool.count != 0) hand_out_children<Publish>(ph, pool, tally);
     }
 
     // Out of work: the warp holds no particle without a slot and no spilled child, so the slot

@@ -8,7 +8,7 @@
 # and gather), all three tools, through the GPU tests of the fields (gpu_tests beside schedbench,
 # filtered to those suites: 300000 particles on 32^3, solves up to 64^3).
 #   scripts/sanitize.sh [path/to/schedbench] [scheduler[:policy] ...]
-# (default: every GPU scheduler with its default tuning policy, and dynamic-warp:spill;
+# (default: every GPU scheduler with its default tuning policy, dynamic-warp:spill and :queue;
 # dynamic-warp:regs-80 runs that policy's kernels)
 set -uo pipefail
 exe=${1:-build/bin/schedbench}
@@ -39,8 +39,9 @@ report() {  # report ENTRY SIM TOOL RC OUTPUT
   printf '%-22s %-11s %-10s %s\n' "$1" "$2" "$3" "${errors:-no summary (exit $4)}"
 }
 printf '%-22s %-11s %-10s %s\n' scheduler sim tool errors
-# dynamic-warp's spill policy runs code the default does not (spill_children, take_spilled).
-[ ${#only[@]} -gt 0 ] || only=($("$exe" list | awk '$2 == "gpu" || $2 == "yardstick" {print $1}') dynamic-warp:spill)
+# dynamic-warp's spill and queue policies run code the default does not (spill_children,
+# take_spilled; queue_children, published_slot).
+[ ${#only[@]} -gt 0 ] || only=($("$exe" list | awk '$2 == "gpu" || $2 == "yardstick" {print $1}') dynamic-warp:spill dynamic-warp:queue)
 for entry in "${only[@]}"; do
   scheduler=${entry%%:*}
   policy=()

@@ -109,23 +109,25 @@ RunResult run_device_phases(const RunConfig& c, const RunOptions& opt,
     r.parts_ms["mobility"] += mobility.elapsed_ms();
 
     const DeviceCounters end = counters.to_host().front();
+    const SlotIndex claimed = scheduler->slots_claimed(end);
     // The capacity bounds the slots this scheduler claimed, not the particles it ran: a
     // scheduler that keeps children without a slot or reuses dead slots fits populations that
     // one storing every particle would not (docs/design.md §3).
-    if (end.overflow != 0) throw CapacityError(c.capacity, end.n);
+    if (end.overflow == kWorkQueueFull) throw CapacityError::of_work_queue(c.capacity, kWorkQueuePerSlot);
+    if (end.overflow != 0) throw CapacityError(c.capacity, claimed);
     const PhaseTally tally = thrust::transform_reduce(
-        on_stream, particles.data(), particles.data() + end.n, TallyParticle<Particle>{ph.window},
+        on_stream, particles.data(), particles.data() + claimed, TallyParticle<Particle>{ph.window},
         PhaseTally{0, 0, 0}, AddTally{});
     // The particles there were: the slots a scheduler that stores each once would have used.
-    const uint64_t slots = end.n + end.held - tally.vacated;
+    const uint64_t slots = claimed + end.held - tally.vacated;
     const PhaseEvents events{n, slots - n, tally.removed + end.held};
     r.counts.spawned += slots - n;
     r.counts.peak = std::max<uint64_t>(r.counts.peak, slots);
-    r.counts.slots_used = std::max<uint64_t>(r.counts.slots_used, end.n);
+    r.counts.slots_used = std::max<uint64_t>(r.counts.slots_used, claimed);
     r.counts.removed += tally.removed + end.held;  // held particles all died
     count_phase_population(r.counts, n, slots, slots - events.removed, sizeof(Particle));
     r.counts.particle_steps += tally.steps + end.held_steps;
-    n = end.n;
+    n = claimed;
     if (tally.removed + tally.vacated > 0) {
       compaction.start(stream);
       n = compactor.compact(n);

@@ -76,7 +76,17 @@ class DeviceScheduler {
  public:
   virtual ~DeviceScheduler() = default;
   virtual void run_phase(const DevicePhase<Sim>& ph, SlotIndex n_start) = 0;
+  // The slots the phase claimed, from the counters at its end: n, unless the scheduler hands
+  // out work through a queue (WorkQueue, phase.cuh).
+  virtual SlotIndex slots_claimed(const DeviceCounters& end) const = 0;
 };
+
+// A scheduler's optional `SlotIndex slots_claimed(const DeviceCounters&) const`.
+template <class Scheduler, class = void>
+struct CountsItsSlots : std::false_type {};
+template <class Scheduler>
+struct CountsItsSlots<Scheduler, std::void_t<decltype(std::declval<const Scheduler&>().slots_claimed(
+                                     std::declval<const DeviceCounters&>()))>> : std::true_type {};
 
 // Makes the run's scheduler once the driver has set up the device.
 template <class Sim>
@@ -93,6 +103,10 @@ class SchedulerOfRun final : public DeviceScheduler<Sim> {
   explicit SchedulerOfRun(const DeviceSetup& s) : scheduler_(s) {}
   void run_phase(const DevicePhase<Sim>& ph, SlotIndex n_start) override {
     scheduler_.run_phase(ph, n_start);
+  }
+  SlotIndex slots_claimed(const DeviceCounters& end) const override {
+    if constexpr (CountsItsSlots<Scheduler<Sim>>::value) return scheduler_.slots_claimed(end);
+    return end.n;
   }
 
  private:

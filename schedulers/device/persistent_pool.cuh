@@ -18,16 +18,31 @@ class PersistentPool {
   explicit PersistentPool(const DeviceSetup& s)
       : s_(s),
         k_(pool_kernel<List, typename Sim::Particle, Kernel>(policies(), s, KernelOf{})),
-        grid_(persistent_grid(k_.kernel, s, k_.shared_bytes)) {}
+        grid_(persistent_grid(k_.kernel, s, k_.shared_bytes)),
+        queue_(k_.work_queue ? kWorkQueuePerSlot * s.config.capacity : 0,
+               "the work queue (16 bytes per slot of --capacity)") {
+    // Entries read empty until set; each consumer clears its own (work_queue.cuh).
+    if (queue_.size() != 0)
+      SB_CUDA_CHECK(
+          cudaMemsetAsync(queue_.data(), 0, queue_.size() * sizeof(SlotIndex), s.stream));
+  }
 
-  void run_phase(const DevicePhase<Sim>& ph, SlotIndex) {
-    launch(s_, k_.kernel, grid_, k_.shared_bytes, ph);
+  void run_phase(const DevicePhase<Sim>& ph, SlotIndex n_start) {
+    DevicePhase<Sim> queued = ph;
+    if (queue_.size() != 0) queued.queue = {queue_.data(), n_start, queue_.size()};
+    launch(s_, k_.kernel, grid_, k_.shared_bytes, queued);
+  }
+
+  // The slots a phase claimed (DeviceCounters): with a work queue, n counts work items.
+  SlotIndex slots_claimed(const DeviceCounters& end) const {
+    return queue_.size() != 0 ? end.slots : end.n;
   }
 
  private:
   const DeviceSetup& s_;
   PoolKernel<Kernel> k_;
   uint32_t grid_;
+  DeviceBuffer<SlotIndex> queue_;
 };
 
 }  // namespace sb

@@ -41,6 +41,7 @@ struct DeviceCounters {
   unsigned int overflow;  // set once a spawn found no room
   SlotIndex held;         // warp pools: particles that died and hold no slot
   unsigned long long held_steps;  // warp pools: the particle-steps of the `held` particles
+  SlotIndex slots;  // work-queue schedulers (WorkQueue): the slots claimed, where n counts work
   unsigned int barrier[2];        // gpu-iterate-global and -organised: hand-made grid barriers
 };
 static_assert(offsetof(DeviceCounters, n) + sizeof(SlotIndex) <= 32 &&
@@ -49,12 +50,31 @@ static_assert(offsetof(DeviceCounters, n) + sizeof(SlotIndex) <= 32 &&
                   offsetof(DeviceCounters, overflow) + sizeof(unsigned int) <= 32,
               "the polled counters must share the first 32-byte sector");
 
+// DeviceCounters::overflow: a slot claim found no room (claim_slots), or a work queue did
+// (claim_work, work_queue.cuh).
+inline constexpr unsigned int kSlotsFull = 1;
+inline constexpr unsigned int kWorkQueueFull = 2;
+
 // The counters as a phase starts: `n` slots in use, nothing else counted yet.
 inline DeviceCounters counters_at_start(SlotIndex n) {
   DeviceCounters c{};
   c.n = n;
+  c.slots = n;
   return c;
 }
+
+// Work handed out through a queue of slot indices rather than by slot (dynamic-warp --policy
+// queue; schedulers/device/work_queue.cuh). Work items [0, start) are the slots the phase
+// starts with; item start + k is the slot that entry[k] names, once set. DeviceCounters::n then
+// counts work items and DeviceCounters::slots the slots, so that a child handed out for any warp
+// to run may take the slot of a particle that died. `size` entries, each 8 bytes: the queue
+// holds kWorkQueuePerSlot entries per slot of the capacity.
+struct WorkQueue {
+  SlotIndex* entry = nullptr;  // null: the scheduler hands out work by slot
+  SlotIndex start = 0;
+  SlotIndex size = 0;
+};
+inline constexpr SlotIndex kWorkQueuePerSlot = 2;
 
 template <class Sim>
 struct DevicePhase {
@@ -67,6 +87,7 @@ struct DevicePhase {
   typename Sim::Params params;
   DrawKey key;
   PhaseWindow window;
+  WorkQueue queue{};  // set by a scheduler that hands out work through a queue
 };
 
 // Host side: how to launch, for the whole run.

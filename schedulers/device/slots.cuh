@@ -78,7 +78,7 @@ template <class Sim>
 __device__ inline SlotIndex claim_slots(const DevicePhase<Sim>& ph, SlotIndex count) {
   const SlotIndex first = add_to_counter(ph.counters->n, count);
   if (first + count > ph.capacity) {
-    DeviceAtomicU32(ph.counters->overflow).store(1, cuda::memory_order_relaxed);
+    DeviceAtomicU32(ph.counters->overflow).store(kSlotsFull, cuda::memory_order_relaxed);
     return ph.capacity;
   }
   return first;

@@ -29,6 +29,7 @@
 #include "schedulers/device/slot_recycler.cuh"
 #include "schedulers/device/slots.cuh"
 #include "schedulers/device/step_once.cuh"
+#include "schedulers/device/work_queue.cuh"
 #include "schedulers/policy.hpp"
 
 namespace sb {
@@ -36,7 +37,7 @@ namespace sb {
 // The constants of the warp pool that every pool kernel's policy shares; each scheduler's policy
 // adds its own (schedulers/dynamic_warp.cu, dynamic_block.cu, cpu_sync.cu).
 template <unsigned int kPoolSize, uint32_t kSteps, unsigned int kRecycledSlots = 0,
-          bool kSpillToDeadSlots = false>
+          bool kSpillToDeadSlots = false, bool kWorkQueue = false>
 struct PoolPolicy {
   // Children per warp: at least one warp-step's worst case (a child from every lane), in whole
   // warps so that a write-out is whole warp-wide stores.
@@ -47,6 +48,11 @@ struct PoolPolicy {
   // A full pool's children go to those dead slots first (spill_children) rather than to new ones.
   static constexpr bool kSpill = kSpillToDeadSlots;
   static_assert(!kSpill || kRecycled > 0, "children spill only to dead slots the warp keeps");
+  // Children written out are handed out through a queue of slot indices (work_queue.cuh), each
+  // in one of those dead slots where the warp has one (queue_children).
+  static constexpr bool kQueue = kWorkQueue;
+  static_assert(!kQueue || (kRecycled > 0 && !kSpill),
+                "a queue hands out children in the warp's dead slots, instead of spilling them");
   static_assert(kPool >= 32 && kPool % 32 == 0, "a pool holds whole warps of children");
   static_assert(kSteps >= 4 && kSteps % 4 == 0, "whole Philox blocks per iteration");
 };
@@ -77,6 +83,7 @@ template <class Kernel>
 struct PoolKernel {
   Kernel kernel = nullptr;
   size_t shared_bytes = 0;  // dynamic shared memory per block: the pools of its warps
+  bool work_queue = false;  // the policy hands out work through a WorkQueue
 };
 
 // The kernel for the policy of `List` (a PolicyList) that the run selects (--policy, `default`
@@ -93,6 +100,7 @@ PoolKernel<Kernel> pool_kernel(const SchedulerPolicies& policies, const DeviceSe
     const Kernel own = kernel_of(policy, std::false_type{});
     const Kernel largest = kernel_of(policy, std::true_type{});
     out.shared_bytes = pool_bytes<Particle, Policy>(s.config.block_size);
+    out.work_queue = Policy::kQueue;
     for (const Kernel k : {own, largest}) {
       SB_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(out.shared_bytes)));
@@ -191,6 +199,18 @@ __device__ void hand_to_slots(const DevicePhase<Sim>& ph, unsigned int movers,
     Handoff::put(ph.particles + first + lanes_below(movers), p);
 }
 
+// Warp-collective: the lanes in `movers` store their particle `p`, which has ended its phase,
+// in consecutive new slots of a scheduler with a work queue: no work item, since nobody has to
+// run it.
+template <class Sim>
+__device__ void store_in_queued_slots(const DevicePhase<Sim>& ph, unsigned int movers,
+                                      const typename Sim::Particle& p) {
+  SlotIndex first = 0;
+  if ((threadIdx.x & 31) == 0) first = claim_queued_slots(ph, __popc(movers));
+  first = __shfl_sync(kFullWarp, first, 0);
+  if ((movers & lane_bit()) && first < ph.capacity) ph.particles[first + lanes_below(movers)] = p;
+}
+
 // Warp-collective: moves the pool's children to global memory.
 template <class Handoff, class Sim, class Policy>
 __device__ void write_out(const DevicePhase<Sim>& ph,
@@ -206,6 +226,59 @@ __device__ void write_out(const DevicePhase<Sim>& ph,
   __syncwarp();
   if (lane == 0) pool.count = 0;
   __syncwarp();
+}
+
+// Warp-collective: hands the pool's children out as queued work (work_queue.cuh), for any warp
+// to run: each in a dead slot of the warp where it has one (the dead particle overwritten is
+// counted in `tally`), the rest in new slots; a work item per child, claimed with one atomic.
+template <class Sim, class Policy>
+__device__ void queue_children(const DevicePhase<Sim>& ph,
+                               WarpPool<typename Sim::Particle, Policy>& pool, SlotTally& tally) {
+  using Dead = RecycledSlots<Policy::kRecycled>;
+  const unsigned int lane = threadIdx.x & 31;
+  const unsigned int count = pool.count, free = pool.dead.count;
+  const unsigned int reused = count < free ? count : free;
+  SlotIndex item = 0, fresh = 0;
+  if (lane == 0) {
+    item = claim_work(ph, count);
+    if (count > reused) fresh = claim_queued_slots(ph, count - reused);
+  }
+  item = __shfl_sync(kFullWarp, item, 0);
+  fresh = __shfl_sync(kFullWarp, fresh, 0);
+#pragma unroll
+  for (unsigned int warp = 0; warp < Policy::kPool / 32; ++warp) {
+    const unsigned int k = warp * 32 + lane;
+    if (k >= count || item == work_limit<true>(ph)) continue;
+    SlotIndex slot = fresh + (k - reused);
+    if (k < reused) {
+      const SlotIndex entry = pool.dead.entry[free - 1 - k];
+      slot = Dead::slot_of(entry);
+      tally.add_death_of(Dead::steps_of(entry));
+    } else if (fresh == ph.capacity) {
+      continue;
+    }
+    ph.particles[slot] = pool.children[k];
+    enqueue(ph, item + k, slot);
+  }
+  __syncwarp();
+  if (lane == 0) {
+    pool.count = 0;
+    pool.dead.count = free - reused;
+  }
+  __syncwarp();
+}
+
+// Warp-collective: hands the pool's children out for any warp to run: queued where the policy
+// has a work queue, else written out to new slots.
+template <class Handoff, class Sim, class Policy>
+__device__ void hand_out_children(const DevicePhase<Sim>& ph,
+                                  WarpPool<typename Sim::Particle, Policy>& pool,
+                                  SlotTally& tally) {
+  if constexpr (Policy::kQueue) {
+    queue_children(ph, pool, tally);
+  } else {
+    write_out<Handoff>(ph, pool);
+  }
 }
 
 // Warp-collective: moves the pool's children, from the top, into the warp's dead slots, as many
@@ -248,7 +321,7 @@ __device__ void pool_children(const DevicePhase<Sim>& ph,
   if constexpr (Policy::kSpill) {
     if (pool.count + k > Policy::kPool && pool.dead.count != 0) spill_children(ph, pool, tally);
   }
-  if (pool.count + k > Policy::kPool) write_out<Handoff>(ph, pool);
+  if (pool.count + k > Policy::kPool) hand_out_children<Handoff>(ph, pool, tally);
   const unsigned int at = pool.count;
   if (spawners & lane_bit()) pool.children[at + lanes_below(spawners)] = child;
   __syncwarp();

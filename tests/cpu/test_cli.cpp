@@ -302,6 +302,7 @@ TEST(Cli, ListShowsThePoliciesAndTheirConstants) {
        "sm_90: sm90 (measured); any other architecture: sm90 (not "
        "measured)"},
       {"dynamic-warp ", " spill ", "recycled_slots 64, spill_to_dead_slots 1"},
+      {"dynamic-warp ", " queue ", "spill_to_dead_slots 0, work_queue 1"},
       {"dynamic-block ", " min-lanes-8 ", "min_lanes 8"},
       {"cpu-sync ", " pool-64 ", "pool 64, steps_per_iteration 8, min_lanes 16"}};
   for (const auto& row : rows)

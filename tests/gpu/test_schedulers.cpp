@@ -457,13 +457,13 @@ INSTANTIATE_TEST_SUITE_P(EveryGpuScheduler, GpuCapacity, testing::ValuesIn(gpu_s
 // Slots that follow the population: pic with a turnover of seven particles held per particle
 // alive (1.41 million in a phase around 200,000 alive) runs in 2.25 slots per live particle with
 // dynamic-warp, which reuses the slots of the dead (schedulers/device/slot_recycler.cuh), and
-// with its spill policy. The capacity bounds the slots a scheduler used, not the particles it ran:
-// static-full, which stores every particle, would need 1.41 million.
+// with its spill and queue policies. The capacity bounds the slots a scheduler used, not the
+// particles it ran: static-full, which stores every particle, would need 1.41 million.
 TEST(GpuSlotReuse, DynamicWarpRunsPicTurnoverInFewerSlotsThanItHolds) {
   SB_REQUIRE_CUDA_DEVICE();
   const Config config{"pic_more_particles_than_threads", pic(200'000, 2, 60, 20)};
   const RunResult& ref = reference(config);
-  for (const char* policy : {"default", "spill"}) {
+  for (const char* policy : {"default", "spill", "queue"}) {
     RunConfig c = config.run;
     c.scheduler = "dynamic-warp";
     find_scheduler(c.scheduler).policies.parameter.set(c, policy);
