@@ -82,6 +82,27 @@ struct PoolKernel {
   size_t shared_bytes = 0;  // dynamic shared memory per block: the pools of its warps
 };
 
+// Throws RunError, as blocks_that_fit does, where `kernel`'s block of the configured size would
+// need more shared memory than a block may have: its own and `pool_shared_bytes` for its pools
+// (cudaFuncSetAttribute would fail with a CUDA error). On sm_90 (227 KB a block) that is cpu-sync's
+// pool-64 with air's space charge (112-byte particles) at blocks of 992 and 1024 threads, since
+// its warps keep dead slots (520 bytes a warp) beside their pools.
+template <class Kernel>
+void require_pools_fit(Kernel kernel, const DeviceSetup& s, size_t pool_shared_bytes) {
+  int most = 0;
+  SB_CUDA_CHECK(
+      cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, s.device.index));
+  cudaFuncAttributes attributes{};
+  SB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  const size_t needed = attributes.sharedSizeBytes + pool_shared_bytes;
+  if (needed > static_cast<size_t>(most)) {
+    throw RunError(fmt::format(
+        "{}: a block of {} threads does not fit on one SM: it needs {} bytes of shared memory "
+        "({} for its warps' pools), more than the {} a block may have",
+        s.config.scheduler, s.config.block_size, needed, pool_shared_bytes, most));
+  }
+}
+
 // The kernel for the policy of `List` (a PolicyList) that the run selects (--policy, `default`
 // resolved for the device), allowed the shared memory of its pools. `kernel_of(policy, largest)`
 // gives the policy's kernel (`largest` std::false_type) and its instantiation for blocks too
@@ -96,6 +117,7 @@ PoolKernel<Kernel> pool_kernel(const SchedulerPolicies& policies, const DeviceSe
     const Kernel own = kernel_of(policy, std::false_type{});
     const Kernel largest = kernel_of(policy, std::true_type{});
     out.shared_bytes = pool_bytes<Particle, Policy>(s.config.block_size);
+    require_pools_fit(own, s, out.shared_bytes);
     for (const Kernel k : {own, largest}) {
       SB_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(out.shared_bytes)));

@@ -512,6 +512,36 @@ TEST(GpuSlotReuse, DynamicBlockAndCpuSyncRunPicTurnoverWithinTheParticlesHeld) {
   }
 }
 
+// A block whose warps' pools need more shared memory than a block may have is a run error naming
+// the block size, not a CUDA error: cpu-sync's pool-64 keeps 64 children of air's space charge
+// (112 bytes each) and 64 dead slots per warp, 246,272 bytes at 1024 threads, more than sm_90's
+// 227 KB (warp_pool.cuh, require_pools_fit).
+TEST(GpuSharedMemory, PoolsTooLargeForABlockAreARunError) {
+  SB_REQUIRE_CUDA_DEVICE();
+  int device = 0, most = 0;
+  SB_CUDA_CHECK(cudaGetDevice(&device));
+  SB_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (most >= 246'272) GTEST_SKIP() << "this device's blocks hold " << most << " bytes";
+  RunConfig c = air_space_charge(200, 1, 16);
+  sb::air::field_solver().set(c, "host");
+  c.scheduler = "cpu-sync";
+  find_scheduler(c.scheduler).policies.parameter.set(c, "pool-64");
+  c.block_size = 1024;
+  try {
+    run(c);
+    ADD_FAILURE() << "pools of 246,272 bytes ran in a block of " << most;
+  } catch (const RunError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("cpu-sync: a block of 1024 threads does not fit on one SM"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("shared memory"), std::string::npos) << what;
+  }
+  testing_support::summary().push_back({"pools too large",
+                                        "cpu-sync --policy pool-64, air --space-charge, block 1024",
+                                        "run error"});
+}
+
 class GpuWatchdog : public testing::TestWithParam<std::string> {};
 
 // A run that outlasts --timeout fails with an error naming the scheduler and configuration,
