@@ -12,7 +12,11 @@
 // enough to fill the GPU, the warp leaves them to the next generation, where they run with others
 // (as long as it has slots to spare: run_family). Children that do not fit in the pool, or that are
 // left when the warp's lanes reach the end of the phase, go to the next generation too, stored
-// without a release: nothing reads them before the next launch.
+// without a release: nothing reads them before the next launch. A pooled particle that ends the
+// phase alive takes the slot of one of the warp's generation particles that died, where the warp
+// has one (it keeps up to 64 for the launch, 520 bytes of shared memory per warp beside its pool:
+// slot_recycler.cuh), and a new slot, in the next generation (which finds it ended), only
+// otherwise.
 //
 // Each generation after the first is sorted by step with CUB's radix sort, earliest first. The
 // lanes of a warp then run equally long, and the longest particles start first, so the
@@ -34,11 +38,14 @@ namespace sb {
 namespace {
 
 template <unsigned int kPoolSize, uint32_t kSteps, unsigned int kLanes>
-struct CpuSyncPolicy : PoolPolicy<kPoolSize, kSteps> {
+struct CpuSyncPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp> {
   static constexpr unsigned int kMinLanes = kLanes;  // run_family
 
   static std::vector<PolicyConstant> constants() {
-    return {{"pool", kPoolSize}, {"steps_per_iteration", kSteps}, {"min_lanes", kLanes}};
+    return {{"pool", kPoolSize},
+            {"steps_per_iteration", kSteps},
+            {"min_lanes", kLanes},
+            {"recycled_slots", kRecycledSlotsPerWarp}};
   }
 };
 

@@ -9,11 +9,16 @@
 // the block meets when its warps' families are done, not after each warp's longest particle.
 // When fewer than Policy::kMinLanes of a warp's lanes (half, by default) are left with work, the
 // warp publishes those particles (as long as it has slots to spare: run_family), and later chunks
-// take them up with others.
+// take them up with others. A pooled particle that ends the phase alive takes the slot of one of
+// the warp's chunk particles that died, where the warp has one (it keeps up to 64 for the whole
+// phase, 520 bytes of shared memory per warp beside its pool: slot_recycler.cuh), and a new slot
+// only otherwise, as dynamic-warp's do.
 //
 // The end of the phase: every slot claimed has been counted into `done`. A warp counts its
 // chunk's particles once their families are done, after every slot those claimed, with one
-// release per chunk; a pooled child without a slot exists only while its family runs.
+// release per chunk; a pooled child without a slot exists only while its family runs. A reused
+// slot was counted when its particle died, and the survivor written over it claims none: it
+// leaves n and `done` as they were.
 //
 // The constants it was tuned with are a policy type (DynamicBlockPolicy; docs/design.md "Tuning
 // policies"), chosen at run time with --policy.
@@ -58,7 +63,7 @@ __device__ bool run_chunk(const DevicePhase<Sim>& ph,
 }
 
 template <unsigned int kPoolSize, uint32_t kSteps, unsigned int kLanes, int kRegisters>
-struct DynamicBlockPolicy : PoolPolicy<kPoolSize, kSteps> {
+struct DynamicBlockPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp> {
   static constexpr unsigned int kMinLanes = kLanes;  // run_family
   // Registers per thread for large particles (pool_register_cap). sm90's 80: 25 warps per SM
   // for pic at block 32 instead of the 18 that its 108 registers allowed, for a few values
@@ -69,7 +74,8 @@ struct DynamicBlockPolicy : PoolPolicy<kPoolSize, kSteps> {
     return {{"pool", kPoolSize},
             {"steps_per_iteration", kSteps},
             {"min_lanes", kLanes},
-            {"large_particle_registers", kRegisters}};
+            {"large_particle_registers", kRegisters},
+            {"recycled_slots", kRecycledSlotsPerWarp}};
   }
 };
 

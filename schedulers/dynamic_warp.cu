@@ -43,16 +43,9 @@
 namespace sb {
 namespace {
 
-// Dead slots a warp keeps for its pooled particles that end alive, and with the spill policy for
-// the children of its full pool (slot_recycler.cuh): 512 B of shared memory per warp, beside pic's
-// pool of 2.5 KB. 256 used no fewer slots on pic, and with their 2 KB per warp pic at block 1024
-// took 12 % longer and air with space charge 10 % (presumably the shared memory taken from L1;
-// not profiled; docs/performance.md, "Slots and the live population").
-constexpr unsigned int kRecycledSlots = 64;
-
 template <unsigned int kPoolSize, uint32_t kSteps, int kRegisters, bool kSpill = false,
           bool kQueue = false>
-struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlots, kSpill, kQueue> {
+struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp, kSpill, kQueue> {
   // Registers per thread for large particles (pool_register_cap). sm90's 72: 28 warps per SM for
   // pic instead of the 20 that its 92 registers allowed. ptxas spills a few bookkeeping values
   // to L1, and the extra warps hide more of the step's latency: pic's mobility steps 136 -> 123
@@ -69,7 +62,7 @@ struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlots, kSpill,
             {"large_particle_registers", kRegisters},
             {"look_every", kLookEvery},
             {"idle_pause_ns", kIdlePauseNs},
-            {"recycled_slots", kRecycledSlots},
+            {"recycled_slots", kRecycledSlotsPerWarp},
             {"spill_to_dead_slots", kSpill ? 1 : 0},
             {"work_queue", kQueue ? 1 : 0}};
   }
@@ -189,22 +182,12 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
     // A slot whose particle died is kept for the warp's pooled particles that end alive, and with
     // policy spill for the children of a full pool (it is done all the same: what is stored there
     // has ended its phase, or is a child this warp runs before it counts again). A pooled
-    // particle that ends alive takes one; where none is left it is published like a child, and
-    // the lane that picks it up finds it finished and counts it.
+    // particle that ends alive takes one (end_pooled); where none is left it is published like a
+    // child, and the lane that picks it up finds it finished and counts it (policy queue: it is
+    // stored in a new slot, and no work item names it).
     const unsigned int dying = __ballot_sync(kFullWarp, finished && !pooled && !alive);
     if (dying != 0) keep_dead_slots(pool.dead, dying, slot, steps_in_phase(p, ph.window));
-    const unsigned int survivors = __ballot_sync(kFullWarp, finished && pooled && alive);
-    if (survivors != 0) {
-      const unsigned int reused = reuse_dead_slots(pool.dead, survivors, ph.particles, p, tally);
-      if ((survivors & ~reused) != 0) {
-        if constexpr (Policy::kQueue) {
-          store_in_queued_slots(ph, survivors & ~reused, p);
-        } else {
-          hand_to_slots<Publish>(ph, survivors & ~reused, p);
-        }
-      }
-    }
-    if (finished && pooled && !alive) tally.add_death(p, ph.window);
+    end_pooled<Publish>(ph, pool, finished && pooled, p, tally);
     withheld += __popc(__ballot_sync(kFullWarp, finished && !pooled && !spilled));
     if (finished) {
       slot = kNoSlot;

@@ -1,16 +1,19 @@
 // Slots that follow the live population: a warp keeps the slots whose particles died in it and
 // gives them to its pooled particles that end the phase alive, instead of claiming new slots for
-// those (docs/design.md §3; docs/performance.md, "Slots and the live population").
+// those (docs/design.md §3; docs/performance.md, "Slots and the live population"). dynamic-warp
+// does so in its kernel; dynamic-block and cpu-sync through run_family (warp_pool.cuh).
 //
 // Only a slot that no other thread will read again in the phase may be reused: one whose
 // particle this warp fetched, ran and stored dead. The slots below the fetch counter are never
-// fetched again, so what is stored there is either a particle that has ended its phase (nobody
-// has to run it) or, with a policy that spills (PoolPolicy::kSpill), a child that this warp takes
-// back and runs itself before it counts its slots as done. The dead particle is stored as it
-// dies and overwritten when its slot is reused; its death and steps are then the warp's to
-// count (SlotTally), as those of a pooled child that died without a slot are. The slot counts
-// as done (DeviceCounters::done) when its particle dies, once, so a warp keeps its dead slots
-// while it waits for work, for the rest of the phase.
+// fetched again (dynamic-warp, dynamic-block), nor are those of the generation being run
+// (cpu-sync: the next generation reads only the slots claimed after it), so what is stored there
+// is either a particle that has ended its phase (nobody has to run it) or, with a policy that
+// spills (PoolPolicy::kSpill), a child that this warp takes back and runs itself before it counts
+// its slots as done. The dead particle is stored as it dies and overwritten when its slot is
+// reused; its death and steps are then the warp's to count (SlotTally), as those of a pooled child
+// that died without a slot are. The slot counts as done (DeviceCounters::done) when its particle
+// dies, once, so a warp keeps its dead slots while it waits for work, for the rest of the phase
+// (of the generation, in cpu-sync, whose pools last one launch).
 #pragma once
 
 #include <cstdint>
@@ -42,6 +45,13 @@ struct RecycledSlots {
 };
 template <>
 struct RecycledSlots<0> {};
+
+// The dead slots a warp keeps in the pool schedulers that reuse them (dynamic-warp, dynamic-block,
+// cpu-sync): 64 * 8 + 8 = 520 bytes of shared memory per warp, beside pic's pool of 2.5 KB. In
+// dynamic-warp 256 used no fewer slots on pic, and with their 2 KB per warp pic at block 1024 took
+// 12 % longer and air with space charge 10 % (presumably the shared memory taken from L1; not
+// profiled; docs/performance.md, "Slots and the live population").
+inline constexpr unsigned int kRecycledSlotsPerWarp = 64;
 
 __device__ inline unsigned int lane_bit() {
   return 1u << (threadIdx.x & 31);

@@ -7,6 +7,9 @@
 // child that lives and dies within its warp never touches global memory: no slot claim, no store,
 // no load. It is only counted, once, as the warp exits (DeviceCounters::held): the counters that
 // every warp would otherwise update each iteration are the most contended words of the kernel.
+// A pooled particle that ends the phase alive needs a slot: where the policy keeps dead slots
+// (PoolPolicy's kRecycledSlots, slot_recycler.cuh), it takes one whose particle this warp ran and
+// stored dead (run_family, end_pooled), and a new one only where the warp has none left.
 //
 // The pool's size and the steps per iteration come from the kernel's tuning policy (PoolPolicy,
 // docs/design.md "Tuning policies"), carried by the pool's type. The measured default, eight
@@ -86,6 +89,27 @@ struct PoolKernel {
   bool work_queue = false;  // the policy hands out work through a WorkQueue
 };
 
+// Throws RunError, as blocks_that_fit does, where `kernel`'s block of the configured size would
+// need more shared memory than a block may have: its own and `pool_shared_bytes` for its pools
+// (cudaFuncSetAttribute would fail with a CUDA error). On sm_90 (227 KB a block) that is cpu-sync's
+// pool-64 with air's space charge (112-byte particles) at blocks of 992 and 1024 threads, since
+// its warps keep dead slots (520 bytes a warp) beside their pools.
+template <class Kernel>
+void require_pools_fit(Kernel kernel, const DeviceSetup& s, size_t pool_shared_bytes) {
+  int most = 0;
+  SB_CUDA_CHECK(
+      cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, s.device.index));
+  cudaFuncAttributes attributes{};
+  SB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  const size_t needed = attributes.sharedSizeBytes + pool_shared_bytes;
+  if (needed > static_cast<size_t>(most)) {
+    throw RunError(fmt::format(
+        "{}: a block of {} threads does not fit on one SM: it needs {} bytes of shared memory "
+        "({} for its warps' pools), more than the {} a block may have",
+        s.config.scheduler, s.config.block_size, needed, pool_shared_bytes, most));
+  }
+}
+
 // The kernel for the policy of `List` (a PolicyList) that the run selects (--policy, `default`
 // resolved for the device), allowed the shared memory of its pools. `kernel_of(policy, largest)`
 // gives the policy's kernel (`largest` std::false_type) and its instantiation for blocks too
@@ -101,6 +125,7 @@ PoolKernel<Kernel> pool_kernel(const SchedulerPolicies& policies, const DeviceSe
     const Kernel largest = kernel_of(policy, std::true_type{});
     out.shared_bytes = pool_bytes<Particle, Policy>(s.config.block_size);
     out.work_queue = Policy::kQueue;
+    require_pools_fit(own, s, out.shared_bytes);
     for (const Kernel k : {own, largest}) {
       SB_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(out.shared_bytes)));
@@ -154,7 +179,7 @@ struct SlotTally {
     add_death_of(steps_in_phase(p, w));
   }
 
-  // A death whose particle is gone: its slot was reused (slot_recycler.cuh).
+  // A death whose particle is gone: its slot was reused (slot_recycler.cuh, end_pooled).
   __device__ void add_death_of(uint32_t particle_steps) {
     ++died;
     steps += particle_steps;
@@ -162,8 +187,10 @@ struct SlotTally {
 
   // Warp-collective: how many more slots the warp may vacate. A vacated slot is one more than a
   // scheduler that stores every particle once would use; a child that died in the pool is one
-  // fewer. Keeping the first no larger than the second keeps n within that scheduler's need,
-  // so that no run fails for want of slots that cpu-serial completes.
+  // fewer, and so is a reused slot (its dead particle, counted here by add_death_of, and the
+  // survivor written over it took one slot where that scheduler takes two). Keeping the first no
+  // larger than the second keeps n within that scheduler's need (n = particles held - died +
+  // vacated), so that no run fails for want of slots that cpu-serial completes.
   __device__ unsigned int spare_slots() const {
     return __reduce_add_sync(kFullWarp, died) - __reduce_add_sync(kFullWarp, vacated);
   }
@@ -346,13 +373,56 @@ __device__ unsigned int take_children(WarpPool<Particle, Policy>& pool, unsigned
 }
 
 // Warp-collective: the lanes whose pooled particle `p` ended (`ended`; it has no slot) give it
-// one if it is still alive, like a child, and tally it if it died.
-template <class Handoff, class Sim>
-__device__ void end_pooled(const DevicePhase<Sim>& ph, bool ended, const typename Sim::Particle& p,
-                           SlotTally& tally) {
-  const unsigned int survivors = __ballot_sync(kFullWarp, ended && is_alive(p.tag));
-  if (survivors != 0) hand_to_slots<Handoff>(ph, survivors, p);
+// one if it is still alive, and tally it if it died. Where the pool keeps dead slots
+// (Policy::kRecycled > 0; run_family keeps those of the warp's own particles), the survivors take
+// those first, newest first, each dead particle overwritten tallied (reuse_dead_slots); only the
+// rest claim new slots, like children (hand_to_slots; with a work queue, slots without a work
+// item, store_in_queued_slots).
+//
+// A reused slot takes a plain store, not `Handoff` (Publish in dynamic-block): no thread reads it
+// again in the phase. Its dead particle was one that a lane of this warp took from it and ran, so
+// in dynamic-block it lies below the fetch counter, and the only lane that waited on it has loaded
+// it; in cpu-sync it lies in the generation being run, whose particles were read at the launch,
+// and the next generation reads only slots claimed after it. What is stored there has ended its
+// phase: nobody has to run it. The driver reads it after the kernel, which orders the store, and
+// the store follows the dead particle's (by any lane of the warp) across keep_dead_slots'
+// __syncwarp. Where the pool keeps none (kRecycled 0), this is the plain hand-off, no more code.
+template <class Handoff, class Sim, class Policy>
+__device__ void end_pooled(const DevicePhase<Sim>& ph,
+                           WarpPool<typename Sim::Particle, Policy>& pool, bool ended,
+                           const typename Sim::Particle& p, SlotTally& tally) {
+  unsigned int survivors = __ballot_sync(kFullWarp, ended && is_alive(p.tag));
+  if constexpr (Policy::kRecycled > 0) {
+    // pool.dead.count is the same in every lane (last written before a __syncwarp).
+    if (survivors != 0 && pool.dead.count != 0)
+      survivors &= ~reuse_dead_slots(pool.dead, survivors, ph.particles, p, tally);
+  }
+  if (survivors != 0) {
+    if constexpr (Policy::kQueue) {
+      store_in_queued_slots(ph, survivors, p);
+    } else {
+      hand_to_slots<Handoff>(ph, survivors, p);
+    }
+  }
   if (ended && !is_alive(p.tag)) tally.add_death(p, ph.window);
+}
+
+// Warp-collective: the lanes whose own particle `p` just died in its slot `own` (`dies`; stored
+// there already) add the slot to the pool's dead slots, for end_pooled to reuse; nothing where the
+// pool keeps none. A slot is offered once: its particle dies once, and a lane runs only the slots
+// it fetched (dynamic-block: each once, from the counter; cpu-sync: its one of the generation).
+template <class Sim, class Policy>
+__device__ void keep_own_dead_slot(const DevicePhase<Sim>& ph,
+                                   WarpPool<typename Sim::Particle, Policy>& pool, bool dies,
+                                   const typename Sim::Particle& p,
+                                   const typename Sim::Particle* own) {
+  if constexpr (Policy::kRecycled > 0) {
+    const unsigned int dying = __ballot_sync(kFullWarp, dies);
+    if (dying != 0) {
+      const SlotIndex slot = dies ? static_cast<SlotIndex>(own - ph.particles) : 0;
+      keep_dead_slots(pool.dead, dying, slot, dies ? steps_in_phase(p, ph.window) : 0);
+    }
+  }
 }
 
 // Warp-collective: the lanes that are `running` advance `p` by Policy::kStepsPerIteration steps,
@@ -392,9 +462,10 @@ constexpr int pool_register_cap(int large) {
 // Policy::kMinLanes (the fewest lanes a warp keeps running with) do and the warp has slots to spare
 // (SlotTally::spare_slots): those few are then handed to new slots for a later pickup with others
 // (their own slots read kEmpty again). The pool is written out at the end. Particles end in their
-// own slots; pooled ones that end alive are handed to new slots, those that die are tallied.
-// Returns, in every lane, how many particles of own slots ended in this call, vacated ones
-// included.
+// own slots; pooled ones that end alive take a slot of an own particle that died in this warp
+// where the policy keeps those (Policy::kRecycled; end_pooled), else a new one; those that die
+// are tallied. Returns, in every lane, how many particles of own slots ended in this call, vacated
+// ones included.
 template <class Handoff, class Sim, class Policy>
 __device__ unsigned int run_family(const DevicePhase<Sim>& ph,
                                    WarpPool<typename Sim::Particle, Policy>& pool,
@@ -430,8 +501,13 @@ __device__ unsigned int run_family(const DevicePhase<Sim>& ph,
     advance_iteration<Handoff>(ph, pool, running, p, draws, tally);
     const bool finished = running && !has_work(p.tag, ph.window);
     if (finished && !pooled) *own = p;
+    // Only an own particle that finished dead here gives up its slot: not an at_end lane's (its
+    // particle came ended, and the lane runs none), nor one that hand_on vacates (its particle
+    // still runs as the slot is set to kEmpty). Kept before end_pooled, so that this iteration's
+    // survivors may take them.
+    keep_own_dead_slot(ph, pool, finished && !pooled && !is_alive(p.tag), p, own);
     at_end = at_end || (finished && is_alive(p.tag));
-    end_pooled<Handoff>(ph, finished && pooled, p, tally);
+    end_pooled<Handoff>(ph, pool, finished && pooled, p, tally);
     ended += __popc(__ballot_sync(kFullWarp, finished && !pooled));
     if (finished) running = false;
   }

@@ -304,7 +304,9 @@ TEST(Cli, ListShowsThePoliciesAndTheirConstants) {
       {"dynamic-warp ", " spill ", "recycled_slots 64, spill_to_dead_slots 1"},
       {"dynamic-warp ", " queue ", "spill_to_dead_slots 0, work_queue 1"},
       {"dynamic-block ", " min-lanes-8 ", "min_lanes 8"},
-      {"cpu-sync ", " pool-64 ", "pool 64, steps_per_iteration 8, min_lanes 16"}};
+      {"dynamic-block ", " sm90 ", "large_particle_registers 80, recycled_slots 64"},
+      {"cpu-sync ", " pool-64 ", "pool 64, steps_per_iteration 8, min_lanes 16"},
+      {"cpu-sync ", " sm90 ", "min_lanes 16, recycled_slots 64"}};
   for (const auto& row : rows)
     EXPECT_TRUE(has_line(o.out, row)) << row[1] << "\n" << o.out;
   EXPECT_FALSE(has_line(o.out, {"naive ", " default "})) << o.out;
