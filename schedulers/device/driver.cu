@@ -113,7 +113,8 @@ RunResult run_device_phases(const RunConfig& c, const RunOptions& opt,
     // The capacity bounds the slots this scheduler claimed, not the particles it ran: a
     // scheduler that keeps children without a slot or reuses dead slots fits populations that
     // one storing every particle would not (docs/design.md §3).
-    if (end.overflow == kWorkQueueFull) throw CapacityError::of_work_queue(c.capacity, kWorkQueuePerSlot);
+    if (end.overflow == kWorkQueueFull)
+      throw CapacityError::of_work_queue(c.capacity, kWorkQueuePerSlot);
     if (end.overflow != 0) throw CapacityError(c.capacity, claimed);
     const PhaseTally tally = thrust::transform_reduce(
         on_stream, particles.data(), particles.data() + claimed, TallyParticle<Particle>{ph.window},

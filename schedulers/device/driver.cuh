@@ -85,8 +85,9 @@ class DeviceScheduler {
 template <class Scheduler, class = void>
 struct CountsItsSlots : std::false_type {};
 template <class Scheduler>
-struct CountsItsSlots<Scheduler, std::void_t<decltype(std::declval<const Scheduler&>().slots_claimed(
-                                     std::declval<const DeviceCounters&>()))>> : std::true_type {};
+struct CountsItsSlots<Scheduler,
+                      std::void_t<decltype(std::declval<const Scheduler&>().slots_claimed(
+                          std::declval<const DeviceCounters&>()))>> : std::true_type {};
 
 // Makes the run's scheduler once the driver has set up the device.
 template <class Sim>

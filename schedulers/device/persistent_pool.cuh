@@ -23,8 +23,7 @@ class PersistentPool {
                "the work queue (16 bytes per slot of --capacity)") {
     // Entries read empty until set; each consumer clears its own (work_queue.cuh).
     if (queue_.size() != 0)
-      SB_CUDA_CHECK(
-          cudaMemsetAsync(queue_.data(), 0, queue_.size() * sizeof(SlotIndex), s.stream));
+      SB_CUDA_CHECK(cudaMemsetAsync(queue_.data(), 0, queue_.size() * sizeof(SlotIndex), s.stream));
   }
 
   void run_phase(const DevicePhase<Sim>& ph, SlotIndex n_start) {

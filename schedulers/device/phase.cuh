@@ -42,7 +42,7 @@ struct DeviceCounters {
   SlotIndex held;         // warp pools: particles that died and hold no slot
   unsigned long long held_steps;  // warp pools: the particle-steps of the `held` particles
   SlotIndex slots;  // work-queue schedulers (WorkQueue): the slots claimed, where n counts work
-  unsigned int barrier[2];        // gpu-iterate-global and -organised: hand-made grid barriers
+  unsigned int barrier[2];  // gpu-iterate-global and -organised: hand-made grid barriers
 };
 static_assert(offsetof(DeviceCounters, n) + sizeof(SlotIndex) <= 32 &&
                   offsetof(DeviceCounters, done) + sizeof(SlotIndex) <= 32 &&

@@ -51,7 +51,8 @@ __device__ inline SlotIndex claim_queued_slots(const DevicePhase<Sim>& ph, SlotI
 // Makes work item `item` (claimed with claim_work) the particle already stored in `slot`.
 template <class Sim>
 __device__ inline void enqueue(const DevicePhase<Sim>& ph, SlotIndex item, SlotIndex slot) {
-  DeviceAtomicSlot(ph.queue.entry[item - ph.queue.start]).store(slot + 1, cuda::memory_order_release);
+  DeviceAtomicSlot(ph.queue.entry[item - ph.queue.start])
+      .store(slot + 1, cuda::memory_order_release);
 }
 
 // The slot of work item `item` once its particle may be loaded, else kNoSlot. Without a queue the
