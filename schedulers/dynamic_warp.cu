@@ -96,7 +96,8 @@ struct DynamicWarpQueue : DynamicWarpPolicy<32, 8, 72, false, true> {
   static constexpr const char* kName = "queue";
   static constexpr const char* kDescription =
       "children written out for other warps handed out through a queue of slot indices, in the "
-      "slots of the warp's dead particles: fewer slots, 16 bytes of queue per slot of --capacity";
+      "slots of the warp's dead particles: fewer slots, 16 bytes of queue per slot of --capacity "
+      "(pic: 1.36 slots per live particle instead of 2.6, 2-4 % slower)";
 };
 using DynamicWarpPolicies = PolicyList<DynamicWarpSm90, DynamicWarpSteps16, DynamicWarpRegs80,
                                        DynamicWarpSpill, DynamicWarpQueue>;

@@ -70,18 +70,26 @@ __device__ inline bool stop_requested(const DevicePhase<Sim>& ph) {
   return (overflow | abort) != 0;
 }
 
-// Claims `count` consecutive slots; returns the first, or capacity when they do not fit (the
-// overflow flag is then set and the run will fail with CapacityError). A stopped run may still
-// claim: the claims end with the particles that make them, and checking first would cost every
-// spawn a wait on the flags.
+// Claims `count` consecutive places of `counter` below `limit`; returns the first, or `limit`
+// when they do not fit (the overflow flag is then `full` and the run will fail with
+// CapacityError). A stopped run may still claim: the claims end with the particles that make
+// them, and checking first would cost every spawn a wait on the flags.
 template <class Sim>
-__device__ inline SlotIndex claim_slots(const DevicePhase<Sim>& ph, SlotIndex count) {
-  const SlotIndex first = add_to_counter(ph.counters->n, count);
-  if (first + count > ph.capacity) {
-    DeviceAtomicU32(ph.counters->overflow).store(kSlotsFull, cuda::memory_order_relaxed);
-    return ph.capacity;
+__device__ inline SlotIndex claim_below(const DevicePhase<Sim>& ph, SlotIndex& counter,
+                                        SlotIndex count, SlotIndex limit, unsigned int full) {
+  const SlotIndex first = add_to_counter(counter, count);
+  if (first + count > limit) {
+    DeviceAtomicU32(ph.counters->overflow).store(full, cuda::memory_order_relaxed);
+    return limit;
   }
   return first;
+}
+
+// Claims `count` consecutive slots at the counter n; returns the first, or capacity when they do
+// not fit (claim_below).
+template <class Sim>
+__device__ inline SlotIndex claim_slots(const DevicePhase<Sim>& ph, SlotIndex count) {
+  return claim_below(ph, ph.counters->n, count, ph.capacity, kSlotsFull);
 }
 
 // One thread's spawn: a slot of its own, then publication.

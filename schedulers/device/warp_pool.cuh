@@ -209,33 +209,24 @@ struct SlotTally {
   }
 };
 
-// Warp-collective: the first of `count` new slots, claimed for the warp with one atomic.
-template <class Sim>
+// Warp-collective: the first of `count` new slots, claimed for the warp with one atomic: at the
+// counter n, or where work is queued (kQueued, work_queue.cuh) at DeviceCounters::slots.
+template <bool kQueued = false, class Sim>
 __device__ SlotIndex claim_for_warp(const DevicePhase<Sim>& ph, unsigned int count) {
   SlotIndex first = 0;
-  if ((threadIdx.x & 31) == 0) first = claim_slots(ph, count);
+  if ((threadIdx.x & 31) == 0)
+    first = kQueued ? claim_queued_slots(ph, count) : claim_slots(ph, count);
   return __shfl_sync(kFullWarp, first, 0);
 }
 
-// Warp-collective: the lanes in `movers` put their `p` in consecutive new slots.
-template <class Handoff, class Sim>
+// Warp-collective: the lanes in `movers` put their `p` in consecutive new slots (kQueued: slots
+// of a scheduler with a work queue, claim_for_warp).
+template <class Handoff, bool kQueued = false, class Sim>
 __device__ void hand_to_slots(const DevicePhase<Sim>& ph, unsigned int movers,
                               const typename Sim::Particle& p) {
-  const SlotIndex first = claim_for_warp(ph, __popc(movers));
+  const SlotIndex first = claim_for_warp<kQueued>(ph, __popc(movers));
   if ((movers & lane_bit()) && first < ph.capacity)
     Handoff::put(ph.particles + first + lanes_below(movers), p);
-}
-
-// Warp-collective: the lanes in `movers` store their particle `p`, which has ended its phase,
-// in consecutive new slots of a scheduler with a work queue: no work item, since nobody has to
-// run it.
-template <class Sim>
-__device__ void store_in_queued_slots(const DevicePhase<Sim>& ph, unsigned int movers,
-                                      const typename Sim::Particle& p) {
-  SlotIndex first = 0;
-  if ((threadIdx.x & 31) == 0) first = claim_queued_slots(ph, __popc(movers));
-  first = __shfl_sync(kFullWarp, first, 0);
-  if ((movers & lane_bit()) && first < ph.capacity) ph.particles[first + lanes_below(movers)] = p;
 }
 
 // Warp-collective: moves the pool's children to global memory.
@@ -377,7 +368,7 @@ __device__ unsigned int take_children(WarpPool<Particle, Policy>& pool, unsigned
 // (Policy::kRecycled > 0; run_family keeps those of the warp's own particles), the survivors take
 // those first, newest first, each dead particle overwritten tallied (reuse_dead_slots); only the
 // rest claim new slots, like children (hand_to_slots; with a work queue, slots without a work
-// item, store_in_queued_slots).
+// item).
 //
 // A reused slot takes a plain store, not `Handoff` (Publish in dynamic-block): no thread reads it
 // again in the phase. Its dead particle was one that a lane of this warp took from it and ran, so
@@ -397,13 +388,10 @@ __device__ void end_pooled(const DevicePhase<Sim>& ph,
     if (survivors != 0 && pool.dead.count != 0)
       survivors &= ~reuse_dead_slots(pool.dead, survivors, ph.particles, p, tally);
   }
-  if (survivors != 0) {
-    if constexpr (Policy::kQueue) {
-      store_in_queued_slots(ph, survivors, p);
-    } else {
-      hand_to_slots<Handoff>(ph, survivors, p);
-    }
-  }
+  // With a work queue a survivor's new slot gets no work item and a plain store: nobody has to
+  // run it (work_queue.cuh).
+  using SurvivorHandoff = std::conditional_t<Policy::kQueue, Store, Handoff>;
+  if (survivors != 0) hand_to_slots<SurvivorHandoff, Policy::kQueue>(ph, survivors, p);
   if (ended && !is_alive(p.tag)) tally.add_death(p, ph.window);
 }
 

@@ -25,27 +25,17 @@ __device__ inline SlotIndex work_limit(const DevicePhase<Sim>& ph) {
 }
 
 // Claims `count` consecutive work items of the queue; returns the first, or work_limit<true> when
-// they do not fit (the overflow flag is then kWorkQueueFull and the run fails with CapacityError).
+// they do not fit (the overflow flag is then kWorkQueueFull).
 template <class Sim>
 __device__ inline SlotIndex claim_work(const DevicePhase<Sim>& ph, SlotIndex count) {
-  const SlotIndex first = add_to_counter(ph.counters->n, count);
-  if (first + count > work_limit<true>(ph)) {
-    DeviceAtomicU32(ph.counters->overflow).store(kWorkQueueFull, cuda::memory_order_relaxed);
-    return work_limit<true>(ph);
-  }
-  return first;
+  return claim_below(ph, ph.counters->n, count, work_limit<true>(ph), kWorkQueueFull);
 }
 
 // Claims `count` consecutive slots where work is queued (DeviceCounters::slots); returns the
 // first, or the capacity when they do not fit (as claim_slots).
 template <class Sim>
 __device__ inline SlotIndex claim_queued_slots(const DevicePhase<Sim>& ph, SlotIndex count) {
-  const SlotIndex first = add_to_counter(ph.counters->slots, count);
-  if (first + count > ph.capacity) {
-    DeviceAtomicU32(ph.counters->overflow).store(kSlotsFull, cuda::memory_order_relaxed);
-    return ph.capacity;
-  }
-  return first;
+  return claim_below(ph, ph.counters->slots, count, ph.capacity, kSlotsFull);
 }
 
 // Makes work item `item` (claimed with claim_work) the particle already stored in `slot`.
