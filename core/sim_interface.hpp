@@ -35,6 +35,18 @@ template <class Sim>
 inline constexpr bool kDrawsFrames<Sim, std::void_t<decltype(Sim::kDrawsFrames)>> =
     Sim::kDrawsFrames;
 
+// Whether a particle of the sim can die (Sim::kParticlesDie; true unless the sim says it cannot:
+// mvp and toy). Where none dies, the pool schedulers keep no dead slots (warp_pool.cuh,
+// PoolPolicyFor): there would be none to keep, and the array for them costs shared memory. Only
+// memory and speed depend on it, never a result: a death in such a sim keeps its slot, as it did
+// before slots were reused.
+template <class Sim, class = void>
+inline constexpr bool kParticlesDie = true;
+
+template <class Sim>
+inline constexpr bool kParticlesDie<Sim, std::void_t<decltype(Sim::kParticlesDie)>> =
+    Sim::kParticlesDie;
+
 // A table that a run of the sim reads (pic's cross sections), as the text of the file the sim
 // reads it back from, and what it is in a few words ("10000 levels, the seed's synthetic table").
 struct SimTable {

@@ -106,7 +106,7 @@ class CpuSync {
   // much shared memory for its pools) is a run error here rather than a failed launch.
   explicit CpuSync(const DeviceSetup& s)
       : s_(s),
-        k_(pool_kernel<CpuSyncPolicies, Particle, Kernel>(
+        k_(pool_kernel<CpuSyncPolicies, Sim, Kernel>(
             cpu_sync_policies(), s,
             [](auto* policy, auto largest) {
               return cpu_sync_generation < Sim, std::remove_pointer_t<decltype(policy)>,

@@ -186,8 +186,7 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
     // particle that ends alive takes one (end_pooled); where none is left it is published like a
     // child, and the lane that picks it up finds it finished and counts it (policy queue: it is
     // stored in a new slot, and no work item names it).
-    const unsigned int dying = __ballot_sync(kFullWarp, finished && !pooled && !alive);
-    if (dying != 0) keep_dead_slots(pool.dead, dying, slot, steps_in_phase(p, ph.window));
+    keep_own_dead_slot(ph, pool, finished && !pooled && !alive, p, slot);
     end_pooled<Publish>(ph, pool, finished && pooled, p, tally);
     withheld += __popc(__ballot_sync(kFullWarp, finished && !pooled && !spilled));
     if (finished) {

@@ -27,6 +27,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/particle.hpp"
+#include "core/sim_interface.hpp"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/phase.cuh"
 #include "schedulers/device/slot_recycler.cuh"
@@ -59,6 +60,19 @@ struct PoolPolicy {
   static_assert(kPool >= 32 && kPool % 32 == 0, "a pool holds whole warps of children");
   static_assert(kSteps >= 4 && kSteps % 4 == 0, "whole Philox blocks per iteration");
 };
+
+// The policy that `Policy` is for a sim: where the sim's particles never die (kParticlesDie,
+// core/sim_interface.hpp) a pool that only keeps dead slots for its survivors keeps none, which
+// spares mvp's and toy's warps the 520 bytes of shared memory (dynamic-block and cpu-sync ran mvp
+// 3-8 % slower with them; docs/performance.md, "Slots and the live population"). A policy that
+// spills or queues children keeps its array: those use it for more than dead slots.
+template <class Policy>
+struct WithoutDeadSlots : Policy {
+  static constexpr unsigned int kRecycled = 0;
+};
+template <class Sim, class Policy>
+using PoolPolicyFor = std::conditional_t<kParticlesDie<Sim> || Policy::kSpill || Policy::kQueue,
+                                         Policy, WithoutDeadSlots<Policy>>;
 
 // One warp's pool of children, a segment of the block's dynamic shared memory; `Policy` (a
 // PoolPolicy) sizes it and is what the functions below take their constants from.
@@ -115,15 +129,16 @@ void require_pools_fit(Kernel kernel, const DeviceSetup& s, size_t pool_shared_b
 // gives the policy's kernel (`largest` std::false_type) and its instantiation for blocks too
 // large for it (std::true_type; grid.cuh, "Registers and block sizes"); the first runs where a
 // block of it fits.
-template <class List, class Particle, class Kernel, class KernelOf>
+template <class List, class Sim, class Kernel, class KernelOf>
 PoolKernel<Kernel> pool_kernel(const SchedulerPolicies& policies, const DeviceSetup& s,
                                KernelOf kernel_of) {
   PoolKernel<Kernel> out;
-  List::with(policies.resolve(s.config, s.device), [&](auto* policy) {
-    using Policy = std::remove_pointer_t<decltype(policy)>;
+  List::with(policies.resolve(s.config, s.device), [&](auto* selected) {
+    using Policy = PoolPolicyFor<Sim, std::remove_pointer_t<decltype(selected)>>;
+    const auto* policy = static_cast<Policy*>(nullptr);
     const Kernel own = kernel_of(policy, std::false_type{});
     const Kernel largest = kernel_of(policy, std::true_type{});
-    out.shared_bytes = pool_bytes<Particle, Policy>(s.config.block_size);
+    out.shared_bytes = pool_bytes<typename Sim::Particle, Policy>(s.config.block_size);
     out.work_queue = Policy::kQueue;
     require_pools_fit(own, s, out.shared_bytes);
     for (const Kernel k : {own, largest}) {
@@ -395,21 +410,19 @@ __device__ void end_pooled(const DevicePhase<Sim>& ph,
   if (ended && !is_alive(p.tag)) tally.add_death(p, ph.window);
 }
 
-// Warp-collective: the lanes whose own particle `p` just died in its slot `own` (`dies`; stored
+// Warp-collective: the lanes whose own particle `p` just died in its slot `slot` (`dies`; stored
 // there already) add the slot to the pool's dead slots, for end_pooled to reuse; nothing where the
 // pool keeps none. A slot is offered once: its particle dies once, and a lane runs only the slots
-// it fetched (dynamic-block: each once, from the counter; cpu-sync: its one of the generation).
+// it fetched (dynamic-warp, dynamic-block: each once, from the counter; cpu-sync: its one of the
+// generation).
 template <class Sim, class Policy>
 __device__ void keep_own_dead_slot(const DevicePhase<Sim>& ph,
                                    WarpPool<typename Sim::Particle, Policy>& pool, bool dies,
-                                   const typename Sim::Particle& p,
-                                   const typename Sim::Particle* own) {
+                                   const typename Sim::Particle& p, SlotIndex slot) {
   if constexpr (Policy::kRecycled > 0) {
     const unsigned int dying = __ballot_sync(kFullWarp, dies);
-    if (dying != 0) {
-      const SlotIndex slot = dies ? static_cast<SlotIndex>(own - ph.particles) : 0;
-      keep_dead_slots(pool.dead, dying, slot, dies ? steps_in_phase(p, ph.window) : 0);
-    }
+    if (dying != 0)
+      keep_dead_slots(pool.dead, dying, dies ? slot : 0, dies ? steps_in_phase(p, ph.window) : 0);
   }
 }
 
@@ -493,7 +506,8 @@ __device__ unsigned int run_family(const DevicePhase<Sim>& ph,
     // particle came ended, and the lane runs none), nor one that hand_on vacates (its particle
     // still runs as the slot is set to kEmpty). Kept before end_pooled, so that this iteration's
     // survivors may take them.
-    keep_own_dead_slot(ph, pool, finished && !pooled && !is_alive(p.tag), p, own);
+    const bool dies = finished && !pooled && !is_alive(p.tag);
+    keep_own_dead_slot(ph, pool, dies, p, dies ? static_cast<SlotIndex>(own - ph.particles) : 0);
     at_end = at_end || (finished && is_alive(p.tag));
     end_pooled<Handoff>(ph, pool, finished && pooled, p, tally);
     ended += __popc(__ballot_sync(kFullWarp, finished && !pooled));

@@ -39,6 +39,7 @@ struct MvpSim {
   static constexpr const char* kName = "mvp";
   static constexpr const char* kDescription =
       "2D box, each particle splits with a fixed chance per step (seed 003 §3.3)";
+  static constexpr bool kParticlesDie = false;  // a particle only moves and splits
   static DeclaredParameters parameters() {
     return {&steps_parameter(), &mvp::split_chance(), &mvp::skip_spawned()};
   }

@@ -67,6 +67,7 @@ struct ToySim {
   static DeclaredParameters parameters() { return {&steps_parameter(), &toy::layout()}; }
   // Runs as phases of RunConfig::frame_every steps on request, each phase end a frame (--frames).
   static constexpr bool kDrawsFrames = true;
+  static constexpr bool kParticlesDie = false;  // toy only moves its particles
 
   static Params params(const RunConfig& c) {
     // Phases share one length (PhasePlan), so frames must split the steps evenly.

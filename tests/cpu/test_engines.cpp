@@ -4,7 +4,11 @@
 #include <omp.h>
 
 #include "core/errors.hpp"
+#include "core/sim_interface.hpp"
+#include "examples/walk_sim.hpp"
 #include "schedulers/registry.hpp"
+#include "sims/mvp/mvp.hpp"
+#include "sims/toy/toy.hpp"
 #include "tests/support/engine_cases.hpp"
 
 namespace sb {
@@ -94,6 +98,20 @@ TEST(CpuEngines, SerialSlotsFollowTheLivePopulation) {
     turnover += r.counts.peak > 5 * r.counts.peak_live ? 1 : 0;
   }
   EXPECT_GE(turnover, 3);  // else the bound above would not tell reuse from storing everything
+}
+
+// mvp and toy say that none of their particles dies (kParticlesDie, core/sim_interface.hpp; the
+// pool schedulers then keep no dead slots for them): no case of theirs removes one. walk's
+// walkers die at the strip's ends, and it says so by declaring nothing.
+TEST(CpuEngines, SimsThatSayNothingDiesRemoveNoParticle) {
+  static_assert(!kParticlesDie<MvpSim> && !kParticlesDie<ToySim> && kParticlesDie<WalkSim>);
+  int checked = 0;
+  for (const Case& c : cases()) {
+    if (c.config.sim != MvpSim::kName && c.config.sim != ToySim::kName) continue;
+    EXPECT_EQ(run_with(c.config, "cpu-serial").counts.removed, 0u) << c.name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 7);
 }
 
 TEST(CpuEngines, HeavyCasesSpawnMillions) {
