@@ -17,7 +17,7 @@ class PersistentPool {
 
   explicit PersistentPool(const DeviceSetup& s)
       : s_(s),
-        k_(pool_kernel<List, typename Sim::Particle, Kernel>(policies(), s, KernelOf{})),
+        k_(pool_kernel<List, Sim, Kernel>(policies(), s, KernelOf{})),
         grid_(persistent_grid(k_.kernel, s, k_.shared_bytes)),
         queue_(k_.work_queue ? kWorkQueuePerSlot * s.config.capacity : 0,
                "the work queue (16 bytes per slot of --capacity)") {

@@ -132,10 +132,13 @@ void require_pools_fit(Kernel kernel, const DeviceSetup& s, size_t pool_shared_b
 template <class List, class Sim, class Kernel, class KernelOf>
 PoolKernel<Kernel> pool_kernel(const SchedulerPolicies& policies, const DeviceSetup& s,
                                KernelOf kernel_of) {
+  // A particle type would compile here too (its injected class name is a `Particle`), and size
+  // the pools of a derived particle by its base.
+  static_assert(!std::is_same_v<Sim, typename Sim::Particle>, "pool_kernel takes the sim");
   PoolKernel<Kernel> out;
   List::with(policies.resolve(s.config, s.device), [&](auto* selected) {
     using Policy = PoolPolicyFor<Sim, std::remove_pointer_t<decltype(selected)>>;
-    const auto* policy = static_cast<Policy*>(nullptr);
+    Policy* const policy = nullptr;
     const Kernel own = kernel_of(policy, std::false_type{});
     const Kernel largest = kernel_of(policy, std::true_type{});
     out.shared_bytes = pool_bytes<typename Sim::Particle, Policy>(s.config.block_size);
