@@ -16,10 +16,12 @@
 //      (schedulers/device/slot_recycler.cuh), else a new one;
 //   6. if lanes elsewhere wait for work (the slot counter is past the claimed slots), the pool
 //      is written out for them (policy queue: handed out through a queue of slot indices, in
-//      the warp's dead slots first, schedulers/device/work_queue.cuh; so also a full pool);
+//      the warp's dead slots first, schedulers/device/work_queue.cuh; so also a full pool; the
+//      warp takes dead slots that other warps of its group gave, and gives its own above
+//      kGiveDeadSlotsAbove / 2, schedulers/device/shared_dead_slots.cuh);
 //   7. once no lane holds a particle and the pool and the spilled children are none, the
-//      particles of slots that ended are counted into `done`, and the warp waits for work or for
-//      the end.
+//      particles of slots that ended are counted into `done` (policy queue: its dead slots go to
+//      its group), and the warp waits for work or for the end.
 // The seed takes one step per iteration and writes every child to global memory; its
 // bookkeeping (votes, fetch and load checks, the convergence points they force) then costs
 // about as much as the step itself (our SASS and Nsight Compute counts, docs/performance.md).
@@ -64,7 +66,9 @@ struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp, 
             {"idle_pause_ns", kIdlePauseNs},
             {"recycled_slots", kRecycledSlotsPerWarp},
             {"spill_to_dead_slots", kSpill ? 1 : 0},
-            {"work_queue", kQueue ? 1 : 0}};
+            {"work_queue", kQueue ? 1 : 0},
+            {"warps_sharing_dead_slots", kQueue ? kWarpsSharingDeadSlots : 0},
+            {"give_dead_slots_above", kQueue ? kGiveDeadSlotsAbove : 0}};
   }
 };
 
@@ -90,14 +94,15 @@ struct DynamicWarpSpill : DynamicWarpPolicy<32, 8, 72, true> {
       "a full pool's children spilled to the warp's dead slots, not to new ones: fewer slots, "
       "slower (pic: 1.72 slots per live particle instead of 2.52, 8 % slower)";
 };
-// Children written out for other warps handed out through a queue of slot indices, in the
-// warp's dead slots (schedulers/device/work_queue.cuh).
+// Children written out for other warps handed out through a queue of slot indices, in dead
+// slots of the warp or of others in its group (schedulers/device/work_queue.cuh,
+// shared_dead_slots.cuh).
 struct DynamicWarpQueue : DynamicWarpPolicy<32, 8, 72, false, true> {
   static constexpr const char* kName = "queue";
   static constexpr const char* kDescription =
       "children written out for other warps handed out through a queue of slot indices, in the "
-      "slots of the warp's dead particles: fewer slots, 16 bytes of queue per slot of --capacity "
-      "(pic: 1.36 slots per live particle instead of 2.6, 2-4 % slower)";
+      "slots of dead particles that groups of 32 warps share: fewer slots, 16 bytes of queue per "
+      "slot of --capacity (pic: 1.04 slots per live particle instead of 2.6, 12-16 % slower)";
 };
 using DynamicWarpPolicies = PolicyList<DynamicWarpSm90, DynamicWarpSteps16, DynamicWarpRegs80,
                                        DynamicWarpSpill, DynamicWarpQueue>;
@@ -187,6 +192,10 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
     // child, and the lane that picks it up finds it finished and counts it (policy queue: it is
     // stored in a new slot, and no work item names it).
     keep_own_dead_slot(ph, pool, finished && !pooled && !alive, p, slot);
+    if constexpr (Policy::kQueue) {
+      if (pool.dead.count > kGiveDeadSlotsAbove)
+        give_dead_slots(ph, pool.dead, kGiveDeadSlotsAbove / 2);
+    }
     end_pooled<Publish>(ph, pool, finished && pooled, p, tally);
     withheld += __popc(__ballot_sync(kFullWarp, finished && !pooled && !spilled));
     if (finished) {
@@ -215,6 +224,7 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
         end = stop || all_done(ph);
       }
       withheld = 0;
+      if constexpr (Policy::kQueue) give_dead_slots(ph, pool.dead, 0);
       if (__shfl_sync(kFullWarp, end, 0)) break;
       __nanosleep(Policy::kIdlePauseNs);
     }

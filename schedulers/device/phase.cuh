@@ -73,6 +73,8 @@ struct WorkQueue {
   SlotIndex* entry = nullptr;  // null: the scheduler hands out work by slot
   SlotIndex start = 0;
   SlotIndex size = 0;
+  SlotIndex* dead_slots = nullptr;  // the rings of dead slots that groups of warps share
+                                    // (shared_dead_slots.cuh)
 };
 inline constexpr SlotIndex kWorkQueuePerSlot = 2;
 

@@ -30,6 +30,7 @@
 #include "core/sim_interface.hpp"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/phase.cuh"
+#include "schedulers/device/shared_dead_slots.cuh"
 #include "schedulers/device/slot_recycler.cuh"
 #include "schedulers/device/slots.cuh"
 #include "schedulers/device/step_once.cuh"
@@ -265,13 +266,15 @@ __device__ void write_out(const DevicePhase<Sim>& ph,
 }
 
 // Warp-collective: hands the pool's children out as queued work (work_queue.cuh), for any warp
-// to run: each in a dead slot of the warp where it has one (the dead particle overwritten is
-// counted in `tally`), the rest in new slots; a work item per child, claimed with one atomic.
+// to run: each in a dead slot of the warp where it has one, taking what it lacks from those its
+// group gave first (take_dead_slots; the dead particle overwritten is counted in `tally`), the
+// rest in new slots; a work item per child, claimed with one atomic.
 template <class Sim, class Policy>
 __device__ void queue_children(const DevicePhase<Sim>& ph,
                                WarpPool<typename Sim::Particle, Policy>& pool, SlotTally& tally) {
   using Dead = RecycledSlots<Policy::kRecycled>;
   const unsigned int lane = threadIdx.x & 31;
+  if (pool.count > pool.dead.count) take_dead_slots(ph, pool.dead, pool.count - pool.dead.count);
   const unsigned int count = pool.count, free = pool.dead.count;
   const unsigned int reused = count < free ? count : free;
   SlotIndex item = 0, fresh = 0;
@@ -384,9 +387,10 @@ __device__ unsigned int take_children(WarpPool<Particle, Policy>& pool, unsigned
 // Warp-collective: the lanes whose pooled particle `p` ended (`ended`; it has no slot) give it
 // one if it is still alive, and tally it if it died. Where the pool keeps dead slots
 // (Policy::kRecycled > 0; run_family keeps those of the warp's own particles), the survivors take
-// those first, newest first, each dead particle overwritten tallied (reuse_dead_slots); only the
-// rest claim new slots, like children (hand_to_slots; with a work queue, slots without a work
-// item).
+// those first, newest first, each dead particle overwritten tallied (reuse_dead_slots; with a
+// work queue, after taking what they lack from those the warp's group gave, take_dead_slots);
+// only the rest claim new slots, like children (hand_to_slots; with a work queue, slots without a
+// work item).
 //
 // A reused slot takes a plain store, not `Handoff` (Publish in dynamic-block): no thread reads it
 // again in the phase. Its dead particle was one that a lane of this warp took from it and ran, so
@@ -401,6 +405,10 @@ __device__ void end_pooled(const DevicePhase<Sim>& ph,
                            WarpPool<typename Sim::Particle, Policy>& pool, bool ended,
                            const typename Sim::Particle& p, SlotTally& tally) {
   unsigned int survivors = __ballot_sync(kFullWarp, ended && is_alive(p.tag));
+  if constexpr (Policy::kQueue) {
+    const unsigned int lacking = __popc(survivors);
+    if (lacking > pool.dead.count) take_dead_slots(ph, pool.dead, lacking - pool.dead.count);
+  }
   if constexpr (Policy::kRecycled > 0) {
     // pool.dead.count is the same in every lane (last written before a __syncwarp).
     if (survivors != 0 && pool.dead.count != 0)

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "core/cuda_check.hpp"
 #include "core/errors.hpp"
@@ -458,7 +459,9 @@ INSTANTIATE_TEST_SUITE_P(EveryGpuScheduler, GpuCapacity, testing::ValuesIn(gpu_s
 // alive (1.41 million in a phase around 200,000 alive) runs in 2.25 slots per live particle with
 // dynamic-warp, which reuses the slots of the dead (schedulers/device/slot_recycler.cuh), and
 // with its spill and queue policies. The capacity bounds the slots a scheduler used, not the
-// particles it ran: static-full, which stores every particle, would need 1.41 million.
+// particles it ran: static-full, which stores every particle, would need 1.41 million. The
+// queue policy, whose warps share their dead slots in groups (shared_dead_slots.cuh), stays
+// within 1.25 slots per live particle (issue 16's target; 1.21 before the groups shared).
 TEST(GpuSlotReuse, DynamicWarpRunsPicTurnoverInFewerSlotsThanItHolds) {
   SB_REQUIRE_CUDA_DEVICE();
   const Config config{"pic_more_particles_than_threads", pic(200'000, 2, 60, 20)};
@@ -473,11 +476,16 @@ TEST(GpuSlotReuse, DynamicWarpRunsPicTurnoverInFewerSlotsThanItHolds) {
     EXPECT_EQ(r.digest, ref.digest) << policy;
     EXPECT_EQ(r.counts.peak, ref.counts.peak) << policy;
     EXPECT_LE(r.counts.slots_used, c.capacity) << policy;
+    if (std::string_view(policy) == "queue") {
+      EXPECT_LE(r.counts.slots_used, ref.counts.peak_live * 5 / 4);
+    }
     testing_support::summary().push_back(
         {"slot reuse",
          fmt::format("dynamic-warp --policy {}: {} particles held, {} alive", policy,
                      ref.counts.peak, ref.counts.peak_live),
-         fmt::format("{} slots", r.counts.slots_used)});
+         fmt::format("{} slots, {:.2f} per live particle", r.counts.slots_used,
+                     static_cast<double>(r.counts.slots_used) /
+                         static_cast<double>(ref.counts.peak_live))});
   }
 }
 
