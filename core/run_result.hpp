@@ -37,6 +37,13 @@ struct Counts {
   uint64_t record_bytes = 0;
 };
 
+// The slots the engine used per particle alive at the fullest phase boundary: 1 where slots
+// follow the population.
+inline double slots_per_live(const Counts& c) {
+  return c.peak_live > 0 ? static_cast<double>(c.slots_used) / static_cast<double>(c.peak_live)
+                         : 0.0;
+}
+
 // The counts a phase adds that follow from its start, its slots and its survivors: peak live
 // population and record traffic (the rest are the engine's to count).
 inline void count_phase_population(Counts& c, uint64_t start, uint64_t slots, uint64_t alive,

@@ -24,13 +24,6 @@ double ns_per_step(const RunResult& r) {
              : 0.0;
 }
 
-// The slots the engine used per particle alive at the fullest phase boundary: 1 where slots
-// follow the population.
-double slots_per_live(const Counts& n) {
-  return n.peak_live > 0 ? static_cast<double>(n.slots_used) / static_cast<double>(n.peak_live)
-                         : 0.0;
-}
-
 double record_bytes_per_step(const Counts& n) {
   return n.particle_steps > 0
              ? static_cast<double>(n.record_bytes) / static_cast<double>(n.particle_steps)

@@ -484,8 +484,7 @@ TEST(GpuSlotReuse, DynamicWarpRunsPicTurnoverInFewerSlotsThanItHolds) {
          fmt::format("dynamic-warp --policy {}: {} particles held, {} alive", policy,
                      ref.counts.peak, ref.counts.peak_live),
          fmt::format("{} slots, {:.2f} per live particle", r.counts.slots_used,
-                     static_cast<double>(r.counts.slots_used) /
-                         static_cast<double>(ref.counts.peak_live))});
+                     slots_per_live(r.counts))});
   }
 }
 
@@ -515,8 +514,7 @@ TEST(GpuSlotReuse, DynamicBlockAndCpuSyncRunPicTurnoverWithinTheParticlesHeld) {
          fmt::format("{}: {} particles held, {} alive", scheduler, ref.counts.peak,
                      ref.counts.peak_live),
          fmt::format("{} slots, {:.2f} per live particle", r.counts.slots_used,
-                     static_cast<double>(r.counts.slots_used) /
-                         static_cast<double>(ref.counts.peak_live))});
+                     slots_per_live(r.counts))});
   }
 }
 
