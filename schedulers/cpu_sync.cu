@@ -10,13 +10,15 @@
 // dozen steps of exponential length (pic), that idling was three quarters of the lanes. When
 // fewer than Policy::kMinLanes lanes (half, by default) are left with work, in a generation large
 // enough to fill the GPU, the warp leaves them to the next generation, where they run with others
-// (as long as it has slots to spare: run_family). Children that do not fit in the pool, or that are
-// left when the warp's lanes reach the end of the phase, go to the next generation too, stored
-// without a release: nothing reads them before the next launch. A pooled particle that ends the
-// phase alive takes the slot of one of the warp's generation particles that died, where the warp
-// has one (it keeps up to 64 for the launch, 520 bytes of shared memory per warp beside its pool:
-// slot_recycler.cuh), and a new slot, in the next generation (which finds it ended), only
-// otherwise.
+// (as long as it has slots to spare: run_pooled_family). Children that do not fit in the pool, or
+// that are left when the warp's lanes reach the end of the phase, go to the next generation too,
+// stored without a release: nothing reads them before the next launch. A pooled particle that ends
+// the phase alive takes the slot of one of the warp's generation particles that died, where the
+// warp has one (it keeps up to 64 for the launch, 520 bytes of shared memory per warp beside its
+// pool: slot_recycler.cuh), and a new slot, in the next generation (which finds it ended), only
+// otherwise. Where the sim's particles never die (mvp, toy), no lane frees up before the phase end,
+// so each thread runs its particle to the end as the seed's did, storing each child in a slot of
+// its own (run_family).
 //
 // Each generation after the first is sorted by step with CUB's radix sort, earliest first. The
 // lanes of a warp then run equally long, and the longest particles start first, so the
@@ -39,7 +41,7 @@ namespace {
 
 template <unsigned int kPoolSize, uint32_t kSteps, unsigned int kLanes>
 struct CpuSyncPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp> {
-  static constexpr unsigned int kMinLanes = kLanes;  // run_family
+  static constexpr unsigned int kMinLanes = kLanes;  // run_pooled_family
 
   static std::vector<PolicyConstant> constants() {
     return {{"pool", kPoolSize},

@@ -8,11 +8,13 @@
 // lane whose particle died taking a child from there (schedulers/device/warp_pool.cuh), so that
 // the block meets when its warps' families are done, not after each warp's longest particle.
 // When fewer than Policy::kMinLanes of a warp's lanes (half, by default) are left with work, the
-// warp publishes those particles (as long as it has slots to spare: run_family), and later chunks
-// take them up with others. A pooled particle that ends the phase alive takes the slot of one of
-// the warp's chunk particles that died, where the warp has one (it keeps up to 64 for the whole
-// phase, 520 bytes of shared memory per warp beside its pool: slot_recycler.cuh), and a new slot
-// only otherwise, as dynamic-warp's do.
+// warp publishes those particles (as long as it has slots to spare: run_pooled_family), and later
+// chunks take them up with others. A pooled particle that ends the phase alive takes the slot of
+// one of the warp's chunk particles that died, where the warp has one (it keeps up to 64 for the
+// whole phase, 520 bytes of shared memory per warp beside its pool: slot_recycler.cuh), and a new
+// slot only otherwise, as dynamic-warp's do. Where the sim's particles never die (mvp, toy), no
+// lane frees up before the phase end, so each thread runs its particle to the end as the seed's
+// did, publishing each child in a slot of its own (run_family).
 //
 // The end of the phase: every slot claimed has been counted into `done`. A warp counts its
 // chunk's particles once their families are done, after every slot those claimed, with one
@@ -64,7 +66,7 @@ __device__ bool run_chunk(const DevicePhase<Sim>& ph,
 
 template <unsigned int kPoolSize, uint32_t kSteps, unsigned int kLanes, int kRegisters>
 struct DynamicBlockPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp> {
-  static constexpr unsigned int kMinLanes = kLanes;  // run_family
+  static constexpr unsigned int kMinLanes = kLanes;  // run_pooled_family
   // Registers per thread for large particles (pool_register_cap). sm90's 80: 25 warps per SM
   // for pic at block 32 instead of the 18 that its 108 registers allowed, for a few values
   // spilled to L1: pic's mobility steps 157 -> 134 ms (88: 141 ms; docs/performance.md).

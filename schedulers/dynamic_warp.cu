@@ -20,8 +20,8 @@
 //      warp takes dead slots that other warps of its group gave, and gives its own above
 //      kGiveDeadSlotsAbove / 2, schedulers/device/shared_dead_slots.cuh);
 //   7. once no lane holds a particle and the pool and the spilled children are none, the
-//      particles of slots that ended are counted into `done` (policy queue: its dead slots go to
-//      its group), and the warp waits for work or for the end.
+//      particles of slots that ended are counted into `done`, and the warp leaves if that was
+//      the end, or waits for work (policy queue: its dead slots going to its group first).
 // The seed takes one step per iteration and writes every child to global memory; its
 // bookkeeping (votes, fetch and load checks, the convergence points they force) then costs
 // about as much as the step itself (our SASS and Nsight Compute counts, docs/performance.md).
@@ -224,8 +224,8 @@ __global__ void __maxnreg__(kRegisters) dynamic_warp(DevicePhase<Sim> ph) {
         end = stop || all_done(ph);
       }
       withheld = 0;
-      if constexpr (Policy::kQueue) give_dead_slots(ph, pool.dead, 0);
       if (__shfl_sync(kFullWarp, end, 0)) break;
+      if constexpr (Policy::kQueue) give_dead_slots(ph, pool.dead, 0);
       __nanosleep(Policy::kIdlePauseNs);
     }
   }

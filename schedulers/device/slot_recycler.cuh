@@ -1,7 +1,7 @@
 // Slots that follow the live population: a warp keeps the slots whose particles died in it and
 // gives them to its pooled particles that end the phase alive, instead of claiming new slots for
 // those (docs/design.md §3; docs/performance.md, "Slots and the live population"): dynamic-warp in
-// its kernel, dynamic-block and cpu-sync through run_family, all with keep_own_dead_slot and
+// its kernel, dynamic-block and cpu-sync through run_pooled_family, all with keep_own_dead_slot and
 // end_pooled (warp_pool.cuh). A sim whose particles never die gets pools without them
 // (PoolPolicyFor).
 //

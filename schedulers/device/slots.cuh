@@ -50,6 +50,22 @@ __device__ inline void publish(Particle* slot, Particle p) {
   DeviceAtomicU32(slot->tag.status).store(kAlive, cuda::memory_order_release);
 }
 
+// How particles leave a warp for global memory: published, for kernels in which other threads
+// wait for them; or stored, for schedulers that read them only in a later kernel, which orders
+// the stores (a release would make the storing lane wait for all its earlier stores).
+struct Publish {
+  template <class Particle>
+  __device__ static void put(Particle* slot, const Particle& p) {
+    publish(slot, p);
+  }
+};
+struct Store {
+  template <class Particle>
+  __device__ static void put(Particle* slot, const Particle& p) {
+    *slot = p;
+  }
+};
+
 // True once the slot's particle is published (alive or dead); its fields may then be read.
 // The status is read relaxed and the acquire is a fence taken only once it is set: an acquire
 // empties the SM's L1 (which holds a sim's tables), and threads poll slots that are not set yet.
@@ -92,11 +108,11 @@ __device__ inline SlotIndex claim_slots(const DevicePhase<Sim>& ph, SlotIndex co
   return claim_below(ph, ph.counters->n, count, ph.capacity, kSlotsFull);
 }
 
-// One thread's spawn: a slot of its own, then publication.
-template <class Sim>
+// One thread's spawn: a slot of its own, the child put there by `Handoff` (published, by default).
+template <class Handoff = Publish, class Sim>
 __device__ inline void spawn(const DevicePhase<Sim>& ph, const typename Sim::Particle& child) {
   const SlotIndex slot = claim_slots(ph, 1);
-  if (slot < ph.capacity) publish(ph.particles + slot, child);
+  if (slot < ph.capacity) Handoff::put(ph.particles + slot, child);
 }
 
 // A thread that waits politely: sleeps between polls so that spinning warps leave issue slots

@@ -22,12 +22,12 @@ __device__ inline bool step_once(const DevicePhase<Sim>& ph, typename Sim::Parti
   return advance<Sim>(p, child, ph.params, draws, ph.window) == Fate::kSpawned;
 }
 
-// Runs p to the end of the phase, each child claimed and published on its own (the seed's
-// simulateMany).
-template <class Sim>
+// Runs p to the end of the phase, each child given a slot of its own and put there by `Handoff`
+// (published, by default: the seed's simulateMany).
+template <class Handoff = Publish, class Sim>
 __device__ inline void run_to_end_spawning(const DevicePhase<Sim>& ph, typename Sim::Particle& p) {
   run_to_end<Sim>(p, ph.params, ph.key, ph.window,
-                  [&ph](const typename Sim::Particle& child) { spawn(ph, child); });
+                  [&ph](const typename Sim::Particle& child) { spawn<Handoff>(ph, child); });
 }
 
 // All particles claimed so far have been taken to the end: nothing can spawn any more. `done`

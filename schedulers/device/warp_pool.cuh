@@ -9,7 +9,7 @@
 // every warp would otherwise update each iteration are the most contended words of the kernel.
 // A pooled particle that ends the phase alive needs a slot: where the policy keeps dead slots
 // (PoolPolicy's kRecycledSlots, slot_recycler.cuh), it takes one whose particle this warp ran and
-// stored dead (run_family, end_pooled), and a new one only where the warp has none left.
+// stored dead (run_pooled_family, end_pooled), and a new one only where the warp has none left.
 //
 // The pool's size and the steps per iteration come from the kernel's tuning policy (PoolPolicy,
 // docs/design.md "Tuning policies"), carried by the pool's type. The measured default, eight
@@ -168,26 +168,10 @@ __device__ WarpPool<Particle, Policy>& empty_pool(unsigned char* shared) {
   return pool;
 }
 
-// How particles leave a warp for global memory: published, for kernels in which other threads
-// wait for them; or stored, for schedulers that read them only in a later kernel, which orders
-// the stores (a release would make the storing lane wait for all its earlier stores).
-struct Publish {
-  template <class Particle>
-  __device__ static void put(Particle* slot, const Particle& p) {
-    publish(slot, p);
-  }
-};
-struct Store {
-  template <class Particle>
-  __device__ static void put(Particle* slot, const Particle& p) {
-    *slot = p;
-  }
-};
-
 // What a lane's warp pool did to the slots: particles that died and hold no slot, pooled children
 // that died without one and dead particles whose slot was reused (added to the run's
 // DeviceCounters::held and held_steps once, as the warp exits), and own slots that the lane
-// vacated (run_family).
+// vacated (run_pooled_family).
 struct SlotTally {
   unsigned int died = 0;
   unsigned long long steps = 0;
@@ -386,8 +370,8 @@ __device__ unsigned int take_children(WarpPool<Particle, Policy>& pool, unsigned
 
 // Warp-collective: the lanes whose pooled particle `p` ended (`ended`; it has no slot) give it
 // one if it is still alive, and tally it if it died. Where the pool keeps dead slots
-// (Policy::kRecycled > 0; run_family keeps those of the warp's own particles), the survivors take
-// those first, newest first, each dead particle overwritten tallied (reuse_dead_slots; with a
+// (Policy::kRecycled > 0; run_pooled_family keeps those of the warp's own particles), the survivors
+// take those first, newest first, each dead particle overwritten tallied (reuse_dead_slots; with a
 // work queue, after taking what they lack from those the warp's group gave, take_dead_slots);
 // only the rest claim new slots, like children (hand_to_slots; with a work queue, slots without a
 // work item).
@@ -467,22 +451,22 @@ constexpr int pool_register_cap(int large) {
 
 // Warp-collective: runs the particles the lanes hold (`p`, from slot `own`; a lane without one
 // has `own` null) and the children they spawn, lanes whose particle died taking children from
-// the pool. A lane whose particle reached the end of the phase takes none: the pool's children
-// were born earlier and still have steps to go, which they take in a later pickup with others
-// of their age rather than here with the rest of the warp idle. Ends when no lane holds a
-// particle; or, where `may_hand_on`, after at least one iteration, when fewer than
-// Policy::kMinLanes (the fewest lanes a warp keeps running with) do and the warp has slots to spare
-// (SlotTally::spare_slots): those few are then handed to new slots for a later pickup with others
-// (their own slots read kEmpty again). The pool is written out at the end. Particles end in their
-// own slots; pooled ones that end alive take a slot of an own particle that died in this warp
-// where the policy keeps those (Policy::kRecycled; end_pooled), else a new one; those that die
-// are tallied. Returns, in every lane, how many particles of own slots ended in this call, vacated
-// ones included.
+// the pool (run_family, where the sim's particles can die). A lane whose particle reached the end
+// of the phase takes none: the pool's children were born earlier and still have steps to go, which
+// they take in a later pickup with others of their age rather than here with the rest of the warp
+// idle. Ends when no lane holds a particle; or, where `may_hand_on`, after at least one iteration,
+// when fewer than Policy::kMinLanes (the fewest lanes a warp keeps running with) do and the warp
+// has slots to spare (SlotTally::spare_slots): those few are then handed to new slots for a later
+// pickup with others (their own slots read kEmpty again). The pool is written out at the end.
+// Particles end in their own slots; pooled ones that end alive take a slot of an own particle that
+// died in this warp where the policy keeps those (Policy::kRecycled; end_pooled), else a new one;
+// those that die are tallied. Returns, in every lane, how many particles of own slots ended in this
+// call, vacated ones included.
 template <class Handoff, class Sim, class Policy>
-__device__ unsigned int run_family(const DevicePhase<Sim>& ph,
-                                   WarpPool<typename Sim::Particle, Policy>& pool,
-                                   typename Sim::Particle& p, typename Sim::Particle* own,
-                                   bool may_hand_on, SlotTally& tally) {
+__device__ unsigned int run_pooled_family(const DevicePhase<Sim>& ph,
+                                          WarpPool<typename Sim::Particle, Policy>& pool,
+                                          typename Sim::Particle& p, typename Sim::Particle* own,
+                                          bool may_hand_on, SlotTally& tally) {
   bool running = own != nullptr && has_work(p.tag, ph.window);
   bool pooled = false;
   bool at_end = own != nullptr && !running;  // published and stored only once it ended alive
@@ -525,6 +509,29 @@ __device__ unsigned int run_family(const DevicePhase<Sim>& ph,
     if (finished) running = false;
   }
   return ended;
+}
+
+// Warp-collective: runs the particles the lanes hold (`p`, from slot `own`; a lane without one
+// has `own` null) and their children to the end of the phase, and returns, in every lane, how
+// many particles of own slots ended (run_pooled_family). Where the sim's particles never die
+// (kParticlesDie), no lane frees up before the phase end, and a lane there takes no children: a
+// pool would only buffer them, and its iterations' votes cost mvp's cheap steps a third more
+// time (docs/performance.md, "Sims whose particles never die"). Each lane then runs its particle
+// to the end, the seed's loop, handing each child to a slot of its own.
+template <class Handoff, class Sim, class Policy>
+__device__ unsigned int run_family(const DevicePhase<Sim>& ph,
+                                   WarpPool<typename Sim::Particle, Policy>& pool,
+                                   typename Sim::Particle& p, typename Sim::Particle* own,
+                                   bool may_hand_on, SlotTally& tally) {
+  if constexpr (kParticlesDie<Sim>) {
+    return run_pooled_family<Handoff>(ph, pool, p, own, may_hand_on, tally);
+  } else {
+    if (own != nullptr) {
+      run_to_end_spawning<Handoff>(ph, p);
+      *own = p;
+    }
+    return __popc(__ballot_sync(kFullWarp, own != nullptr));
+  }
 }
 
 }  // namespace sb
