@@ -142,7 +142,8 @@ using DynamicBlock =
 SchedulerEntry dynamic_block_entry() {
   return {"dynamic-block",
           "one persistent kernel, each block takes the next blockDim particles at once, each "
-          "thread's particle followed by children from its warp's shared-memory pool "
+          "thread's particle followed (where particles die) by children from its warp's "
+          "shared-memory pool "
           "(seed §3.1.10, §3.3.4; \"Dynamic Old\")",
           SchedulerKind::kGpu,
           {"block_size", "blocks_per_sm"},
