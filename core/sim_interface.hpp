@@ -47,6 +47,18 @@ template <class Sim>
 inline constexpr bool kParticlesDie<Sim, std::void_t<decltype(Sim::kParticlesDie)>> =
     Sim::kParticlesDie;
 
+// The fewest registers per thread that a scheduler kernel capped for the sim's particle size
+// should leave the sim's step (Sim::kStepRegisters; 0 unless the sim says: the cap alone). A step
+// that reads a mesh field keeps the field's values live beside the particle: under dynamic-warp's
+// cap of 72, pic's Poisson points ran 15 % slower than at 80 and air's space charge 3 % slower
+// (docs/performance.md, "Registers for a step that reads a field"). Only speed depends on it.
+template <class Sim, class = void>
+inline constexpr int kStepRegisters = 0;
+
+template <class Sim>
+inline constexpr int kStepRegisters<Sim, std::void_t<decltype(Sim::kStepRegisters)>> =
+    Sim::kStepRegisters;
+
 // A table that a run of the sim reads (pic's cross sections), as the text of the file the sim
 // reads it back from, and what it is in a few words ("10000 levels, the seed's synthetic table").
 struct SimTable {

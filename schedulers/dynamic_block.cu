@@ -128,7 +128,7 @@ template <class Sim>
 struct DynamicBlockKernel {
   template <class Policy, bool kLargest>
   auto operator()(Policy*, std::bool_constant<kLargest>) const {
-    constexpr int kOwn = pool_register_cap<typename Sim::Particle>(Policy::kLargeParticleRegisters);
+    constexpr int kOwn = pool_register_cap<Sim>(Policy::kLargeParticleRegisters);
     return dynamic_block < Sim, Policy, kLargest ? largest_block_cap<Sim>(kOwn) : kOwn > ;
   }
 };
@@ -143,8 +143,7 @@ SchedulerEntry dynamic_block_entry() {
   return {"dynamic-block",
           "one persistent kernel, each block takes the next blockDim particles at once, each "
           "thread's particle followed (where particles die) by children from its warp's "
-          "shared-memory pool "
-          "(seed §3.1.10, §3.3.4; \"Dynamic Old\")",
+          "shared-memory pool (seed §3.1.10, §3.3.4; \"Dynamic Old\")",
           SchedulerKind::kGpu,
           {"block_size", "blocks_per_sm"},
           device_runners<DynamicBlock>(),

@@ -51,7 +51,8 @@ struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp, 
   // Registers per thread for large particles (pool_register_cap). sm90's 72: 28 warps per SM for
   // pic instead of the 20 that its 92 registers allowed. ptxas spills a few bookkeeping values
   // to L1, and the extra warps hide more of the step's latency: pic's mobility steps 136 -> 123
-  // ms (80: 125 ms; 64: 135 ms; docs/performance.md).
+  // ms (80: 125 ms; 64: 135 ms; docs/performance.md). A sim's step may ask for more
+  // (kStepRegisters: pic's Poisson field and air's space charge take 80).
   static constexpr int kLargeParticleRegisters = kRegisters;
   static constexpr uint32_t kLookEvery = 4;  // iterations between looks at the run's counters
   // The pause of a warp out of work: short and fixed, not a growing back-off, since such a warp
@@ -236,7 +237,7 @@ template <class Sim>
 struct DynamicWarpKernel {
   template <class Policy, bool kLargest>
   auto operator()(Policy*, std::bool_constant<kLargest>) const {
-    constexpr int kOwn = pool_register_cap<typename Sim::Particle>(Policy::kLargeParticleRegisters);
+    constexpr int kOwn = pool_register_cap<Sim>(Policy::kLargeParticleRegisters);
     return dynamic_warp < Sim, Policy, kLargest ? largest_block_cap<Sim>(kOwn) : kOwn > ;
   }
 };

@@ -2,7 +2,7 @@
 # Runs compute-sanitizer's memcheck, racecheck and synccheck over every GPU scheduler (and the
 # bound) on small mvp, pic and air runs, memcheck on a small toy run, each compaction variant
 # once, all three on a pic run wide enough for cpu-sync's warps to hand lanes on and on pic with
-# --field poisson (a 32^3 mesh, cuFFT); prints a table
+# --field poisson and air with --space-charge (32^3 meshes, cuFFT); prints a table
 # and exits 1 if any tool reported an error or a run failed. Needs a CUDA device and
 # compute-sanitizer on the PATH. Then the field module's kernels (deposition, cuFFT solve, field
 # and gather), all three tools, through the GPU tests of the fields (gpu_tests beside schedbench,
@@ -49,7 +49,8 @@ for entry in "${only[@]}"; do
   for check in mvp:memcheck mvp:racecheck mvp:synccheck toy:memcheck pic:memcheck pic:racecheck pic:synccheck air:memcheck air:racecheck air:synccheck \
                pic-simple:memcheck pic-block:racecheck pic-warp:racecheck pic-cub:memcheck \
                wide:memcheck wide:racecheck wide:synccheck \
-               picfield:memcheck picfield:racecheck picfield:synccheck; do
+               picfield:memcheck picfield:racecheck picfield:synccheck \
+               airsc:memcheck airsc:racecheck airsc:synccheck; do
     sim=${check%%:*} tool=${check#*:}
     case $sim in
       mvp) args=("${mvp[@]}") ;;
@@ -58,6 +59,8 @@ for entry in "${only[@]}"; do
       # pic's Poisson variant (its own step, the field's deposit, solve and read on the device).
       picfield) args=("${pic[@]}" --field poisson --grid 32) ;;
       air) args=("${air[@]}") ;;
+      # air's space-charge variant (its own step, the ions, deposit, open solve and field).
+      airsc) args=("${air[@]}" --space-charge --grid 32) ;;
       wide) [ "$scheduler" = cpu-sync ] || continue
             args=("${wide[@]}") ;;
       pic-*) [ "$scheduler" = dynamic-warp ] || continue  # each compaction variant once

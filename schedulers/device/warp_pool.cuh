@@ -438,15 +438,17 @@ __device__ void advance_iteration(const DevicePhase<Sim>& ph,
   }
 }
 
-// The register cap of a kernel that runs warp pools of `Particle`s: `large` where particles
+// The register cap of a kernel that runs warp pools of `Sim`'s particles: `large` where particles
 // have more than 64 bytes, so that more warps reside than the 92 to 108 registers that ptxas
-// would otherwise take allow (pic). Smaller particles are capped too, since the kernel's one
-// attribute covers every sim, and under a cap ptxas takes registers up to it (mvp's
-// dynamic-warp: 68 under a cap of 72, 62 without): at 64, which toy and mvp need at most, and
-// with which a block of 1024 threads still fits on an SM.
-template <class Particle>
+// would otherwise take allow (pic), but no fewer than the sim's step asks for (kStepRegisters,
+// core/sim_interface.hpp). Smaller particles are capped too, since the kernel's one attribute
+// covers every sim, and under a cap ptxas takes registers up to it (mvp's dynamic-warp: 68 under
+// a cap of 72, 62 without): at 64, which toy and mvp need at most, and with which a block of 1024
+// threads still fits on an SM.
+template <class Sim>
 constexpr int pool_register_cap(int large) {
-  return kLargeParticle<Particle> ? large : 64;
+  if (!kLargeParticle<typename Sim::Particle>) return 64;
+  return large > kStepRegisters<Sim> ? large : kStepRegisters<Sim>;
 }
 
 // Warp-collective: runs the particles the lanes hold (`p`, from slot `own`; a lane without one
