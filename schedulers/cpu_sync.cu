@@ -25,6 +25,14 @@
 // generation's last blocks are short ones. (The seed launched children in the order they were
 // spawned, where a warp's particles need very different numbers of steps.)
 //
+// A generation lasts as long as its longest particle, however few it holds. Where particles never
+// die, the generations at the end of a phase hold few particles, born late but some still with
+// most of the phase to go: on mvp §5.2.1 the last eight (390,000 of 7.4 million particles) took
+// 13-17 ms of 94-100 (docs/performance.md, "cpu-sync's last generations"). So once the generations
+// die out (one smaller than the last, and at most Policy::kTailWaves times the threads that fit on
+// the GPU), that generation and all its descendants run in one persistent launch (cpu_sync_tail), a
+// child as soon as it is born.
+//
 // The constants it was tuned with are a policy type (CpuSyncPolicy; docs/design.md "Tuning
 // policies"), chosen at run time with --policy.
 #include <thrust/transform.h>
@@ -33,38 +41,52 @@
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/host_counter.hpp"
+#include "schedulers/device/step_once.cuh"
 #include "schedulers/device/warp_pool.cuh"
 #include "schedulers/entries.hpp"
 
 namespace sb {
 namespace {
 
-template <unsigned int kPoolSize, uint32_t kSteps, unsigned int kLanes>
+template <unsigned int kPoolSize, uint32_t kSteps, unsigned int kLanes, unsigned int kTail>
 struct CpuSyncPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp> {
   static constexpr unsigned int kMinLanes = kLanes;  // run_pooled_family
+  // The largest generation, in waves of the threads that fit on the GPU, that runs with all its
+  // descendants in one launch once the generations die out; 0: none does (where particles never
+  // die; CpuSync::dying_out). sm90's 2: on mvp §5.2.1 the last eight generations, 87-90 ms at
+  // every block size, as 4 does; 8 takes the generation before too, and no less time.
+  static constexpr unsigned int kTailWaves = kTail;
 
   static std::vector<PolicyConstant> constants() {
     return {{"pool", kPoolSize},
             {"steps_per_iteration", kSteps},
             {"min_lanes", kLanes},
-            {"recycled_slots", kRecycledSlotsPerWarp}};
+            {"recycled_slots", kRecycledSlotsPerWarp},
+            {"tail_waves", kTail}};
   }
 };
 
-struct CpuSyncSm90 : CpuSyncPolicy<32, 8, 16> {
+struct CpuSyncSm90 : CpuSyncPolicy<32, 8, 16, 2> {
   static constexpr const char* kName = kSm90Policy;
   static constexpr const char* kDescription = kSm90What;
 };
-struct CpuSyncSteps16 : CpuSyncPolicy<32, 16, 16> {
+struct CpuSyncSteps16 : CpuSyncPolicy<32, 16, 16, 2> {
   static constexpr const char* kName = kSteps16Policy;
   static constexpr const char* kDescription = kSteps16What;
 };
-struct CpuSyncPool64 : CpuSyncPolicy<64, 8, 16> {
+struct CpuSyncPool64 : CpuSyncPolicy<64, 8, 16, 2> {
   static constexpr const char* kName = "pool-64";
   static constexpr const char* kDescription =
       "64 children per warp's pool: fewer left to the next generation, twice the shared memory";
 };
-using CpuSyncPolicies = PolicyList<CpuSyncSm90, CpuSyncSteps16, CpuSyncPool64>;
+struct CpuSyncEveryGeneration : CpuSyncPolicy<32, 8, 16, 0> {
+  static constexpr const char* kName = "every-generation";
+  static constexpr const char* kDescription =
+      "a launch for every generation to the end of the phase, as the seed's (sm90: the last "
+      "generations of a sim whose particles never die run in one launch)";
+};
+using CpuSyncPolicies =
+    PolicyList<CpuSyncSm90, CpuSyncSteps16, CpuSyncPool64, CpuSyncEveryGeneration>;
 
 const SchedulerPolicies& cpu_sync_policies() {
   static const SchedulerPolicies p = policies_of<CpuSyncPolicies>({{90, CpuSyncSm90::kName}});
@@ -91,6 +113,22 @@ __global__ void SB_BLOCK_BOUND(kBound)
   tally.flush(ph);
 }
 
+// How long a thread of cpu_sync_tail sleeps between polls at most. Every waiting thread also
+// reads the counters that all_done compares, all in one 32-byte sector, which the spawns' slot
+// claims add to: mvp §5.2.1's last seven generations took 9.4-9.7 ms in this kernel with
+// back_off's usual 1 µs, 3.4-4.7 ms with 8-64 µs (docs/performance.md, "cpu-sync's last
+// generations").
+inline constexpr unsigned int kTailBackOffNs = 32768;
+
+// The generation in slots [first, n), sorted, and all its descendants (CpuSync::dying_out), each
+// thread taking the next slot as dynamic-thread's do.
+template <class Sim, int kBound>
+__global__ void SB_BLOCK_BOUND(kBound) cpu_sync_tail(DevicePhase<Sim> ph, SlotIndex first) {
+  // The slots before `first` hold particles of generations that ended.
+  if (grid_thread_index() == 0) release_add_to_counter(ph.counters->done, first);
+  run_published_slots(ph, first, kTailBackOffNs);
+}
+
 struct NextStep {
   template <class Particle>
   __device__ uint32_t operator()(const Particle& p) const {
@@ -103,6 +141,7 @@ class CpuSync {
  public:
   using Particle = typename Sim::Particle;
   using Kernel = void (*)(DevicePhase<Sim>, const Particle*, SlotIndex, SlotIndex, bool);
+  using TailKernel = void (*)(DevicePhase<Sim>, SlotIndex);
 
   // A block size that not even the kernel's instantiation for the largest blocks runs at (too
   // much shared memory for its pools) is a run error here rather than a failed launch.
@@ -115,22 +154,47 @@ class CpuSync {
                      decltype(largest)::value ? kLargestBlockBound<Sim> : kAnyBlock > ;
             })),
         resident_(blocks_that_fit(k_.kernel, s, k_.shared_bytes) * s.config.block_size *
-                  static_cast<uint32_t>(s.device.sm_count)) {}
+                  static_cast<uint32_t>(s.device.sm_count)) {
+    if constexpr (!kParticlesDie<Sim>) {
+      CpuSyncPolicies::with(cpu_sync_policies().resolve(s.config, s.device), [&](auto* policy) {
+        tail_waves_ = std::remove_pointer_t<decltype(policy)>::kTailWaves;
+      });
+      tail_ = kernel_for_block(cpu_sync_tail<Sim, kAnyBlock>,
+                               cpu_sync_tail<Sim, kLargestBlockBound<Sim>>, s);
+      tail_grid_ = persistent_grid(tail_, s);
+    }
+  }
 
   void run_phase(const DevicePhase<Sim>& ph, SlotIndex n) {
-    SlotIndex last = 0;
+    SlotIndex last = 0, previous = 0;
     for (bool first_generation = true; n != last; first_generation = false) {
       const SlotIndex count = n - last;
       const Particle* in = first_generation ? ph.particles : earliest_first(ph, last, count);
+      if (!first_generation && dying_out(count, previous)) {
+        // The tail's threads take the generation from its slots, in the sorted order.
+        SB_CUDA_CHECK(cudaMemcpyAsync(ph.particles + last, in, count * sizeof(Particle),
+                                      cudaMemcpyDeviceToDevice, s_.stream));
+        launch(s_, tail_, tail_grid_, 0, ph, last);
+        return;
+      }
       // A generation too small to fill the GPU gains nothing from leaving lanes to the next.
       launch(s_, k_.kernel, blocks_for(count, s_.config.block_size), k_.shared_bytes, ph, in, last,
              count, count >= resident_);
+      previous = count;
       last = n;
       n = counter_.read_n(s_, ph.counters, ph.capacity);
     }
   }
 
  private:
+  // Whether a generation of `count` after one of `previous` runs with its descendants in one
+  // launch: the generations shrink (toy's first ones are small too, and grow) and this one fits
+  // in the policy's waves.
+  bool dying_out(SlotIndex count, SlotIndex previous) const {
+    return tail_ != nullptr && count < previous &&
+           count <= static_cast<SlotIndex>(tail_waves_) * resident_;
+  }
+
   // The particles in slots [first, first + count), sorted by next step into scratch memory.
   const Particle* earliest_first(const DevicePhase<Sim>& ph, SlotIndex first, SlotIndex count) {
     keys_.reserve(2 * count);
@@ -152,7 +216,10 @@ class CpuSync {
 
   const DeviceSetup& s_;
   PoolKernel<Kernel> k_;
-  uint32_t resident_;  // threads of the kernel resident on the GPU at once
+  uint32_t resident_;          // threads of the kernel resident on the GPU at once
+  TailKernel tail_ = nullptr;  // only where the sim's particles never die
+  uint32_t tail_grid_ = 0;
+  unsigned int tail_waves_ = 0;
   HostCounter counter_;
   DeviceBuffer<uint32_t> keys_{"cpu-sync's sort keys"};  // keys in, then keys out
   DeviceBuffer<Particle> sorted_{"cpu-sync's sorted generation"};
@@ -165,7 +232,8 @@ SchedulerEntry cpu_sync_entry() {
   return {"cpu-sync",
           "a launch per generation, each thread one particle to the end followed (where particles "
           "die) by children from its warp's shared-memory pool, the host reads the count between "
-          "generations; generations sorted by step (seed §3.1.4, §3.3.2)",
+          "generations; generations sorted by step, and (where particles never die) the last ones "
+          "run in one persistent launch (seed §3.1.4, §3.3.2)",
           SchedulerKind::kGpu,
           {"block_size"},
           device_runners<CpuSync>(),

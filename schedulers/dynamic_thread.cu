@@ -10,17 +10,7 @@ namespace {
 
 template <class Sim, int kBound>
 __global__ void SB_BLOCK_BOUND(kBound) dynamic_thread(DevicePhase<Sim> ph) {
-  unsigned int finished = 0;
-  for (SlotIndex i = add_to_counter(ph.counters->next, 1); i < ph.capacity;
-       i = add_to_counter(ph.counters->next, 1)) {
-    typename Sim::Particle* slot = ph.particles + i;
-    if (!await_slot(ph, slot, finished)) return;
-    typename Sim::Particle p = *slot;
-    run_to_end_spawning(ph, p);
-    *slot = p;
-    ++finished;
-  }
-  if (finished > 0) count_done(ph, finished);
+  run_published_slots(ph, 0);
 }
 
 template <class Sim>

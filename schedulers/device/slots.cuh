@@ -115,11 +115,14 @@ __device__ inline void spawn(const DevicePhase<Sim>& ph, const typename Sim::Par
   if (slot < ph.capacity) Handoff::put(ph.particles + slot, child);
 }
 
-// A thread that waits politely: sleeps between polls so that spinning warps leave issue slots
-// to working ones.
-__device__ inline void back_off(unsigned int& ns) {
+// The longest sleep between polls of back_off, by default.
+inline constexpr unsigned int kBackOffNs = 1024;
+
+// A thread that waits politely: sleeps between polls, twice as long each time up to `max_ns`, so
+// that spinning warps leave issue slots to working ones.
+__device__ inline void back_off(unsigned int& ns, unsigned int max_ns = kBackOffNs) {
   __nanosleep(ns);
-  ns = ns < 1024 ? ns * 2 : ns;
+  ns = ns < max_ns ? ns * 2 : ns;
 }
 
 }  // namespace sb

@@ -58,10 +58,11 @@ namespace sb {
 // Waits until `slot` is published (true) or until no particle ever will be (false: every
 // claimed particle is done, or the run was stopped). Counts this thread's `finished` particles
 // into `done` before waiting, so that the end can be seen (seed §3.3.3). A stop request is
-// seen at every pickup, so that a stopped run ends within one particle's run.
+// seen at every pickup, so that a stopped run ends within one particle's run. Sleeps up to
+// `max_ns` between polls (back_off).
 template <class Sim>
 __device__ inline bool await_slot(const DevicePhase<Sim>& ph, typename Sim::Particle* slot,
-                                  unsigned int& finished) {
+                                  unsigned int& finished, unsigned int max_ns = kBackOffNs) {
   if (stop_requested(ph)) return false;
   unsigned int ns = 32;
   while (!is_published(slot)) {
@@ -70,9 +71,29 @@ __device__ inline bool await_slot(const DevicePhase<Sim>& ph, typename Sim::Part
       finished = 0;
     }
     if (all_done(ph) || stop_requested(ph)) return false;
-    back_off(ns);
+    back_off(ns, max_ns);
   }
   return true;
+}
+
+// dynamic-thread's loop (seed 003 §3.1.9): for each k that the counter `next` hands out, waits
+// for slot first + k to be published (await_slot) and runs its particle to the end, each child
+// published in a slot of its own; until no particle ever will be. The particles before `first`
+// must count as done.
+template <class Sim>
+__device__ inline void run_published_slots(const DevicePhase<Sim>& ph, SlotIndex first,
+                                           unsigned int max_ns = kBackOffNs) {
+  unsigned int finished = 0;
+  for (SlotIndex i = first + add_to_counter(ph.counters->next, 1); i < ph.capacity;
+       i = first + add_to_counter(ph.counters->next, 1)) {
+    typename Sim::Particle* slot = ph.particles + i;
+    if (!await_slot(ph, slot, finished, max_ns)) return;
+    typename Sim::Particle p = *slot;
+    run_to_end_spawning(ph, p);
+    *slot = p;
+    ++finished;
+  }
+  if (finished > 0) count_done(ph, finished);
 }
 
 }  // namespace sb
