@@ -29,9 +29,8 @@
 // die, the generations at the end of a phase hold few particles, born late but some still with
 // most of the phase to go: on mvp §5.2.1 the last eight (390,000 of 7.4 million particles) took
 // 13-17 ms of 94-100 (docs/performance.md, "cpu-sync's last generations"). So once the generations
-// die out (one smaller than the last, and at most Policy::kTailWaves times the threads that fit on
-// the GPU), that generation and all its descendants run in one persistent launch (cpu_sync_tail), a
-// child as soon as it is born.
+// die out (CpuSync::dying_out), that generation and all its descendants run in one persistent
+// launch (cpu_sync_tail), a child as soon as it is born.
 //
 // The constants it was tuned with are a policy type (CpuSyncPolicy; docs/design.md "Tuning
 // policies"), chosen at run time with --policy.
@@ -167,10 +166,11 @@ class CpuSync {
 
   void run_phase(const DevicePhase<Sim>& ph, SlotIndex n) {
     SlotIndex last = 0, previous = 0;
+    bool filled = false;  // a generation so far held more than the tail takes
     for (bool first_generation = true; n != last; first_generation = false) {
       const SlotIndex count = n - last;
       const Particle* in = first_generation ? ph.particles : earliest_first(ph, last, count);
-      if (!first_generation && dying_out(count, previous)) {
+      if (!first_generation && dying_out(count, previous, filled)) {
         // The tail's threads take the generation from its slots, in the sorted order.
         SB_CUDA_CHECK(cudaMemcpyAsync(ph.particles + last, in, count * sizeof(Particle),
                                       cudaMemcpyDeviceToDevice, s_.stream));
@@ -180,6 +180,7 @@ class CpuSync {
       // A generation too small to fill the GPU gains nothing from leaving lanes to the next.
       launch(s_, k_.kernel, blocks_for(count, s_.config.block_size), k_.shared_bytes, ph, in, last,
              count, count >= resident_);
+      filled = filled || count > tail_threads();
       previous = count;
       last = n;
       n = counter_.read_n(s_, ph.counters, ph.capacity);
@@ -187,12 +188,16 @@ class CpuSync {
   }
 
  private:
+  // The largest generation that the tail takes: the policy's waves of resident threads.
+  SlotIndex tail_threads() const { return static_cast<SlotIndex>(tail_waves_) * resident_; }
+
   // Whether a generation of `count` after one of `previous` runs with its descendants in one
-  // launch: the generations shrink (toy's first ones are small too, and grow) and this one fits
-  // in the policy's waves.
-  bool dying_out(SlotIndex count, SlotIndex previous) const {
-    return tail_ != nullptr && count < previous &&
-           count <= static_cast<SlotIndex>(tail_waves_) * resident_;
+  // launch: a generation before held more than the tail takes (`filled`), and this one fits in
+  // the tail and is smaller than the last. The generations then die out. toy's first ones are
+  // small and shrink too, then grow to 13 million: run by the tail, toy-block-size's workload
+  // took 234-238 ms instead of 45.
+  bool dying_out(SlotIndex count, SlotIndex previous, bool filled) const {
+    return tail_ != nullptr && filled && count < previous && count <= tail_threads();
   }
 
   // The particles in slots [first, first + count), sorted by next step into scratch memory.
