@@ -29,8 +29,9 @@
 // die, the generations at the end of a phase hold few particles, born late but some still with
 // most of the phase to go: on mvp §5.2.1 the last eight (390,000 of 7.4 million particles) took
 // 13-17 ms of 94-100 (docs/performance.md, "cpu-sync's last generations"). So once the generations
-// die out (CpuSync::dying_out), that generation and all its descendants run in one persistent
-// launch (cpu_sync_tail), a child as soon as it is born.
+// die out (CpuSync::dying_out), policy tail-2 runs that generation and all its descendants in one
+// persistent launch (cpu_sync_tail), a child as soon as it is born. It is not the default: on
+// toy-block-size's workload at blocks of 1024 it took 239 ms instead of 45.
 //
 // The constants it was tuned with are a policy type (CpuSyncPolicy; docs/design.md "Tuning
 // policies"), chosen at run time with --policy.
@@ -52,7 +53,7 @@ struct CpuSyncPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp> {
   static constexpr unsigned int kMinLanes = kLanes;  // run_pooled_family
   // The largest generation, in waves of the threads that fit on the GPU, that runs with all its
   // descendants in one launch once the generations die out; 0: none does (where particles never
-  // die; CpuSync::dying_out). sm90's 2: on mvp §5.2.1 the last eight generations, 87-90 ms at
+  // die; CpuSync::dying_out). tail-2's 2: on mvp §5.2.1 the last eight generations, 87-90 ms at
   // every block size, as 4 does; 8 takes the generation before too, and no less time.
   static constexpr unsigned int kTailWaves = kTail;
 
@@ -65,27 +66,26 @@ struct CpuSyncPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp> {
   }
 };
 
-struct CpuSyncSm90 : CpuSyncPolicy<32, 8, 16, 2> {
+struct CpuSyncSm90 : CpuSyncPolicy<32, 8, 16, 0> {
   static constexpr const char* kName = kSm90Policy;
   static constexpr const char* kDescription = kSm90What;
 };
-struct CpuSyncSteps16 : CpuSyncPolicy<32, 16, 16, 2> {
+struct CpuSyncSteps16 : CpuSyncPolicy<32, 16, 16, 0> {
   static constexpr const char* kName = kSteps16Policy;
   static constexpr const char* kDescription = kSteps16What;
 };
-struct CpuSyncPool64 : CpuSyncPolicy<64, 8, 16, 2> {
+struct CpuSyncPool64 : CpuSyncPolicy<64, 8, 16, 0> {
   static constexpr const char* kName = "pool-64";
   static constexpr const char* kDescription =
       "64 children per warp's pool: fewer left to the next generation, twice the shared memory";
 };
-struct CpuSyncEveryGeneration : CpuSyncPolicy<32, 8, 16, 0> {
-  static constexpr const char* kName = "every-generation";
+struct CpuSyncTail2 : CpuSyncPolicy<32, 8, 16, 2> {
+  static constexpr const char* kName = "tail-2";
   static constexpr const char* kDescription =
-      "a launch for every generation to the end of the phase, as the seed's (sm90: the last "
-      "generations of a sim whose particles never die run in one launch)";
+      "where particles never die, the generations dying out below two waves of resident threads "
+      "run in one persistent launch (sm90: a launch for every generation)";
 };
-using CpuSyncPolicies =
-    PolicyList<CpuSyncSm90, CpuSyncSteps16, CpuSyncPool64, CpuSyncEveryGeneration>;
+using CpuSyncPolicies = PolicyList<CpuSyncSm90, CpuSyncSteps16, CpuSyncPool64, CpuSyncTail2>;
 
 const SchedulerPolicies& cpu_sync_policies() {
   static const SchedulerPolicies p = policies_of<CpuSyncPolicies>({{90, CpuSyncSm90::kName}});
@@ -237,8 +237,7 @@ SchedulerEntry cpu_sync_entry() {
   return {"cpu-sync",
           "a launch per generation, each thread one particle to the end followed (where particles "
           "die) by children from its warp's shared-memory pool, the host reads the count between "
-          "generations; generations sorted by step, and (where particles never die) the last ones "
-          "run in one persistent launch (seed §3.1.4, §3.3.2)",
+          "generations; generations sorted by step (seed §3.1.4, §3.3.2)",
           SchedulerKind::kGpu,
           {"block_size"},
           device_runners<CpuSync>(),

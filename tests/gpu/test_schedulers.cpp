@@ -550,8 +550,8 @@ TEST(GpuSharedMemory, PoolsTooLargeForABlockAreARunError) {
 
 // cpu-sync's last generations (cpu_sync.cu, CpuSync::dying_out): an mvp population that fills
 // more than two waves of the GPU's resident threads (an H100 holds 135,168 threads of cpu-sync's
-// kernel at blocks of 128), then dies out below that, so that its last generations run in one
-// persistent launch; and every-generation's launches: the same particles.
+// kernel at blocks of 128), then dies out below that, so that tail-2 runs its last generations in
+// one persistent launch; and the default's launches: the same particles.
 TEST(GpuCpuSyncTail, LastGenerationsGiveCpuSerialsParticles) {
   SB_REQUIRE_CUDA_DEVICE();
   RunConfig c = base("mvp", 400'000, 200);
@@ -559,7 +559,7 @@ TEST(GpuCpuSyncTail, LastGenerationsGiveCpuSerialsParticles) {
   c.capacity = 10'000'000;
   const Config config{"mvp_dying_out", c};
   c.scheduler = "cpu-sync";
-  for (const char* policy : {"default", "every-generation"}) {
+  for (const char* policy : {"tail-2", "default"}) {
     find_scheduler(c.scheduler).policies.parameter.set(c, policy);
     expect_cpu_serial_particles(c, config, std::string("cpu-sync --policy ") + policy);
   }
