@@ -158,9 +158,12 @@ class CpuSync {
       CpuSyncPolicies::with(cpu_sync_policies().resolve(s.config, s.device), [&](auto* policy) {
         tail_waves_ = std::remove_pointer_t<decltype(policy)>::kTailWaves;
       });
-      tail_ = kernel_for_block(cpu_sync_tail<Sim, kAnyBlock>,
-                               cpu_sync_tail<Sim, kLargestBlockBound<Sim>>, s);
-      tail_grid_ = persistent_grid(tail_, s);
+      // Only a policy with a tail pays for sizing its grid.
+      if (tail_waves_ > 0) {
+        tail_ = kernel_for_block(cpu_sync_tail<Sim, kAnyBlock>,
+                                 cpu_sync_tail<Sim, kLargestBlockBound<Sim>>, s);
+        tail_grid_ = persistent_grid(tail_, s);
+      }
     }
   }
 
@@ -222,7 +225,7 @@ class CpuSync {
   const DeviceSetup& s_;
   PoolKernel<Kernel> k_;
   uint32_t resident_;          // threads of the kernel resident on the GPU at once
-  TailKernel tail_ = nullptr;  // only where the sim's particles never die
+  TailKernel tail_ = nullptr;  // only where the sim's particles never die, and the policy has one
   uint32_t tail_grid_ = 0;
   unsigned int tail_waves_ = 0;
   HostCounter counter_;
