@@ -29,9 +29,11 @@
 // die, the generations at the end of a phase hold few particles, born late but some still with
 // most of the phase to go: on mvp §5.2.1 the last eight (390,000 of 7.4 million particles) took
 // 13-17 ms of 94-100 (docs/performance.md, "cpu-sync's last generations"). So once the generations
-// die out (CpuSync::dying_out), policy tail-2 runs that generation and all its descendants in one
-// persistent launch (cpu_sync_tail), a child as soon as it is born. It is not the default: on
-// toy-block-size's workload at blocks of 1024 it took 239 ms instead of 45.
+// die out (CpuSync::dying_out), that generation and its descendants run in one persistent launch
+// (cpu_sync_tail), a child as soon as it is born. That launch stops handing out slots after the
+// policy's waves of resident threads, leaving the rest to generations again: where the
+// generations grow back (toy's first ones shrink, then grow to 13 million), a tail without that
+// end ran them all, and toy-block-size's workload at blocks of 1024 took 239 ms instead of 45.
 //
 // The constants it was tuned with are a policy type (CpuSyncPolicy; docs/design.md "Tuning
 // policies"), chosen at run time with --policy.
@@ -51,10 +53,10 @@ namespace {
 template <unsigned int kPoolSize, uint32_t kSteps, unsigned int kLanes, unsigned int kTail>
 struct CpuSyncPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp> {
   static constexpr unsigned int kMinLanes = kLanes;  // run_pooled_family
-  // The largest generation, in waves of the threads that fit on the GPU, that runs with all its
-  // descendants in one launch once the generations die out; 0: none does (where particles never
-  // die; CpuSync::dying_out). tail-2's 2: on mvp §5.2.1 the last eight generations, 87-90 ms at
-  // every block size, as 4 does; 8 takes the generation before too, and no less time.
+  // The most particles, in waves of the threads that fit on the GPU, that one tail runs: a
+  // generation that fits, once the generations die out, and as many of its descendants as fit
+  // beside it (CpuSync::dying_out); 0: no tail. 2: on mvp §5.2.1 the last eight generations,
+  // 87-90 ms at every block size, as 4 does; 8 takes the generation before too, and no less time.
   static constexpr unsigned int kTailWaves = kTail;
 
   static std::vector<PolicyConstant> constants() {
@@ -66,26 +68,26 @@ struct CpuSyncPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp> {
   }
 };
 
-struct CpuSyncSm90 : CpuSyncPolicy<32, 8, 16, 0> {
+struct CpuSyncSm90 : CpuSyncPolicy<32, 8, 16, 2> {
   static constexpr const char* kName = kSm90Policy;
   static constexpr const char* kDescription = kSm90What;
 };
-struct CpuSyncSteps16 : CpuSyncPolicy<32, 16, 16, 0> {
+struct CpuSyncSteps16 : CpuSyncPolicy<32, 16, 16, 2> {
   static constexpr const char* kName = kSteps16Policy;
   static constexpr const char* kDescription = kSteps16What;
 };
-struct CpuSyncPool64 : CpuSyncPolicy<64, 8, 16, 0> {
+struct CpuSyncPool64 : CpuSyncPolicy<64, 8, 16, 2> {
   static constexpr const char* kName = "pool-64";
   static constexpr const char* kDescription =
       "64 children per warp's pool: fewer left to the next generation, twice the shared memory";
 };
-struct CpuSyncTail2 : CpuSyncPolicy<32, 8, 16, 2> {
-  static constexpr const char* kName = "tail-2";
+struct CpuSyncNoTail : CpuSyncPolicy<32, 8, 16, 0> {
+  static constexpr const char* kName = "no-tail";
   static constexpr const char* kDescription =
-      "where particles never die, the generations dying out below two waves of resident threads "
-      "run in one persistent launch (sm90: a launch for every generation)";
+      "a launch for every generation, also those that die out (sm90: where particles never die, "
+      "up to two waves of resident threads of them in one persistent launch)";
 };
-using CpuSyncPolicies = PolicyList<CpuSyncSm90, CpuSyncSteps16, CpuSyncPool64, CpuSyncTail2>;
+using CpuSyncPolicies = PolicyList<CpuSyncSm90, CpuSyncSteps16, CpuSyncPool64, CpuSyncNoTail>;
 
 const SchedulerPolicies& cpu_sync_policies() {
   static const SchedulerPolicies p = policies_of<CpuSyncPolicies>({{90, CpuSyncSm90::kName}});
@@ -119,13 +121,15 @@ __global__ void SB_BLOCK_BOUND(kBound)
 // generations").
 inline constexpr unsigned int kTailBackOffNs = 32768;
 
-// The generation in slots [first, n), sorted, and all its descendants (CpuSync::dying_out), each
-// thread taking the next slot as dynamic-thread's do.
+// The generation in slots [first, n), sorted, and its descendants up to slot `end`
+// (CpuSync::dying_out), each thread taking the next slot as dynamic-thread's do. The counters
+// `done` and `next` must be 0.
 template <class Sim, int kBound>
-__global__ void SB_BLOCK_BOUND(kBound) cpu_sync_tail(DevicePhase<Sim> ph, SlotIndex first) {
+__global__ void SB_BLOCK_BOUND(kBound)
+    cpu_sync_tail(DevicePhase<Sim> ph, SlotIndex first, SlotIndex end) {
   // The slots before `first` hold particles of generations that ended.
   if (grid_thread_index() == 0) release_add_to_counter(ph.counters->done, first);
-  run_published_slots(ph, first, kTailBackOffNs);
+  run_published_slots(ph, first, end, kTailBackOffNs);
 }
 
 struct NextStep {
@@ -140,7 +144,7 @@ class CpuSync {
  public:
   using Particle = typename Sim::Particle;
   using Kernel = void (*)(DevicePhase<Sim>, const Particle*, SlotIndex, SlotIndex, bool);
-  using TailKernel = void (*)(DevicePhase<Sim>, SlotIndex);
+  using TailKernel = void (*)(DevicePhase<Sim>, SlotIndex, SlotIndex);
 
   // A block size that not even the kernel's instantiation for the largest blocks runs at (too
   // much shared memory for its pools) is a run error here rather than a failed launch.
@@ -167,6 +171,8 @@ class CpuSync {
     }
   }
 
+  // Runs the generations in slots [last, n) until one spawns none: each a launch, or, once they
+  // die out, a tail, after which the slots it did not reach are the next generation.
   void run_phase(const DevicePhase<Sim>& ph, SlotIndex n) {
     SlotIndex last = 0, previous = 0;
     bool filled = false;  // a generation so far held more than the tail takes
@@ -174,31 +180,43 @@ class CpuSync {
       const SlotIndex count = n - last;
       const Particle* in = first_generation ? ph.particles : earliest_first(ph, last, count);
       if (!first_generation && dying_out(count, previous, filled)) {
-        // The tail's threads take the generation from its slots, in the sorted order.
-        SB_CUDA_CHECK(cudaMemcpyAsync(ph.particles + last, in, count * sizeof(Particle),
-                                      cudaMemcpyDeviceToDevice, s_.stream));
-        launch(s_, tail_, tail_grid_, 0, ph, last);
-        return;
+        last = run_tail(ph, in, last, count);
+      } else {
+        // A generation too small to fill the GPU gains nothing from leaving lanes to the next.
+        launch(s_, k_.kernel, blocks_for(count, s_.config.block_size), k_.shared_bytes, ph, in,
+               last, count, count >= resident_);
+        filled = filled || count > tail_threads();
+        last = n;
       }
-      // A generation too small to fill the GPU gains nothing from leaving lanes to the next.
-      launch(s_, k_.kernel, blocks_for(count, s_.config.block_size), k_.shared_bytes, ph, in, last,
-             count, count >= resident_);
-      filled = filled || count > tail_threads();
       previous = count;
-      last = n;
       n = counter_.read_n(s_, ph.counters, ph.capacity);
+      last = std::min(last, n);  // a tail that ran every slot
     }
   }
 
  private:
-  // The largest generation that the tail takes: the policy's waves of resident threads.
+  // The most particles that a tail runs: the policy's waves of resident threads.
   SlotIndex tail_threads() const { return static_cast<SlotIndex>(tail_waves_) * resident_; }
 
-  // Whether a generation of `count` after one of `previous` runs with its descendants in one
-  // launch: a generation before held more than the tail takes (`filled`), and this one fits in
-  // the tail and is smaller than the last. The generations then die out. toy's first ones are
-  // small and shrink too, then grow to 13 million: run by the tail, toy-block-size's workload
-  // took 234-238 ms instead of 45.
+  // Runs the generation of `count` in slots from `first`, sorted into `in`, and its descendants in
+  // one launch, up to tail_threads() slots; returns the slot where it stopped.
+  SlotIndex run_tail(const DevicePhase<Sim>& ph, const Particle* in, SlotIndex first,
+                     SlotIndex count) {
+    // The tail's threads take the generation from its slots, in the sorted order.
+    SB_CUDA_CHECK(cudaMemcpyAsync(ph.particles + first, in, count * sizeof(Particle),
+                                  cudaMemcpyDeviceToDevice, s_.stream));
+    // An earlier tail of the phase left its counts there.
+    SB_CUDA_CHECK(cudaMemsetAsync(&ph.counters->done, 0, sizeof(SlotIndex), s_.stream));
+    SB_CUDA_CHECK(cudaMemsetAsync(&ph.counters->next, 0, sizeof(SlotIndex), s_.stream));
+    const SlotIndex end = std::min(first + tail_threads(), ph.capacity);
+    launch(s_, tail_, tail_grid_, 0, ph, first, end);
+    return end;
+  }
+
+  // Whether a generation of `count` after one of `previous` runs with its descendants in a tail:
+  // a generation before held more than the tail takes (`filled`), and this one fits in the tail
+  // and is smaller than the last. The generations then die out, mostly: toy's first ones are
+  // small and shrink too, then grow to 13 million, which the tail's end leaves to generations.
   bool dying_out(SlotIndex count, SlotIndex previous, bool filled) const {
     return tail_ != nullptr && filled && count < previous && count <= tail_threads();
   }

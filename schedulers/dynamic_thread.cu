@@ -10,7 +10,7 @@ namespace {
 
 template <class Sim, int kBound>
 __global__ void SB_BLOCK_BOUND(kBound) dynamic_thread(DevicePhase<Sim> ph) {
-  run_published_slots(ph, 0);
+  run_published_slots(ph, 0, ph.capacity);
 }
 
 template <class Sim>

@@ -78,13 +78,13 @@ __device__ inline bool await_slot(const DevicePhase<Sim>& ph, typename Sim::Part
 
 // dynamic-thread's loop (seed 003 §3.1.9): for each k that the counter `next` hands out, waits
 // for slot first + k to be published (await_slot) and runs its particle to the end, each child
-// published in a slot of its own; until no particle ever will be. The particles before `first`
-// must count as done.
+// published in a slot of its own; until no particle ever will be, or until the slots handed out
+// reach `end`. The particles before `first` must count as done.
 template <class Sim>
 __device__ inline void run_published_slots(const DevicePhase<Sim>& ph, SlotIndex first,
-                                           unsigned int max_ns = kBackOffNs) {
+                                           SlotIndex end, unsigned int max_ns = kBackOffNs) {
   unsigned int finished = 0;
-  for (SlotIndex i = first + add_to_counter(ph.counters->next, 1); i < ph.capacity;
+  for (SlotIndex i = first + add_to_counter(ph.counters->next, 1); i < end;
        i = first + add_to_counter(ph.counters->next, 1)) {
     typename Sim::Particle* slot = ph.particles + i;
     if (!await_slot(ph, slot, finished, max_ns)) return;

@@ -94,7 +94,7 @@ const BadInput kBadInputs[] = {
      {"run", "--sim", "mvp", "--scheduler", "cpu-sync", "--init-n", "100", "--steps", "10",
       "--policy", "regs-80"},
      "--policy (cpu-sync): 'regs-80' is not accepted; accepted: default, sm90, steps-16, pool-64, "
-     "tail-2"},
+     "no-tail"},
     {"warp_sync_of_another_scheduler",
      {"run", "--sim", "mvp", "--scheduler", "dynamic-warp", "--init-n", "100", "--steps", "10",
       "--warp-sync"},
@@ -307,8 +307,8 @@ TEST(Cli, ListShowsThePoliciesAndTheirConstants) {
       {"dynamic-block ", " min-lanes-8 ", "min_lanes 8"},
       {"dynamic-block ", " sm90 ", "large_particle_registers 80, recycled_slots 64"},
       {"cpu-sync ", " pool-64 ", "pool 64, steps_per_iteration 8, min_lanes 16"},
-      {"cpu-sync ", " sm90 ", "min_lanes 16, recycled_slots 64, tail_waves 0"},
-      {"cpu-sync ", " tail-2 ", "recycled_slots 64, tail_waves 2"}};
+      {"cpu-sync ", " sm90 ", "min_lanes 16, recycled_slots 64, tail_waves 2"},
+      {"cpu-sync ", " no-tail ", "recycled_slots 64, tail_waves 0"}};
   for (const auto& row : rows)
     EXPECT_TRUE(has_line(o.out, row)) << row[1] << "\n" << o.out;
   EXPECT_FALSE(has_line(o.out, {"naive ", " default "})) << o.out;

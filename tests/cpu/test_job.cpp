@@ -95,7 +95,7 @@ TEST(Job, PolicyAxisNamesAPolicyOfTheSchedulers) {
       << refusal("pool-64");
   EXPECT_NE(refusal("fastest").find("axes.policy: 'fastest' is not accepted by any scheduler that "
                                     "reads it; accepted: default, sm90, steps-16, pool-64, "
-                                    "tail-2, min-lanes-8, regs-80"),
+                                    "no-tail, min-lanes-8, regs-80"),
             std::string::npos)
       << refusal("fastest");
 }

@@ -548,20 +548,29 @@ TEST(GpuSharedMemory, PoolsTooLargeForABlockAreARunError) {
                                         "run error"});
 }
 
-// cpu-sync's last generations (cpu_sync.cu, CpuSync::dying_out): an mvp population that fills
-// more than two waves of the GPU's resident threads (an H100 holds 135,168 threads of cpu-sync's
-// kernel at blocks of 128), then dies out below that, so that tail-2 runs its last generations in
-// one persistent launch; and the default's launches: the same particles.
+// cpu-sync's last generations (cpu_sync.cu, CpuSync::dying_out), where a tail runs up to two
+// waves of resident threads (an H100 holds 135,168 threads of cpu-sync's kernel at blocks of 128):
+// the default's tails and no-tail's launches give cpu-serial's particles.
+// - mvp: a population that fills more than two waves, then dies out below that; its last
+//   generations fit in one tail.
+// - toy, 2e4 particles in a column, 1900 steps: the generations grow to 1.46 million, then hold
+//   540,000, 243,000 (a tail starts), 86,000, 24,000, ... 359,000 particles from the tail's on,
+//   more than it runs: it stops at its end, and the rest make a generation that is a second tail.
 TEST(GpuCpuSyncTail, LastGenerationsGiveCpuSerialsParticles) {
   SB_REQUIRE_CUDA_DEVICE();
-  RunConfig c = base("mvp", 400'000, 200);
-  sb::mvp::split_chance().set(c, 1);
-  c.capacity = 10'000'000;
-  const Config config{"mvp_dying_out", c};
-  c.scheduler = "cpu-sync";
-  for (const char* policy : {"tail-2", "default"}) {
-    find_scheduler(c.scheduler).policies.parameter.set(c, policy);
-    expect_cpu_serial_particles(c, config, std::string("cpu-sync --policy ") + policy);
+  RunConfig mvp = base("mvp", 400'000, 200);
+  sb::mvp::split_chance().set(mvp, 1);
+  mvp.capacity = 10'000'000;
+  RunConfig toy = base("toy", 20'000, 1900);
+  sb::toy::layout().set(toy, "column");
+  toy.capacity = 10'000'000;
+  for (const Config& config : {Config{"mvp_dying_out", mvp}, Config{"toy_tail_ends", toy}}) {
+    RunConfig c = config.run;
+    c.scheduler = "cpu-sync";
+    for (const char* policy : {"default", "no-tail"}) {
+      find_scheduler(c.scheduler).policies.parameter.set(c, policy);
+      expect_cpu_serial_particles(c, config, std::string("cpu-sync --policy ") + policy);
+    }
   }
 }
 
