@@ -255,14 +255,16 @@ class CpuSync {
 }  // namespace
 
 SchedulerEntry cpu_sync_entry() {
-  return {"cpu-sync",
-          "a launch per generation, each thread one particle to the end followed (where particles "
-          "die) by children from its warp's shared-memory pool, the host reads the count between "
-          "generations; generations sorted by step (seed §3.1.4, §3.3.2)",
-          SchedulerKind::kGpu,
-          {"block_size"},
-          device_runners<CpuSync>(),
-          cpu_sync_policies()};
+  return {
+      "cpu-sync",
+      "a launch per generation, each thread one particle to the end followed (where particles "
+      "die) by children from its warp's shared-memory pool, the host reads the count between "
+      "generations; generations sorted by step (seed §3.1.4, §3.3.2); where particles never die, "
+      "the last ones, once they die out, in one persistent launch",
+      SchedulerKind::kGpu,
+      {"block_size"},
+      device_runners<CpuSync>(),
+      cpu_sync_policies()};
 }
 
 }  // namespace sb
