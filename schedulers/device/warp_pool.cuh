@@ -23,6 +23,7 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 
+#include <algorithm>
 #include <type_traits>
 
 #include "core/cuda_check.hpp"
@@ -447,8 +448,7 @@ __device__ void advance_iteration(const DevicePhase<Sim>& ph,
 // threads still fits on an SM.
 template <class Sim>
 constexpr int pool_register_cap(int large) {
-  if (!kLargeParticle<typename Sim::Particle>) return 64;
-  return large > kStepRegisters<Sim> ? large : kStepRegisters<Sim>;
+  return kLargeParticle<typename Sim::Particle> ? std::max(large, kStepRegisters<Sim>) : 64;
 }
 
 // Warp-collective: runs the particles the lanes hold (`p`, from slot `own`; a lane without one
