@@ -10,8 +10,8 @@ PYTHON := .venv/bin/python
 DEVICE ?= nvidia-h100-80gb-hbm3
 # The jobs whose figures the report shows, in its order; plot/fig_<job, - and . as _>.py draws each.
 FIGURE_JOBS := toy-block-size toy-init-n toy-steps mvp pic-cross-section pic-block-size \
-	pic-poisson-steps pic-mobility-steps pic-init-n pic-scale table-3.2-compaction warp-sync \
-	air-reduced-field air-phase-time pic-field air-space-charge
+	pic-poisson-steps pic-mobility-steps pic-init-n pic-scale pic-turnover table-3.2-compaction \
+	warp-sync air-reduced-field air-phase-time pic-field air-space-charge
 
 .PHONY: all deps build demo test test-slurm clean format figures report results
 

@@ -92,6 +92,7 @@ QUANTITIES = {
                             "ns"),
     "steps_per_s": Quantity("particle-steps per second", ("counters", "particle_steps_per_s"),
                             "/s", higher_is_better=True),
+    "mobility": Quantity("mobility steps' time (ms, median)", ("parts_ms", "mobility"), "ms"),
     "compaction": Quantity("compaction time (ms, median)", ("parts_ms", "compaction"), "ms"),
     "final": Quantity("final particles", ("counts", "final"), shared=True),
     "spawned": Quantity("spawned (split collisions)", ("counts", "spawned"), shared=True),

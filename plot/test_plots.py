@@ -118,6 +118,15 @@ class Families(unittest.TestCase):
             self.assertIn(f"| cpu-sync (compaction {variant}) |", table)
         self.assertIn("block_size 1024", table)
 
+    def test_turnover_leaves_the_table_points_out_and_draws_mobility(self):
+        job = results.load_job(JOBS / "pic-turnover.json")
+        (turnover,) = results.build(importlib.import_module("fig_pic_turnover").figures, job)
+        self.assertEqual({p["config"]["collision_chance"] for p in turnover.points},
+                         {0, 0.5, 1, 2, 4.55, 9})
+        self.assertEqual(turnover.panels[0].quantities, ("mobility",))
+        series = set(results.series(turnover))
+        self.assertIn("bound (block_size 32)", series)
+
     def test_refuses_another_schema(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = pathlib.Path(tmp, "old.json")
