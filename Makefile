@@ -29,7 +29,7 @@ demo: build
 	$(BUILD)/bin/schedbench sweep jobs/demo.json --out results/demo/demo.json --overwrite
 	$(PYTHON) plot/plot_demo.py results/demo/demo.json --out results/demo
 
-# Every figure job on this machine's GPU into results/<device>/ (about 65 minutes on an H100, their estimates summed).
+# Every figure job on this machine's GPU into results/<device>/ (about 70 minutes on an H100, their estimates summed).
 # Interrupted, it resumes where it stopped.
 results: build
 	scripts/run-jobs.sh --schedbench $(BUILD)/bin/schedbench $(FIGURE_JOBS:%=jobs/%.json)
