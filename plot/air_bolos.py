@@ -1,6 +1,6 @@
-"""sim air against the two-term Boltzmann solver bolos (issue 14, item 8) on the same LXCat
-file: the solver's side, runs of `schedbench run --sim air`, and the estimates (with standard
-errors) that plot/test_air_bolos.py asserts and plot/validate_air.py tabulates.
+"""sim air against the two-term Boltzmann solver bolos on the same LXCat file: the solver's
+side, runs of `schedbench run --sim air`, and the estimates (with standard errors) that
+plot/test_air_bolos.py asserts and plot/validate_air.py tabulates.
 
 Both sides describe a swarm in a uniform field whose number grows or decays exponentially in
 time (bolos's growth term, the run's free population): mean energy, flux drift velocity (mean

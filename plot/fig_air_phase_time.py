@@ -1,6 +1,6 @@
-"""Issue 14, item 9: sim air near its critical field, the same simulated time cut into phases
-of a few to thousands of flights per electron: what the phase boundaries and the variable time
-step cost each scheduler. Reads the results of jobs/air-phase-time.json."""
+"""sim air near its critical field, the same simulated time cut into phases of a few to
+thousands of flights per electron: what the phase boundaries and the variable time step cost
+each scheduler. Reads the results of jobs/air-phase-time.json."""
 
 from results import Panel, distinct, main, new_figure, ok_points
 

@@ -1,7 +1,7 @@
-"""Issue 14, item 9: sim air (electrons in N2:0.8,O2:0.2 with null collisions on LXCat cross
-sections) against the reduced field E/N, one figure per population. A step is one random
-flight, so the time per flight compares fields whose phases differ in length. Reads the
-results of jobs/air-reduced-field.json."""
+"""sim air (electrons in N2:0.8,O2:0.2 with null collisions on LXCat cross sections) against the
+reduced field E/N, one figure per population. A step is one random flight, so the time per
+flight compares fields whose phases differ in length. Reads the results of
+jobs/air-reduced-field.json."""
 
 from results import Panel, distinct, main, new_figure, ok_points
 

@@ -1,7 +1,7 @@
-"""Issue 15, item 6: what air's space charge costs. air in the applied field alone against
---space-charge (deposition of electrons and ions, free-space FFT solve at each phase boundary,
-the field read at each flight's start) on meshes of several sizes, per scheduler. Reads the
-results of jobs/air-space-charge.json."""
+"""What air's space charge costs. air in the applied field alone against --space-charge
+(deposition of electrons and ions, free-space FFT solve at each phase boundary, the field read
+at each flight's start) on meshes of several sizes, per scheduler. Reads the results of
+jobs/air-space-charge.json."""
 
 from results import Panel, config, distinct, main, new_figure, ok_points, sweeps_along
 

@@ -1,6 +1,6 @@
-"""Issue 15, item 6: what the real field costs in pic's default workload. The mock field of
-seed 003 against --field poisson (deposition, cuFFT solve, the field read at each particle) on
-meshes of several sizes, per scheduler. Reads the results of jobs/pic-field.json."""
+"""What the real field costs in pic's default workload. The mock field of seed 003 against
+--field poisson (deposition, cuFFT solve, the field read at each particle) on meshes of several
+sizes, per scheduler. Reads the results of jobs/pic-field.json."""
 
 from results import Panel, config, distinct, main, new_figure, ok_points, sweeps_along
 

@@ -1,6 +1,6 @@
-"""Issue 16, item 2: pic's default workload on one GPU from 1e6 initial particles up, each run
-with a capacity of three slots per initial particle; time per particle-step (flat where the GPU
-scales) and the slots each scheduler used against the initial particles. Reads the results of
+"""pic's default workload on one GPU from 1e6 initial particles up, each run with a capacity of
+three slots per initial particle; time per particle-step (flat where the GPU scales) and the
+slots each scheduler used against the initial particles. Reads the results of
 jobs/pic-scale.json."""
 
 from results import Panel, context_slug, main, new_figure, ok_points, sweeps_along

@@ -1,8 +1,8 @@
-"""Issue 16, item 5: what births and deaths cost each scheduler on pic's default workload shape.
-The mobility steps' time against a constant collision chance, from none (no particle splits or
-dies, so the time is the schedulers' loops alone) to twice the synthetic table's rate, with the
-bound beside them. Reads the results of jobs/pic-turnover.json; its points with the table
-itself are the reference the text of docs/performance.md compares with, not a value of x."""
+"""What births and deaths cost each scheduler on pic's default workload shape. The mobility
+steps' time against a constant collision chance, from none (no particle splits or dies, so the
+time is the schedulers' loops alone) to twice the synthetic table's rate, with the bound beside
+them. Reads the results of jobs/pic-turnover.json; its points with the table itself are the
+reference the text of docs/performance.md compares with, not a value of x."""
 
 from results import Panel, config, distinct, main, new_figure, ok_points
 

@@ -1,5 +1,5 @@
-"""sim air against bolos (issue 14, item 8): N2 at 100, 200, 400 and 800 Td, N2 at 100 Td
-without its vibrational excitations, and the critical field of N2:0.8,O2:0.2, each as
+"""sim air against bolos: N2 at 100, 200, 400 and 800 Td, N2 at 100 Td without its vibrational
+excitations, and the critical field of N2:0.8,O2:0.2, each as
 `schedbench run --sim air --scheduler cpu-openmp` (about a minute on two cores;
 plot/test_air_bolos.py asserts the same runs). Writes the results as JSON
 (plot/plot_air_validation.py draws them) and prints the table of docs/physics.md.

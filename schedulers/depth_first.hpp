@@ -25,7 +25,7 @@ class DepthFirst {
 
   // Runs the particle in slot i and every descendant to the end of the phase. One call of
   // run_to_end serves them all: with two, the compiler stopped inlining the sim's step, and
-  // cpu-serial took a third longer on mvp (docs/performance.md, "Slots and the live population").
+  // cpu-serial took markedly longer on mvp (docs/performance.md, "Slots and the live population").
   template <class Slots>
   void run_slot(size_t i, Slots& slots) {
     Particle p = ps_[i];

@@ -1,7 +1,7 @@
-// The field module's kernels measured one at a time (issue 15; docs/performance.md, "The field
-// module's kernels"), for bench_fields: deposition (atomic or sorted by cell), the Poisson solve
-// (cuFFT, or FFTW on one host thread), the field and its gather. Device passes are timed by CUDA
-// events, the host solve by a steady clock; Google Benchmark computes the statistics.
+// The field module's kernels measured one at a time (docs/performance.md, "The field module's
+// kernels"), for bench_fields: deposition (atomic or sorted by cell), the Poisson solve (cuFFT, or
+// FFTW on one host thread), the field and its gather. Device passes are timed by CUDA events, the
+// host solve by a steady clock; Google Benchmark computes the statistics.
 #pragma once
 
 #include <nlohmann/json.hpp>

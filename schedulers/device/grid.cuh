@@ -13,19 +13,19 @@
 
 namespace sb {
 
-// Registers and block sizes (docs/performance.md, "Registers and block sizes"). A block fits on
-// an SM only if its threads' registers do: 64 K of them, so 64 per thread for a block of 1024.
-// ptxas gives the kernels of large particles (pic, air) 65 to 142, which would leave the largest
+// Registers and block sizes (docs/performance.md, "Registers and block sizes"). A block fits on an
+// SM only if its threads' registers do: 64 K of them, so 64 per thread for a block of 1024. ptxas
+// gives the kernels of large particles (pic, air) more than 64, which would leave the largest
 // blocks unlaunchable. So each scheduler kernel takes its launch bound (or, for kernels that
-// already cap their registers, its cap) as a template parameter, and sims with such particles get
-// a second instantiation, bounded to blocks of 1024, that runs where a block of the first does
-// not fit. Toy's and mvp's kernels fit in blocks of 1024 as they are and are compiled once.
+// already cap their registers, its cap) as a template parameter, and sims with such particles get a
+// second instantiation, bounded to blocks of 1024, that runs where a block of the first does not
+// fit. Toy's and mvp's kernels fit in blocks of 1024 as they are and are compiled once.
 inline constexpr int kAnyBlock = 0;         // __launch_bounds__(0): no bound, ptxas's registers
 inline constexpr int kLargestBlock = 1024;  // __launch_bounds__(1024): at most 64 registers
 
 // A kernel's launch bound: none for kAnyBlock; for kLargestBlock, blocks of 1024 with one of them
 // per SM, which lets ptxas take the 64 registers that allows (told the block size alone, it took
-// 32 for some of air's kernels and spilled the more).
+// fewer for some of air's kernels and spilled the more).
 #define SB_BLOCK_BOUND(bound) __launch_bounds__((bound), (bound) == 0 ? 0 : 1)
 
 // Particles over 64 bytes (pic, air): the kernels that hold one take more registers than a

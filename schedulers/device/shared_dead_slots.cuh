@@ -1,14 +1,14 @@
-// Dead slots that the warps of a group share (dynamic-warp --policy queue): a warp that keeps
-// more dead slots than it is likely to need, or that runs out of work, gives them to its group's
-// ring in device memory, and a warp that hands out children or ends pooled particles alive takes
-// what it lacks from there before it claims new slots. Without it a dead slot stays with the
-// warp that ran its particle, while the warps that hand out children (those with full pools) are
-// often others and claim new ones: 1.36 slots per live particle on pic's default workload, 1.04
-// with it, for 1-7 % more time (docs/performance.md, "Slots and the live population").
+// Dead slots that the warps of a group share (dynamic-warp --policy queue): a warp that keeps more
+// dead slots than it is likely to need, or that runs out of work, gives them to its group's ring in
+// device memory, and a warp that hands out children or ends pooled particles alive takes what it
+// lacks from there before it claims new slots. Without it a dead slot stays with the warp that ran
+// its particle, while the warps that hand out children (those with full pools) are often others and
+// claim new ones. With it, pic's default workload comes close to one slot per live particle, for a
+// little more time (docs/performance.md, "Slots and the live population").
 //
-// One ring for all warps took 80 times as long there: every give and take is a compare-and-swap
-// on the ring's state, and thousands of warps retried on one word. Groups of 32 warps come close
-// (1.03-1.04 slots per live particle against 1.00).
+// One ring for all warps took many times as long there: every give and take is a compare-and-swap
+// on the ring's state, and thousands of warps retried on one word. Groups of 32 warps use nearly as
+// few slots as one ring.
 //
 // A group's words: [0] the ring's state, places given << 32 | places taken (each mod 2^32: only
 // their difference, at most kDeadSlotRing, is read); [1, kDeadSlotHeader) unused, so that no two
@@ -29,11 +29,11 @@
 
 namespace sb {
 
-inline constexpr unsigned int kWarpsSharingDeadSlots = 32;  // warps per group: 8 gave 1.07
+inline constexpr unsigned int kWarpsSharingDeadSlots = 32;  // warps per group: 8 used more slots
 inline constexpr uint32_t kDeadSlotRing = 4096;             // entries a group holds; a power of two
 inline constexpr SlotIndex kDeadSlotHeader = 16;
-// A warp gives its dead slots above half of this when it keeps more; 16 gave 1.03 slots per live
-// particle for 1 % more time on pic than 48 (1.04).
+// A warp gives its dead slots above half of this when it keeps more; 16 saved hardly a slot on pic
+// and took more time than 48.
 inline constexpr unsigned int kGiveDeadSlotsAbove = 48;
 
 // The words of the rings of a grid of `warps` warps.

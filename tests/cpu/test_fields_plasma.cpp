@@ -117,9 +117,8 @@ double relative_spread(const std::vector<double>& v) {
   return (*high - *low) / v.front();
 }
 
-// Tolerances of the issue: 2 % on the frequency (the grid's dispersion at k h = 2 pi / 32
-// lowers it by about 0.5 %, leapfrog at omega dt = 0.2 raises it by 0.17 %), 1 % on the total
-// energy over 20 periods.
+// Tolerances: 2 % on the frequency (the grid's dispersion at k h = 2 pi / 32 lowers it by about
+// 0.5 %, leapfrog at omega dt = 0.2 raises it by 0.17 %), 1 % on the total energy over 20 periods.
 TEST(FieldsPlasma, ColdOscillationAtThePlasmaFrequencyConservesEnergy) {
   const Oscillation o = run_oscillation(20);
   const double omega = frequency_from_crossings(o.amplitude, o.dt);

@@ -1,8 +1,7 @@
-// Memory a run cannot have is a clean error on every host engine (issue 12, item 5): exit code 3,
-// one line naming what was being allocated and how many bytes, never an abort, also where the
-// allocation fails inside an OpenMP region. The memory is limited by an address-space limit set
-// in the child before it execs schedbench (`ulimit -v`), so that the tests fail the same way on
-// every machine.
+// Memory a run cannot have is a clean error on every host engine: exit code 3, one line naming what
+// was being allocated and how many bytes, never an abort, also where the allocation fails inside an
+// OpenMP region. The memory is limited by an address-space limit set in the child before it execs
+// schedbench (`ulimit -v`), so that the tests fail the same way on every machine.
 #include <gtest/gtest.h>
 
 #include <regex>

@@ -44,8 +44,9 @@ Fate step_once(P& p, const typename Sim::Params& prm) {
   return advance<Sim>(p, child, prm, draws, {0, 10});
 }
 
-// Digests of main's pic before it became a family (schedbench at f300f70, cpu-serial): the mock
-// variant's step is that pic's step, so its runs are that pic's runs bit for bit.
+// Digests of pic's runs from before pic became a family of a mock and a Poisson variant
+// (cpu-serial): the mock variant's step is that pic's step, so its runs are that pic's runs bit
+// for bit.
 TEST(PicFamily, TheMockFieldGivesTheDigestsOfPicBeforeTheFamily) {
   RunConfig synthetic = engine_cases::pic(20000, 3, 300, -1);
   synthetic.scheduler = "cpu-serial";

@@ -1,7 +1,7 @@
-// A sweep leaves nothing behind and collides with no other, however it ends (issue 12, item 4):
-// its point processes end with it, SIGKILL included; SIGHUP stops it as SIGTERM does; its scratch
-// folder goes with it or with the next sweep on the same file; a second sweep on one results file
-// is refused whatever its flags. The fake runner's seed 14 hangs, so a point is always running.
+// A sweep leaves nothing behind and collides with no other, however it ends: its point processes
+// end with it, SIGKILL included; SIGHUP stops it as SIGTERM does; its scratch folder goes with it
+// or with the next sweep on the same file; a second sweep on one results file is refused whatever
+// its flags. The fake runner's seed 14 hangs, so a point is always running.
 #include <gtest/gtest.h>
 #include <signal.h>
 
