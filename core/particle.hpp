@@ -35,7 +35,7 @@ enum class Fate : uint32_t { kAlive, kSpawned, kDied, kPhaseEnd };
 
 // kEmpty is zero so that zeroed device memory reads as "no particle here yet": GPU schedulers
 // publish a particle by storing kAlive last (schedulers/device/slots.cuh). A slot whose particle
-// a GPU scheduler moved to another slot mid-phase reads kEmpty again (warp_pool.cuh).
+// a GPU scheduler moved to another slot mid-phase reads kEmpty again (pool_agent.cuh).
 enum ParticleStatus : uint32_t { kEmpty = 0, kAlive = 1, kDead = 2 };
 
 // 20 bytes of 4-byte words, so that particles of 4- and 8-byte fields pack without padding.

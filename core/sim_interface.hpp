@@ -36,7 +36,7 @@ inline constexpr bool kDrawsFrames<Sim, std::void_t<decltype(Sim::kDrawsFrames)>
     Sim::kDrawsFrames;
 
 // Whether a particle of the sim can die (Sim::kParticlesDie; true unless the sim says it cannot:
-// mvp and toy). Where none dies, the pool schedulers keep no dead slots (warp_pool.cuh,
+// mvp and toy). Where none dies, the pool schedulers keep no dead slots (pool_policy.cuh,
 // PoolPolicyFor): there would be none to keep, and the array for them costs shared memory. Only
 // memory and speed depend on it, never a result: a death in such a sim keeps its slot, as it did
 // before slots were reused.
@@ -47,11 +47,11 @@ template <class Sim>
 inline constexpr bool kParticlesDie<Sim, std::void_t<decltype(Sim::kParticlesDie)>> =
     Sim::kParticlesDie;
 
-// The fewest registers per thread that a scheduler kernel capped for the sim's particle size
-// should leave the sim's step (Sim::kStepRegisters; 0 unless the sim says: the cap alone). A step
-// that reads a mesh field keeps the field's values live beside the particle: under dynamic-warp's
-// cap of 72, pic's Poisson points ran 15 % slower than at 80 and air's space charge 3 % slower
-// (docs/performance.md, "Registers for a step that reads a field"). Only speed depends on it.
+// The fewest registers per thread that a scheduler kernel capped for the sim's particle size should
+// leave the sim's step (Sim::kStepRegisters; 0 unless the sim says: the cap alone). A step that
+// reads a mesh field keeps the field's values live beside the particle: under dynamic-warp's cap of
+// 72, pic's Poisson points and air's space charge ran slower than at 80 (docs/performance.md,
+// "Registers for a step that reads a field", has the measurements). Only speed depends on it.
 template <class Sim, class = void>
 inline constexpr int kStepRegisters = 0;
 

@@ -5,7 +5,7 @@
 // Ours adds what the seed found for its Dynamic scheduler (§3.4.4), which its authors expected
 // to help CPU Sync too (§3.4): a warp runs its particles in iterations of a few steps with a
 // pool of children in shared memory, a lane whose particle died taking a child from there
-// (schedulers/device/warp_pool.cuh). A thread's particle is thus followed by children of its
+// (schedulers/device/pool_agent.cuh). A thread's particle is thus followed by children of its
 // warp instead of idling until the warp's longest particle ends; where particles live a few
 // dozen steps of exponential length (pic), that idling was three quarters of the lanes. When
 // fewer than Policy::kMinLanes lanes (half, by default) are left with work, in a generation large
@@ -26,44 +26,48 @@
 // spawned, where a warp's particles need very different numbers of steps.)
 //
 // A generation lasts as long as its longest particle, however few it holds. Where particles never
-// die, the generations at the end of a phase hold few particles, born late but some still with
-// most of the phase to go: on mvp §5.2.1 the last eight (390,000 of 7.4 million particles) took
-// 13-17 ms of 94-100 (docs/performance.md, "cpu-sync's last generations"). So once the generations
-// die out (CpuSync::dying_out), that generation and its descendants run in one persistent launch
-// (cpu_sync_tail), a child as soon as it is born. That launch stops handing out slots after the
-// policy's waves of resident threads, leaving the rest to generations again: where the
-// generations grow back (toy's first ones shrink, then grow to 13 million), a tail without that
-// end ran them all, and toy-block-size's workload at blocks of 1024 took 239 ms instead of 45.
+// die, the generations at the end of a phase hold few particles, born late but some still with most
+// of the phase to go: on mvp §5.2.1 the last eight (390,000 of 7.4 million particles) took a
+// disproportionate share of the phase's time (docs/performance.md, "cpu-sync's last generations").
+// So once the generations die out (CpuSync::dying_out), that generation and its descendants run in
+// one persistent launch (cpu_sync_tail), a child as soon as it is born. That launch stops handing
+// out slots after the policy's waves of resident threads, leaving the rest to generations again:
+// where the generations grow back (toy's first ones shrink, then grow to 13 million), a tail
+// without that end ran them all, and toy-block-size's workload at blocks of 1024 took several times
+// as long.
 //
 // The constants it was tuned with are a policy type (CpuSyncPolicy; docs/design.md "Tuning
 // policies"), chosen at run time with --policy.
+#include <thrust/execution_policy.h>
 #include <thrust/transform.h>
 #include <cub/device/device_radix_sort.cuh>
 
+#include "core/grid_shape.hpp"
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/host_counter.hpp"
 #include "schedulers/device/step_once.cuh"
-#include "schedulers/device/warp_pool.cuh"
+#include "schedulers/device/pool_dispatch.cuh"
 #include "schedulers/entries.hpp"
 
 namespace sb {
 namespace {
 
 template <unsigned int kPoolSize, uint32_t kSteps, unsigned int kLanes, unsigned int kTail>
-struct CpuSyncPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp> {
+struct CpuSyncPolicy : PoolPolicy<kPoolSize, kSteps, ReuseDeadSlots<>> {
   static constexpr unsigned int kMinLanes = kLanes;  // run_pooled_family
   // The most particles, in waves of the threads that fit on the GPU, that one tail runs: a
   // generation that fits, once the generations die out, and as many of its descendants as fit
-  // beside it (CpuSync::dying_out); 0: no tail. 2: on mvp §5.2.1 the last eight generations,
-  // 87-90 ms at every block size, as 4 does; 8 takes the generation before too, and no less time.
+  // beside it (CpuSync::dying_out); 0: no tail. 2: on mvp §5.2.1 the last eight generations, as
+  // fast at every block size as 4; 8 takes the generation before too, and is no faster
+  // (docs/performance.md, "What each scheduler costs and why", has the times).
   static constexpr unsigned int kTailWaves = kTail;
 
   static std::vector<PolicyConstant> constants() {
     return {{"pool", kPoolSize},
             {"steps_per_iteration", kSteps},
             {"min_lanes", kLanes},
-            {"recycled_slots", kRecycledSlotsPerWarp},
+            {"recycled_slots", ReuseDeadSlots<>::kKept},
             {"tail_waves", kTail}};
   }
 };
@@ -114,11 +118,10 @@ __global__ void SB_BLOCK_BOUND(kBound)
   tally.flush(ph);
 }
 
-// How long a thread of cpu_sync_tail sleeps between polls at most. Every waiting thread also
-// reads the counters that all_done compares, all in one 32-byte sector, which the spawns' slot
-// claims add to: mvp §5.2.1's last seven generations took 9.4-9.7 ms in this kernel with
-// back_off's usual 1 µs, 3.4-4.7 ms with 8-64 µs (docs/performance.md, "cpu-sync's last
-// generations").
+// How long a thread of cpu_sync_tail sleeps between polls at most. Every waiting thread also reads
+// the counters that all_done compares, all in one 32-byte sector, which the spawns' slot claims add
+// to: mvp §5.2.1's last seven generations ran in this kernel far faster with 8-64 µs than with
+// back_off's usual 1 µs (docs/performance.md, "cpu-sync's last generations").
 inline constexpr unsigned int kTailBackOffNs = 32768;
 
 // The generation in slots [first, n), sorted, and its descendants up to slot `end`

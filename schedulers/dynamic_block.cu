@@ -5,7 +5,7 @@
 //
 // Ours adds what the seed found for its newer Dynamic scheduler (§3.4.4), as cpu-sync does: a
 // warp runs its chunk in iterations of a few steps with a pool of children in shared memory, a
-// lane whose particle died taking a child from there (schedulers/device/warp_pool.cuh), so that
+// lane whose particle died taking a child from there (schedulers/device/pool_agent.cuh), so that
 // the block meets when its warps' families are done, not after each warp's longest particle.
 // When fewer than Policy::kMinLanes of a warp's lanes (half, by default) are left with work, the
 // warp publishes those particles (as long as it has slots to spare: run_pooled_family), and later
@@ -65,11 +65,12 @@ __device__ bool run_chunk(const DevicePhase<Sim>& ph,
 }
 
 template <unsigned int kPoolSize, uint32_t kSteps, unsigned int kLanes, int kRegisters>
-struct DynamicBlockPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp> {
+struct DynamicBlockPolicy : PoolPolicy<kPoolSize, kSteps, ReuseDeadSlots<>> {
   static constexpr unsigned int kMinLanes = kLanes;  // run_pooled_family
-  // Registers per thread for large particles (pool_register_cap). sm90's 80: 25 warps per SM
-  // for pic at block 32 instead of the 18 that its 108 registers allowed, for a few values
-  // spilled to L1: pic's mobility steps 157 -> 134 ms (88: 141 ms; docs/performance.md).
+  // Registers per thread for large particles (pool_register_cap). sm90's 80: 25 warps per SM for
+  // pic at block 32 instead of the fewer that ptxas's own register count allowed, for a few values
+  // spilled to L1: pic's mobility steps run faster than uncapped and than at 88
+  // (docs/performance.md, "What each scheduler costs and why", has the times).
   static constexpr int kLargeParticleRegisters = kRegisters;
 
   static std::vector<PolicyConstant> constants() {
@@ -77,7 +78,7 @@ struct DynamicBlockPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp>
             {"steps_per_iteration", kSteps},
             {"min_lanes", kLanes},
             {"large_particle_registers", kRegisters},
-            {"recycled_slots", kRecycledSlotsPerWarp}};
+            {"recycled_slots", ReuseDeadSlots<>::kKept}};
   }
 };
 

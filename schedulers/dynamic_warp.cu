@@ -3,7 +3,7 @@
 // whose particle ends takes a new one at the next iteration instead of idling until the warp's
 // longest particle ends.
 //
-// Per iteration, warp-synchronously (schedulers/device/warp_pool.cuh):
+// Per iteration, warp-synchronously (schedulers/device/pool_agent.cuh):
 //   1. lanes without work take children from the warp's pool, newest first, then (policy
 //      spill) children the warp spilled to its dead slots;
 //   2. lanes still without work take the next slots from a global counter, one atomic per warp;
@@ -45,14 +45,16 @@
 namespace sb {
 namespace {
 
-template <unsigned int kPoolSize, uint32_t kSteps, int kRegisters, bool kSpill = false,
-          bool kQueue = false>
-struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp, kSpill, kQueue> {
+template <unsigned int kPoolSize, uint32_t kSteps, int kRegisters,
+          class Slots = ReuseDeadSlots<>>
+struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, Slots> {
+  using Base = PoolPolicy<kPoolSize, kSteps, Slots>;
   // Registers per thread for large particles (pool_register_cap). sm90's 72: 28 warps per SM for
-  // pic instead of the 20 that its 92 registers allowed. ptxas spills a few bookkeeping values
-  // to L1, and the extra warps hide more of the step's latency: pic's mobility steps 136 -> 123
-  // ms (80: 125 ms; 64: 135 ms; docs/performance.md). A sim's step may ask for more
-  // (kStepRegisters: pic's Poisson field and air's space charge take 80).
+  // pic instead of the fewer that ptxas's own register count allowed. ptxas spills a few
+  // bookkeeping values to L1, and the extra warps hide more of the step's latency: pic's mobility
+  // steps run faster than uncapped, and than at 80 or 64 (docs/performance.md, "What each scheduler
+  // costs and why", has the times). A sim's step may ask for more (kStepRegisters: pic's Poisson
+  // field and air's space charge take 80).
   static constexpr int kLargeParticleRegisters = kRegisters;
   static constexpr uint32_t kLookEvery = 4;  // iterations between looks at the run's counters
   // The pause of a warp out of work: short and fixed, not a growing back-off, since such a warp
@@ -65,11 +67,11 @@ struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, kRecycledSlotsPerWarp, 
             {"large_particle_registers", kRegisters},
             {"look_every", kLookEvery},
             {"idle_pause_ns", kIdlePauseNs},
-            {"recycled_slots", kRecycledSlotsPerWarp},
-            {"spill_to_dead_slots", kSpill ? 1 : 0},
-            {"work_queue", kQueue ? 1 : 0},
-            {"warps_sharing_dead_slots", kQueue ? kWarpsSharingDeadSlots : 0},
-            {"give_dead_slots_above", kQueue ? kGiveDeadSlotsAbove : 0}};
+            {"recycled_slots", Base::kRecycled},
+            {"spill_to_dead_slots", Base::kSpill ? 1 : 0},
+            {"work_queue", Base::kQueue ? 1 : 0},
+            {"warps_sharing_dead_slots", Base::kQueue ? kWarpsSharingDeadSlots : 0},
+            {"give_dead_slots_above", Base::kQueue ? kGiveDeadSlotsAbove : 0}};
   }
 };
 
@@ -86,24 +88,24 @@ struct DynamicWarpRegs80 : DynamicWarpPolicy<32, 8, 80> {
   static constexpr const char* kDescription =
       "80 registers for large particles (pic, air): fewer spills, fewer resident warps";
 };
-// Slots closer to the live population for more time: pic's default workload 1.72 slots per live
-// particle instead of 2.52, mobility 139 ms instead of 128 (H100; docs/performance.md, "Slots and
-// the live population").
-struct DynamicWarpSpill : DynamicWarpPolicy<32, 8, 72, true> {
+// Slots closer to the live population for more time: on pic's default workload fewer slots per
+// live particle than sm90's and slower mobility steps (docs/performance.md, "Slots and the live
+// population").
+struct DynamicWarpSpill : DynamicWarpPolicy<32, 8, 72, SpillToDeadSlots<>> {
   static constexpr const char* kName = "spill";
   static constexpr const char* kDescription =
       "a full pool's children spilled to the warp's dead slots, not to new ones: fewer slots, "
-      "slower (pic: 1.72 slots per live particle instead of 2.52, 8 % slower)";
+      "slower (docs/performance.md)";
 };
 // Children written out for other warps handed out through a queue of slot indices, in dead
 // slots of the warp or of others in its group (schedulers/device/work_queue.cuh,
 // shared_dead_slots.cuh).
-struct DynamicWarpQueue : DynamicWarpPolicy<32, 8, 72, false, true> {
+struct DynamicWarpQueue : DynamicWarpPolicy<32, 8, 72, QueueInDeadSlots<>> {
   static constexpr const char* kName = "queue";
   static constexpr const char* kDescription =
       "children written out for other warps handed out through a queue of slot indices, in the "
       "slots of dead particles that groups of 32 warps share: fewer slots, 16 bytes of queue per "
-      "slot of --capacity (pic: 1.04 slots per live particle instead of 2.6, 12-16 % slower)";
+      "slot of --capacity, slower (docs/performance.md)";
 };
 using DynamicWarpPolicies = PolicyList<DynamicWarpSm90, DynamicWarpSteps16, DynamicWarpRegs80,
                                        DynamicWarpSpill, DynamicWarpQueue>;

@@ -22,7 +22,7 @@ toy=(run --timeout 60 --sim toy --init-n 400 --layout column --steps 900 --capac
 pic=(run --timeout 60 --sim pic --init-n 500 --poisson-steps 2 --mobility-steps 60 --collision-chance 40 --capacity 40000 --block-size 64)
 # Variable time steps: phases of about 90 flights per electron, ionization and attachment.
 air=(run --timeout 60 --sim air --init-n 400 --gas N2:0.8,O2:0.2 --reduced-field 300 --phases 2 --phase-time 1e-11 --max-energy 300 --extrapolate constant --capacity 40000 --block-size 64)
-# More particles than cpu-sync's resident threads, so that its warps hand lanes on (warp_pool.cuh).
+# More particles than cpu-sync's resident threads, so that its warps hand lanes on (pool_agent.cuh).
 wide=(run --timeout 120 --sim pic --init-n 100000 --poisson-steps 1 --mobility-steps 40 --collision-chance 40 --capacity 2000000 --block-size 64)
 status=0
 # One row: what ran, the tool, and the errors it reported; a failed run or any error sets status.

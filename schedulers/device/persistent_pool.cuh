@@ -4,7 +4,7 @@
 
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
-#include "schedulers/device/warp_pool.cuh"
+#include "schedulers/device/pool_dispatch.cuh"
 
 namespace sb {
 

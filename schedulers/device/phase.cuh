@@ -23,17 +23,17 @@ using SlotIndex = unsigned long long;
 
 // Device-side counters of one phase; the driver sets n and zeroes the rest before each phase.
 //
-// Schedulers with warp pools (schedulers/device/warp_pool.cuh) keep children without a slot;
+// Schedulers with warp pools (schedulers/device/pool_agent.cuh) keep children without a slot;
 // those that die there never take one, and dynamic-warp gives the slots of particles that died
 // to others (schedulers/device/slot_recycler.cuh). Both kinds of death are added to `held` as
 // each warp exits, so that the driver can count every particle the phase held: n + held, less
 // the slots vacated by particles that moved (driver.cu). The capacity bounds n alone.
 //
-// The order is measured, not cosmetic: every word that threads poll while they wait for a
-// phase to end (n, done, next, overflow) lies in the struct's first 32-byte sector (the struct
-// is a cudaMalloc'd buffer of its own, aligned to 256 bytes). With `done` at bytes 32-39, the
-// second sector, dynamic-warp took twice as long on small pic runs and static-full half as long
-// again (docs/performance.md, "64-bit slots and counters").
+// The order is measured, not cosmetic: every word that threads poll while they wait for a phase to
+// end (n, done, next, overflow) lies in the struct's first 32-byte sector (the struct is a
+// cudaMalloc'd buffer of its own, aligned to 256 bytes). With `done` at bytes 32-39, the second
+// sector, dynamic-warp and static-full took markedly longer on small pic runs (docs/performance.md,
+// "64-bit slots and counters").
 struct DeviceCounters {
   SlotIndex n;            // slots claimed: particles live in [0, n); past capacity on overflow
   SlotIndex done;         // persistent schedulers: particles taken to the end (or moved)

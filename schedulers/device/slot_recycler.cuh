@@ -2,7 +2,7 @@
 // gives them to its pooled particles that end the phase alive, instead of claiming new slots for
 // those (docs/design.md §3; docs/performance.md, "Slots and the live population"): dynamic-warp in
 // its kernel, dynamic-block and cpu-sync through run_pooled_family, all with keep_own_dead_slot and
-// end_pooled (warp_pool.cuh). A sim whose particles never die gets pools without them
+// end_pooled (pool_agent.cuh). A sim whose particles never die gets pools without them
 // (PoolPolicyFor).
 //
 // Only a slot that no other thread will read again in the phase may be reused: one whose
@@ -32,7 +32,7 @@ inline constexpr unsigned int kFullWarp = 0xFFFFFFFFu;
 // slots, more than any device holds) and 24 of steps. kSize 0: a pool without recycling.
 //
 // The same array holds, from its top down, the slots into which the warp spilled children of a
-// full pool (spill_children, warp_pool.cuh), as bare indices: those children still have steps to
+// full pool (spill_children, pool_agent.cuh), as bare indices: those children still have steps to
 // take, and the warp takes them back (take_spilled) before it fetches new work.
 template <unsigned int kSize>
 struct RecycledSlots {
@@ -50,9 +50,9 @@ struct RecycledSlots<0> {};
 
 // The dead slots a warp keeps in the pool schedulers that reuse them (dynamic-warp, dynamic-block,
 // cpu-sync): 64 * 8 + 8 = 520 bytes of shared memory per warp, beside pic's pool of 2.5 KB. In
-// dynamic-warp 256 used no fewer slots on pic, and with their 2 KB per warp pic at block 1024 took
-// 12 % longer and air with space charge 10 % (presumably the shared memory taken from L1; not
-// profiled; docs/performance.md, "Slots and the live population").
+// dynamic-warp 256 used no fewer slots on pic, and with their 2 KB per warp pic and air with space
+// charge at block 1024 took longer (presumably the shared memory taken from L1; not profiled;
+// docs/performance.md, "Slots and the live population").
 inline constexpr unsigned int kRecycledSlotsPerWarp = 64;
 
 __device__ inline unsigned int lane_bit() {
