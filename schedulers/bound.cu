@@ -15,6 +15,7 @@
 #include "schedulers/device/sim_device_state.cuh"
 #include "schedulers/entries.hpp"
 #include "schedulers/host_driver.hpp"
+#include "sims/device_states.cuh"
 
 namespace sb {
 namespace {

@@ -9,6 +9,7 @@
 #include <thrust/sequence.h>
 #include <cub/device/device_select.cuh>
 
+#include "core/grid_shape.hpp"
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/step_once.cuh"

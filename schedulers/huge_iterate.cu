@@ -1,6 +1,7 @@
 // huge-iterate (seed 003 §3.1.2): one launch per step over the whole capacity, queued without
 // waiting on the host. A thread skips slots past the count, slots not yet published, and
 // particles born in this step.
+#include "core/grid_shape.hpp"
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/step_once.cuh"

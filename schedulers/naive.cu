@@ -1,6 +1,7 @@
 // naive (seed 003 §3.1.1, "CPU Sync Iterate"): one launch per step with one thread per
 // particle; after each step the host reads the particle count to size the next launch. Each
 // spawn claims its slot with its own atomic.
+#include "core/grid_shape.hpp"
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/host_counter.hpp"

@@ -1,6 +1,7 @@
 // naive-buffered (seed 003 §3.3.1, the MVP's "Naive"): naive with a per-block spawn buffer in
 // shared memory. Children gather in the buffer, one thread claims slots for the whole block
 // with one atomic, and the block writes them out side by side.
+#include "core/grid_shape.hpp"
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/host_counter.hpp"

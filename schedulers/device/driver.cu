@@ -16,6 +16,7 @@
 #include "schedulers/device/phase.cuh"
 #include "schedulers/device/sim_device_state.cuh"
 #include "schedulers/host_driver.hpp"
+#include "sims/device_states.cuh"
 #include "sims/registry.hpp"
 
 namespace sb {
@@ -23,7 +24,7 @@ namespace sb {
 struct PhaseTally {
   unsigned long long removed;
   unsigned long long steps;
-  unsigned long long vacated;  // slots whose particle moved to another (warp_pool.cuh)
+  unsigned long long vacated;  // slots whose particle moved to another (pool_agent.cuh)
 };
 
 template <class Particle>

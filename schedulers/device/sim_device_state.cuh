@@ -4,7 +4,8 @@
 //     Params params() const;                         // pointers into device memory
 //     void before_phase(Particle*, uint64_t n, PhaseWindow, cudaStream_t);  // grid kernels
 //   };
-// in a CUDA header its sim header includes under __CUDACC__; other sims get this default.
+// in a CUDA header of its folder, which sims/device_states.cuh lists for the GPU driver and the
+// yardstick (the places that build one); other sims get this default.
 #pragma once
 
 #include <cuda_runtime_api.h>

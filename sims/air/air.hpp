@@ -1,4 +1,4 @@
-// air (issue 14; seed 003 §2.2.2 and §7.1): electrons in a gas under uniform electric and
+// air (seed 003 §2.2.2 and §7.1): electrons in a gas under uniform electric and
 // magnetic fields, by the null-collision Monte Carlo method on LXCat cross sections. A step is
 // one flight of random length -ln(r) / nu_max; at its end a real process is chosen with
 // probability nu_k(eps) / nu_max, else nothing happens (a null collision). So the steps of a
@@ -183,7 +183,7 @@ struct AirSim {
   static constexpr const char* kName = "air";
   static constexpr const char* kDescription =
       "electrons in a gas (LXCat cross sections) under uniform E and B: null-collision Monte "
-      "Carlo, one random flight per step, relativistic Boris pusher (issue 14)";
+      "Carlo, one random flight per step, relativistic Boris pusher (docs/physics.md)";
   static DeclaredParameters parameters() {
     return {&air::gas(),         &air::pressure(),      &air::temperature(),
             &air::field(),       &air::reduced_field(), &air::magnetic_field(),
@@ -334,6 +334,3 @@ struct AirSim {
 
 }  // namespace sb
 
-#if defined(__CUDACC__)
-#include "sims/air/device_state.cuh"
-#endif

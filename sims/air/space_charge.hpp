@@ -1,5 +1,5 @@
-// air's --space-charge (issue 15; docs/physics.md, "air with --space-charge"): the field of the
-// electrons and of the positive ions that ionization leaves behind, added to the applied field.
+// air's --space-charge (docs/physics.md, "air with --space-charge"): the field of the electrons
+// and of the positive ions that ionization leaves behind, added to the applied field.
 // At every phase boundary the electrons (charge -e) and the ions (+e, immobile, where the electron
 // of their ionization was born) are deposited on a mesh of --grid nodes per side that covers them
 // both, Poisson's equation is solved in free space (the open FFT solve of fields/), and each flight
@@ -159,7 +159,8 @@ struct AirSpaceChargeSim : AirSim {
   using Particle = air::ChargedParticle;
   using Params = air::SpaceChargeParams;
   // The space charge's field at the flight's start stays live in the step (kStepRegisters):
-  // dynamic-warp on a 32-cube mesh 75.5 ms at 80 registers against 77.8 at its cap of 72.
+  // dynamic-warp runs it faster at 80 registers than at its cap of 72 (docs/performance.md,
+  // "What each scheduler costs and why", has the times).
   static constexpr int kStepRegisters = 80;
 
   class HostState {
@@ -213,6 +214,3 @@ struct AirSpaceChargeSim : AirSim {
 
 }  // namespace sb
 
-#if defined(__CUDACC__)
-#include "sims/air/device_space_charge.cuh"
-#endif

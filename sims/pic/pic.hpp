@@ -217,6 +217,3 @@ struct PicSim {
 
 }  // namespace sb
 
-#if defined(__CUDACC__)
-#include "sims/pic/device_state.cuh"
-#endif

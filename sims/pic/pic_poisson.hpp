@@ -38,7 +38,8 @@ struct PoissonParams : Params {
 struct PicPoissonSim : PicSim {
   using Params = pic::PoissonParams;
   // The field's term and the cell it was read in stay live in the step (kStepRegisters):
-  // dynamic-warp's Poisson points 249-254 ms at 80 registers against 293-299 at its cap of 72.
+  // dynamic-warp's Poisson points run faster at 80 registers than at its cap of 72
+  // (docs/performance.md, "What each scheduler costs and why", has the times).
   static constexpr int kStepRegisters = 80;
 
   // The mock's tables, and the field solved on the host before each phase.
@@ -86,6 +87,3 @@ struct PicPoissonSim : PicSim {
 
 }  // namespace sb
 
-#if defined(__CUDACC__)
-#include "sims/pic/device_poisson_field.cuh"
-#endif
