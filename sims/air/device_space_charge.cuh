@@ -1,7 +1,7 @@
 // air's --space-charge on the device (the host's is sims/air/space_charge.hpp): the ions of the
 // last phase's births gathered by a stream compaction (Thrust), the mesh placed around the box of
 // electrons and ions (a Thrust reduction: min and max do not round, so every engine's box), then
-// deposition with atomics in fixed point, the solve (fields::RunSolver) and the field, on the
+// the field module's pipeline on that open mesh (fields/device/mesh_field_device.hpp), on the
 // run's stream.
 #pragma once
 
@@ -15,10 +15,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/memory.hpp"
-#include "fields/device/deposit_device.hpp"
-#include "fields/device/field_device.hpp"
-#include "fields/device/poisson_device.hpp"
-#include "fields/device/run_solver.hpp"
+#include "fields/device/mesh_field_device.hpp"
 #include "sims/air/device_state.cuh"
 #include "sims/air/space_charge.hpp"
 
@@ -64,26 +61,16 @@ Box device_box(const Point* first, uint64_t count, cudaStream_t stream) {
 class DeviceSpaceCharge {
  public:
   DeviceSpaceCharge(const SpaceChargeSetup& setup, cudaStream_t stream)
-      : unit_(unit_mesh(fitting(setup))),
-        mesh_(1, "the space charge's mesh"),
-        charge_(unit_.nodes(), "the space charge's charge"),
-        rho_(unit_.nodes(), "the space charge's density"),
-        phi_(unit_.nodes(), "the space charge's potential"),
-        ex_(unit_.nodes(), "the space charge's field, x"),
-        ey_(unit_.nodes(), "the space charge's field, y"),
-        ez_(unit_.nodes(), "the space charge's field, z"),
-        deposit_(unit_, fields::Boundary::kOpen),
-        solver_(unit_, fields::Boundary::kOpen, setup.solve_on_device, stream) {
-    // A zero field on the unit mesh until the first phase: what a kernel that runs the step
-    // without the phase work (bound) reads.
-    for (double* e : {ex_.data(), ey_.data(), ez_.data()})
-      SB_CUDA_CHECK(cudaMemsetAsync(e, 0, unit_.nodes() * sizeof(double), stream));
+      : field_(unit_mesh(setup.nodes), fields::Boundary::kOpen, setup.solve_on_device,
+               field_what(setup), "the space charge's", stream),
+        unit_(unit_mesh(setup.nodes)),
+        mesh_(1, "the space charge's mesh") {
     SB_CUDA_CHECK(
         cudaMemcpyAsync(mesh_.data(), &unit_, sizeof unit_, cudaMemcpyHostToDevice, stream));
     SB_CUDA_CHECK(cudaStreamSynchronize(stream));  // unit_ is read until the copy is done
   }
 
-  SpaceChargeView view() const { return {ex_.data(), ey_.data(), ez_.data(), mesh_.data()}; }
+  SpaceChargeView view() const { return {field_.ex(), field_.ey(), field_.ez(), mesh_.data()}; }
 
   void update(ChargedParticle* ps, uint64_t n, PhaseWindow w, uint32_t steps_per_phase,
               cudaStream_t stream) {
@@ -92,42 +79,16 @@ class DeviceSpaceCharge {
     mesh_now_ = mesh_around(box, unit_.n);
     SB_CUDA_CHECK(cudaMemcpyAsync(mesh_.data(), &mesh_now_, sizeof mesh_now_,
                                   cudaMemcpyHostToDevice, stream));
-    deposit_.place(mesh_now_);
-    SB_CUDA_CHECK(cudaMemsetAsync(charge_.data(), 0, unit_.nodes() * sizeof(int64_t), stream));
-    if (n > 0) {
-      deposit_.deposit(fields::DepositVariant::kAtomic, {&ps->x, sizeof(ChargedParticle)}, n, -1,
-                       charge_.data(), stream);
-    }
-    if (ion_count_ > 0) {
-      deposit_.deposit(fields::DepositVariant::kAtomic, {&ions_.data()->x, sizeof(IonPoint)},
-                       ion_count_, +1, charge_.data(), stream);
-    }
-    fields::device_charge_density(unit_, charge_.data(), unit_mesh_charge(mesh_now_.h), rho_.data(),
-                                  stream);
-    solver_.solve(rho_.data(), phi_.data(), stream);
-    fields::device_electric_field(mesh_now_, fields::Boundary::kOpen, phi_.data(), ex_.data(),
-                                  ey_.data(), ez_.data(), stream);
+    field_.begin(mesh_now_, stream);
+    if (n > 0) field_.deposit({&ps->x, sizeof(ChargedParticle)}, n, -1, stream);
+    if (ion_count_ > 0)
+      field_.deposit({&ions_.data()->x, sizeof(IonPoint)}, ion_count_, +1, stream);
+    field_.solve(unit_mesh_charge(mesh_now_.h), stream);
     // mesh_now_ is read by the copy above until the stream gets there.
     SB_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
  private:
-  // The --grid's nodes, once the mesh's arrays and the solver are known to fit in the device's
-  // free memory: checked before anything of them is allocated.
-  static int fitting(const SpaceChargeSetup& setup) {
-    const fields::Mesh unit = unit_mesh(setup.nodes);
-    const uint64_t solver =
-        setup.solve_on_device ? fields::solver_bytes(unit, fields::Boundary::kOpen) : 0;
-    const DeviceMemory m = device_memory();
-    constexpr uint64_t kArrays = 6;  // charge, rho, phi, ex, ey, ez: 8 bytes a node each
-    require_bytes("device", fmt::format("--grid {} (the space charge)", setup.nodes),
-                  kArrays * unit.nodes() * sizeof(double) + solver,
-                  fmt::format(" ({} arrays of {}^3 x 8 B{})", kArrays, setup.nodes,
-                              solver == 0 ? "" : fmt::format(", cuFFT's {} B", solver)),
-                  m.free_bytes, m.describe());
-    return setup.nodes;
-  }
-
   // Appends the birth points of the electrons that `pending` picks to the ions, and widens the
   // ions' box by them.
   void add_ions(ChargedParticle* ps, uint64_t n, PendingIon pending, cudaStream_t stream) {
@@ -152,16 +113,13 @@ class DeviceSpaceCharge {
     ion_count_ += added;
   }
 
-  fields::Mesh unit_;  // the solver's (space_charge.hpp, unit_mesh)
+  fields::DeviceMeshField field_;  // first: its memory check comes before any allocation here
+  fields::Mesh unit_;              // the solver's (space_charge.hpp, unit_mesh)
   fields::Mesh mesh_now_;
   DeviceBuffer<fields::Mesh> mesh_;  // where the step reads the mesh of the phase
-  DeviceBuffer<int64_t> charge_;
-  DeviceBuffer<double> rho_, phi_, ex_, ey_, ez_;
   DeviceBuffer<IonPoint> ions_{"the space charge's ions"};
   uint64_t ion_count_ = 0;
   Box ion_box_;
-  fields::DeviceDeposit deposit_;
-  fields::RunSolver solver_;
 };
 
 }  // namespace air

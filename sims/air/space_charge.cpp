@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
-#include "fields/deposit.hpp"
 #include "fields/mesh_nodes.hpp"
 #include "sims/air/air_family.hpp"
 
@@ -36,20 +35,16 @@ SpaceChargeSetup space_charge_setup(const RunConfig& c) {
   return {fields::power_of_two_nodes(grid(), c), field_solver().text(c) == "device"};
 }
 
+std::string field_what(const SpaceChargeSetup& setup) {
+  return fmt::format("--grid {} (the space charge)", setup.nodes);
+}
+
 HostSpaceCharge::HostSpaceCharge(int nodes)
     : mesh_(std::make_unique<fields::Mesh>(unit_mesh(nodes))),
-      charge_(new int64_t[mesh_->nodes()]),
-      rho_(new double[mesh_->nodes()]),
-      phi_(new double[mesh_->nodes()]),
-      ex_(new double[mesh_->nodes()]),
-      ey_(new double[mesh_->nodes()]),
-      ez_(new double[mesh_->nodes()]) {}
+      field_(*mesh_, fields::Boundary::kOpen) {}
 
 void HostSpaceCharge::update(const std::vector<ChargedParticle>& ps, PhaseWindow w,
                              uint32_t steps_per_phase) {
-  // Made at the first update, so that a run's check and a GPU run (which solves with its own)
-  // make no plans.
-  if (!solver_) solver_ = fields::make_host_solver(*mesh_, fields::Boundary::kOpen);
   Box electrons;
   for (const ChargedParticle& p : ps) {
     electrons.add(p.x, p.y, p.z);
@@ -63,17 +58,12 @@ void HostSpaceCharge::update(const std::vector<ChargedParticle>& ps, PhaseWindow
     double x, y, z;
   };
   const auto* ions = reinterpret_cast<const Position*>(ions_.data());
-  std::fill(charge_.get(), charge_.get() + mesh.nodes(), 0);
-  fields::deposit(
-      mesh, fields::Boundary::kOpen, ps.size(),
-      [&ps](uint64_t i) -> const ChargedParticle& { return ps[i]; }, -1, charge_.get());
-  fields::deposit(
-      mesh, fields::Boundary::kOpen, ions_.size() / 3,
-      [ions](uint64_t i) -> const Position& { return ions[i]; }, +1, charge_.get());
-  fields::charge_density(unit_mesh(mesh.n), charge_.get(), unit_mesh_charge(mesh.h), rho_.get());
-  solver_->solve(rho_.get(), phi_.get());
-  fields::electric_field(mesh, fields::Boundary::kOpen, phi_.get(), ex_.get(), ey_.get(),
-                         ez_.get());
+  field_.begin(mesh);
+  field_.deposit(
+      ps.size(), [&ps](uint64_t i) -> const ChargedParticle& { return ps[i]; }, -1);
+  field_.deposit(
+      ions_.size() / 3, [ions](uint64_t i) -> const Position& { return ions[i]; }, +1);
+  field_.solve(unit_mesh_charge(mesh.h));
 }
 
 }  // namespace air

@@ -17,6 +17,7 @@
 #include "core/sim_list.hpp"
 #include "fields/field.hpp"
 #include "fields/mesh.hpp"
+#include "fields/mesh_field.hpp"
 #include "fields/poisson.hpp"
 #include "sims/air/air.hpp"
 
@@ -129,6 +130,10 @@ SpaceChargeSetup space_charge_setup(const RunConfig& c);
 // The acceleration of an electron in the field e (V/m), added to the applied field's.
 inline constexpr double kChargeOverMass = -kElementaryCharge / kElectronMass;
 
+// What a field too large for the device names (fields::require_field_fits): the option that
+// sized it.
+std::string field_what(const SpaceChargeSetup& setup);
+
 // The field on the host, solved by FFTW.
 class HostSpaceCharge {
  public:
@@ -137,18 +142,14 @@ class HostSpaceCharge {
   // Adds the ions of the electrons born in the phase before w, then places the mesh around the
   // electrons and all ions and solves their field.
   void update(const std::vector<ChargedParticle>& ps, PhaseWindow w, uint32_t steps_per_phase);
-  SpaceChargeView view() const { return {ex_.get(), ey_.get(), ez_.get(), mesh_.get()}; }
+  SpaceChargeView view() const { return {field_.ex(), field_.ey(), field_.ez(), mesh_.get()}; }
 
  private:
   std::unique_ptr<fields::Mesh> mesh_;  // a pointer that stays put: the Params hold it; the unit
                                         // mesh until the first update
-  std::unique_ptr<fields::PoissonSolver> solver_;
-  std::vector<double> ions_;  // x, y, z of each ion
+  fields::HostMeshField field_;         // made for the unit mesh (unit_mesh)
+  std::vector<double> ions_;            // x, y, z of each ion
   Box ion_box_;
-  // Left uninitialised until the first update, so that making one costs no memory traffic;
-  // allocated here, so that the run's Params (taken once) point at them.
-  std::unique_ptr<int64_t[]> charge_;
-  std::unique_ptr<double[]> rho_, phi_, ex_, ey_, ez_;
 };
 
 }  // namespace air
@@ -213,4 +214,3 @@ struct AirSpaceChargeSim : AirSim {
 };
 
 }  // namespace sb
-

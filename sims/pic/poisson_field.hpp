@@ -13,6 +13,7 @@
 #include "core/run_config.hpp"
 #include "fields/field.hpp"
 #include "fields/mesh.hpp"
+#include "fields/mesh_field.hpp"
 #include "fields/poisson.hpp"
 #include "sims/pic/pic.hpp"
 
@@ -54,14 +55,9 @@ struct PoissonSetup {
 };
 PoissonSetup poisson_setup(const RunConfig& c);
 
-// The device memory of the field on `mesh`: the charge and five fields of mesh.nodes() values
-// each, and `solver_bytes`, the device solver's (fields::solver_bytes; 0 with the host's).
-uint64_t device_field_bytes(const fields::Mesh& mesh, uint64_t solver_bytes);
-
-// Before a GPU run: AllocationError naming --grid and the bytes unless device_field_bytes fits in
-// the `free_bytes` the device has, which `says` says (core/cuda_check.hpp, device_memory()).
-void require_device_field(const PoissonSetup& setup, uint64_t solver_bytes, uint64_t free_bytes,
-                          const std::string& says);
+// What a field too large for the device names (fields::require_field_fits): the option that
+// sized it.
+std::string field_what(const PoissonSetup& setup);
 
 // The field on the host, solved by FFTW.
 class HostPoissonField {
@@ -73,12 +69,7 @@ class HostPoissonField {
   FieldView view() const;
 
  private:
-  fields::Mesh mesh_;
-  std::unique_ptr<fields::PoissonSolver> solver_;
-  // Left uninitialised until the first update, so that making one (a run's check, a GPU run
-  // that solves on the device) costs no memory traffic.
-  std::unique_ptr<int64_t[]> charge_;
-  std::unique_ptr<double[]> rho_, phi_, ex_, ey_, ez_;
+  fields::HostMeshField field_;
 };
 
 }  // namespace sb::pic

@@ -10,6 +10,7 @@
 
 #include "core/errors.hpp"
 #include "fields/field.hpp"
+#include "fields/mesh_field.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/catalog.hpp"
 #include "sims/registry.hpp"
@@ -191,16 +192,17 @@ TEST(PicPoisson, ElectronsAreRepelledByTheirCloud) {
 }
 
 // The device memory a mesh takes, compared with what the device has free before a GPU run
-// (sims/pic/device_poisson_field.cuh calls this with cudaMemGetInfo's numbers).
+// (fields::DeviceMeshField checks this with cudaMemGetInfo's numbers).
 TEST(PicPoisson, AMeshThatDoesNotFitTheDeviceIsRefusedWithTheBytes) {
   const pic::PoissonSetup big = pic::poisson_setup(poisson_config(1024));
   EXPECT_EQ(big.mesh.nodes(), uint64_t{1} << 30);
-  EXPECT_EQ(pic::device_field_bytes(big.mesh, 0), 6 * 8 * (uint64_t{1} << 30));
-  EXPECT_EQ(pic::device_field_bytes(big.mesh, 1000), 6 * 8 * (uint64_t{1} << 30) + 1000);
+  EXPECT_EQ(fields::field_bytes(big.mesh, 0), 6 * 8 * (uint64_t{1} << 30));
+  EXPECT_EQ(fields::field_bytes(big.mesh, 1000), 6 * 8 * (uint64_t{1} << 30) + 1000);
   const std::string says = "the device has 85520809984 bytes (85.5 GB) free of 85520809984";
-  pic::require_device_field(big, 0, 6 * 8 * (uint64_t{1} << 30), says);  // exactly fits
+  const std::string what = pic::field_what(big);
+  fields::require_field_fits(what, big.mesh, 0, 6 * 8 * (uint64_t{1} << 30), says);  // fits
   try {
-    pic::require_device_field(big, 4096, 6 * 8 * (uint64_t{1} << 30), says);
+    fields::require_field_fits(what, big.mesh, 4096, 6 * 8 * (uint64_t{1} << 30), says);
     ADD_FAILURE() << "a mesh larger than the free memory was taken";
   } catch (const AllocationError& e) {
     EXPECT_EQ(std::string(e.what()),
