@@ -1,4 +1,6 @@
-// A sim's --grid, as the field module's FFT solves take it: a power of two of nodes per axis.
+// A sim's self-consistent field as a run asks for it (fields/mesh_field.hpp): --grid and
+// --field-solver, declared once here for every sim that has such a field (pic's --field poisson,
+// air's --space-charge), so that each key means one thing everywhere.
 #pragma once
 
 #include "core/declared_parameter.hpp"
@@ -6,8 +8,18 @@
 
 namespace sb::fields {
 
-// The nodes per axis `grid` gives (a whole parameter, its range checked by the parameter itself):
-// UsageError naming the value and the powers of two of that range where it is not one.
-int power_of_two_nodes(const DeclaredParameter& grid, const RunConfig& c);
+// --grid: mesh nodes per side, a power of two; optional, since each sim has its own default and
+// may take fewer than the most any sim takes (mesh_nodes).
+const DeclaredParameter& grid();
+// --field-solver: where a GPU run solves Poisson's equation, device (cuFFT, the default) or host
+// (FFTW, as the CPU engines do, so that the run gives cpu-serial's digest).
+const DeclaredParameter& field_solver();
+
+// The nodes per side of the run's mesh: --grid, or `fallback` where it is not given. UsageError
+// naming the value and the powers of two from 16 to `most` where it is not one of those.
+int mesh_nodes(const RunConfig& c, int fallback, int most);
+
+// Whether a GPU run solves on the device (--field-solver).
+bool solve_on_device(const RunConfig& c);
 
 }  // namespace sb::fields

@@ -134,24 +134,6 @@ const DeclaredParameter& space_charge() {
   return p;
 }
 
-const DeclaredParameter& grid() {
-  static const DeclaredParameter p = recorded_when_given(whole_parameter(
-      "grid", "--grid",
-      "air with --space-charge: mesh nodes per side over the swarm and its ions, a power of two "
-      "from 16 to 512 (default 64; the open solve transforms twice as many per side)",
-      "mesh nodes per side", 16, 512, 64));
-  return p;
-}
-
-const DeclaredParameter& field_solver() {
-  static const DeclaredParameter p = recorded_when_given(choice_parameter(
-      "field_solver", "--field-solver",
-      "air with --space-charge: where GPU runs solve Poisson's equation, device (default; cuFFT) "
-      "or host (FFTW, as the CPU engines do, so that they give cpu-serial's digest)",
-      "Poisson solver", {"device", "host"}, "device"));
-  return p;
-}
-
 }  // namespace air
 
 namespace {

@@ -32,7 +32,7 @@ fields::Mesh unit_mesh(int n) {
 }
 
 SpaceChargeSetup space_charge_setup(const RunConfig& c) {
-  return {fields::power_of_two_nodes(grid(), c), field_solver().text(c) == "device"};
+  return {fields::mesh_nodes(c, kGridNodes, kMostGridNodes), fields::solve_on_device(c)};
 }
 
 std::string field_what(const SpaceChargeSetup& setup) {
@@ -77,7 +77,7 @@ Image AirSpaceChargeSim::picture(const std::vector<Particle>& ps) {
 
 size_t AirFamily::variant(const RunConfig& c) {
   if (air::space_charge().on(c)) return Variants::index_of<AirSpaceChargeSim>();
-  for (const DeclaredParameter* p : {&air::grid(), &air::field_solver()}) {
+  for (const DeclaredParameter* p : {&fields::grid(), &fields::field_solver()}) {
     if (p->given(c)) {
       throw UsageError(fmt::format("{}: {} applies with --space-charge only; space charge is off",
                                    p->flag, c.declared_values.at(p->key)));

@@ -71,24 +71,6 @@ const DeclaredParameter& field() {
   return p;
 }
 
-const DeclaredParameter& grid() {
-  static const DeclaredParameter p = recorded_when_given(whole_parameter(
-      "grid", "--grid",
-      "pic with --field poisson: mesh nodes per side over the 5.12 m cube, a power of two from "
-      "16 to 1024 (default 512: cells of 1 cm)",
-      "mesh nodes per side", 16, 1024, 512));
-  return p;
-}
-
-const DeclaredParameter& field_solver() {
-  static const DeclaredParameter p = recorded_when_given(choice_parameter(
-      "field_solver", "--field-solver",
-      "pic with --field poisson: where GPU runs solve Poisson's equation, device (default; "
-      "cuFFT) or host (FFTW, as the CPU engines do, so that they give cpu-serial's digest)",
-      "Poisson solver", {"device", "host"}, "device"));
-  return p;
-}
-
 const DeclaredParameter& collision_chance() {
   static const DeclaredParameter p = real_parameter(
       "collision_chance", "--collision-chance",

@@ -12,7 +12,7 @@ PicPoissonSim::HostState::HostState(const RunConfig& c)
 
 size_t PicFamily::variant(const RunConfig& c) {
   if (pic::field().text(c) == "poisson") return Variants::index_of<PicPoissonSim>();
-  for (const DeclaredParameter* p : {&pic::grid(), &pic::field_solver()}) {
+  for (const DeclaredParameter* p : {&fields::grid(), &fields::field_solver()}) {
     if (p->given(c)) {
       throw UsageError(fmt::format("{}: {} applies with --field poisson only; the field is mock",
                                    p->flag, c.declared_values.at(p->key)));

@@ -8,9 +8,9 @@ namespace sb::pic {
 
 PoissonSetup poisson_setup(const RunConfig& c) {
   fields::Mesh mesh;
-  mesh.n = fields::power_of_two_nodes(grid(), c);
+  mesh.n = fields::mesh_nodes(c, kGridNodes, kMostGridNodes);
   mesh.h = kCells * kCellSize / static_cast<double>(mesh.n);
-  return {mesh, field_solver().text(c) == "device"};
+  return {mesh, fields::solve_on_device(c)};
 }
 
 std::string field_what(const PoissonSetup& setup) {

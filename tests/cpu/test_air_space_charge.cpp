@@ -27,7 +27,7 @@ RunConfig space_charge_config(uint64_t grid) {
   c.init_n = 10;
   c = with_air(c, "N2:1", 400, 3);
   air::space_charge().set(c, true);
-  air::grid().set(c, grid);
+  fields::grid().set(c, grid);
   return c;
 }
 
@@ -54,7 +54,7 @@ TEST(AirSpaceCharge, TheFlagChoosesTheVariantAndTheMeshOptionsNeedIt) {
   RunConfig c = space_charge_config(16);
   EXPECT_EQ(AirFamily::variant(c), AirFamily::Variants::index_of<AirSpaceChargeSim>());
   find_sim("air").check(c);
-  air::grid().set(c, 100);
+  fields::grid().set(c, 100);
   try {
     find_sim("air").check(c);
     ADD_FAILURE() << "--grid 100 was taken";
@@ -63,10 +63,21 @@ TEST(AirSpaceCharge, TheFlagChoosesTheVariantAndTheMeshOptionsNeedIt) {
               "--grid: 100 is not a power of two; accepted: 16, 32, 64, 128, 256, 512 (the FFT "
               "solve's mesh sizes)");
   }
+  // One --grid for pic and air (fields/mesh_nodes.hpp), which takes up to pic's 1024: air's open
+  // solve, on twice as many nodes per side, stops at 512.
+  fields::grid().set(c, 1024);
+  try {
+    find_sim("air").check(c);
+    ADD_FAILURE() << "--grid 1024 was taken by air";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--grid: 1024 is more nodes than this sim's field takes; accepted: 16, 32, 64, 128, "
+              "256, 512 (the FFT solve's mesh sizes)");
+  }
   RunConfig plain = with_air(RunConfig{}, "N2:1", 400, 3);
   plain.sim = "air";
   EXPECT_EQ(AirFamily::variant(plain), AirFamily::Variants::index_of<AirSim>());
-  air::field_solver().set(plain, "host");
+  fields::field_solver().set(plain, "host");
   try {
     AirFamily::variant(plain);
     ADD_FAILURE() << "--field-solver was taken without --space-charge";

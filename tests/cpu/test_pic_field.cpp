@@ -30,7 +30,7 @@ RunConfig pic_config(double collision_chance) {
 RunConfig poisson_config(uint64_t grid) {
   RunConfig c = pic_config(0);
   pic::field().set(c, "poisson");
-  pic::grid().set(c, grid);
+  fields::grid().set(c, grid);
   return c;
 }
 
@@ -69,14 +69,14 @@ TEST(PicFamily, TheFieldSelectsTheVariant) {
 }
 
 TEST(PicFamily, MeshParametersWithTheMockFieldAreRefused) {
-  for (const DeclaredParameter* p : {&pic::grid(), &pic::field_solver()}) {
+  for (const DeclaredParameter* p : {&fields::grid(), &fields::field_solver()}) {
     RunConfig c = pic_config(0);
-    p->set(c, p == &pic::grid() ? "64" : "host");
+    p->set(c, p == &fields::grid() ? "64" : "host");
     try {
       PicFamily::variant(c);
       ADD_FAILURE() << p->flag << " was taken with the mock field";
     } catch (const UsageError& e) {
-      EXPECT_EQ(std::string(e.what()), p->flag + (p == &pic::grid() ? ": 64" : ": host") +
+      EXPECT_EQ(std::string(e.what()), p->flag + (p == &fields::grid() ? ": 64" : ": host") +
                                            " applies with --field poisson only; the field is mock");
     }
   }
@@ -109,7 +109,7 @@ TEST(SimFamilies, EveryVariantDeclaresItsFamilysParameters) {
 TEST(SimFamilies, TheCatalogChecksTheRunsVariant) {
   RunConfig c = poisson_config(16);
   find_sim("pic").check(c);  // a power of two: taken
-  pic::grid().set(c, 100);
+  fields::grid().set(c, 100);
   try {
     find_sim("pic").check(c);
     ADD_FAILURE() << "--grid 100 was taken";

@@ -60,7 +60,7 @@ RunConfig air(const char* gas, double td, uint64_t init_n, uint32_t phases) {
 RunConfig air_space_charge(uint64_t init_n, uint32_t phases, int grid) {
   RunConfig c = air("N2:1", 400, init_n, phases);
   sb::air::space_charge().set(c, true);
-  sb::air::grid().set(c, grid);
+  sb::fields::grid().set(c, grid);
   sb::air::init_radius().set(c, 5e-6);
   return c;
 }
@@ -99,8 +99,8 @@ std::vector<Config> configs() {
   // The Poisson field solved on the host (FFTW, as cpu-serial), so every digest is cpu-serial's.
   RunConfig poisson = pic(20'000, 3, 200, 30);
   sb::pic::field().set(poisson, "poisson");
-  sb::pic::grid().set(poisson, 64);
-  sb::pic::field_solver().set(poisson, "host");
+  sb::fields::grid().set(poisson, 64);
+  sb::fields::field_solver().set(poisson, "host");
   out.push_back({"pic_poisson_field_host_solve", poisson});
   // More particles than resident threads, living a few steps: cpu-sync's warps leave their
   // last lanes to the next generation, dynamic-block's publish them.
@@ -117,7 +117,7 @@ std::vector<Config> configs() {
   out.push_back({"air_three_gases_thermal", three});
   // The space charge solved on the host (FFTW, as cpu-serial), so every digest is cpu-serial's.
   RunConfig space_charge = air_space_charge(2000, 4, 32);
-  sb::air::field_solver().set(space_charge, "host");
+  sb::fields::field_solver().set(space_charge, "host");
   out.push_back({"air_space_charge_host_solve", space_charge});
   // Three-body attachment grows as the pressure squared: at 10 bar every electron is gone
   // within the 6th of 6 phases of 50 ps.
@@ -134,8 +134,8 @@ std::vector<Config> configs() {
   }
   RunConfig large_poisson = pic(4000, 2, 150, 30);
   sb::pic::field().set(large_poisson, "poisson");
-  sb::pic::grid().set(large_poisson, 32);
-  sb::pic::field_solver().set(large_poisson, "host");
+  sb::fields::grid().set(large_poisson, 32);
+  sb::fields::field_solver().set(large_poisson, "host");
   large_poisson.block_size = 1024;
   out.push_back({"pic_poisson_block_size_1024", large_poisson});
   RunConfig large_air = air("N2:0.8,O2:0.2", 300, 4000, 3);
@@ -246,12 +246,12 @@ std::vector<Config> small_configs_of_every_sim() {
   out.push_back({"pic", pic(300, 2, 40, 30)});
   RunConfig poisson = pic(300, 2, 40, 30);
   sb::pic::field().set(poisson, "poisson");
-  sb::pic::grid().set(poisson, 16);
-  sb::pic::field_solver().set(poisson, "host");
+  sb::fields::grid().set(poisson, 16);
+  sb::fields::field_solver().set(poisson, "host");
   out.push_back({"pic_poisson", poisson});
   out.push_back({"air", air("N2:0.8,O2:0.2", 300, 200, 1)});
   RunConfig charge = air_space_charge(200, 1, 16);
-  sb::air::field_solver().set(charge, "host");
+  sb::fields::field_solver().set(charge, "host");
   out.push_back({"air_space_charge", charge});
   for (Config& c : out)
     c.run.capacity = 100'000;  // huge-iterate's grid spans the capacity at every step
@@ -307,7 +307,7 @@ TEST(GpuPoissonField, EveryGpuSchedulerGivesOneDigestWithTheDeviceSolver) {
   SB_REQUIRE_CUDA_DEVICE();
   RunConfig c = pic(20'000, 3, 200, 30);
   sb::pic::field().set(c, "poisson");
-  sb::pic::grid().set(c, 64);
+  sb::fields::grid().set(c, 64);
   expect_one_gpu_digest(c, "pic, --field poisson, cuFFT solve (64^3)");
 }
 
@@ -324,7 +324,7 @@ TEST(GpuPoissonField, AMeshThatDoesNotFitIsRefusedBeforeTheRun) {
   SB_REQUIRE_CUDA_DEVICE();
   RunConfig c = pic(1000, 1, 10, 30);
   sb::pic::field().set(c, "poisson");
-  sb::pic::grid().set(c, 512);
+  sb::fields::grid().set(c, 512);
   c.scheduler = "dynamic-warp";
   const DeviceMemory m = device_memory();
   ASSERT_GT(m.free_bytes, 4ull << 30) << m.describe();
@@ -530,7 +530,7 @@ TEST(GpuSharedMemory, PoolsTooLargeForABlockAreARunError) {
   SB_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   if (most >= 246'272) GTEST_SKIP() << "this device's blocks hold " << most << " bytes";
   RunConfig c = air_space_charge(200, 1, 16);
-  sb::air::field_solver().set(c, "host");
+  sb::fields::field_solver().set(c, "host");
   c.scheduler = "cpu-sync";
   find_scheduler(c.scheduler).policies.parameter.set(c, "pool-64");
   c.block_size = 1024;

@@ -75,7 +75,7 @@ inline std::vector<Case> cases() {
   out.push_back({"pic_extinction", pic(20, 5, 200, 90)});
   RunConfig poisson = pic(3000, 3, 100, 30);  // the Poisson field on a 32^3 mesh
   sb::pic::field().set(poisson, "poisson");
-  sb::pic::grid().set(poisson, 32);
+  sb::fields::grid().set(poisson, 32);
   out.push_back({"pic_poisson_field", poisson});
   // The example sim (examples/walk_sim.hpp): walkers split and die at the strip's ends.
   RunConfig walk = config("walk", 3000, 600);
@@ -93,7 +93,7 @@ inline std::vector<Case> cases() {
   // The space charge on a 16^3 mesh, the electrons starting in a ball of 2 um.
   RunConfig space_charge = air("N2:1", 800, 50, 3);
   sb::air::space_charge().set(space_charge, true);
-  sb::air::grid().set(space_charge, 16);
+  sb::fields::grid().set(space_charge, 16);
   sb::air::init_radius().set(space_charge, 2e-6);
   out.push_back({"air_space_charge", space_charge});
   return out;
