@@ -189,7 +189,9 @@ struct ParamsCopyable<Sim, std::void_t<typename Sim::Params>>
 }  // namespace sim_interface
 
 // True, or a compile error naming the first member Sim lacks. The Particle- and Params-dependent
-// checks are skipped while those types are missing, so that only the root cause is reported.
+// checks are skipped while those types are missing, so that only the root cause is reported. The
+// parameters a sim reads are checked where it is registered (sims/catalog.cpp): a family's
+// variants declare none, their family lists them (core/sim_list.hpp).
 template <class Sim>
 constexpr bool check_sim() {
   namespace si = sim_interface;
@@ -207,10 +209,6 @@ constexpr bool check_sim() {
                 "a sim's Params must be trivially copyable (kernels take it by value)");
   static_assert(si::HasNames<Sim>::value,
                 "a sim must define `static constexpr const char* kName` and `kDescription`");
-  static_assert(
-      si::HasParameterList<Sim>::value,
-      "a sim must define `static DeclaredParameters parameters()` (the declarations of the "
-      "parameters it reads, core/declared_parameter.hpp)");
   static_assert(!params || si::HasParamsOf<Sim>::value || si::HasHostStateParams<Sim>::value,
                 "a sim must define `static Params params(const RunConfig&)`, or a `HostState` "
                 "constructed from a RunConfig whose `Params params() const` gives them "

@@ -9,8 +9,9 @@
 //   static size_t variant(const RunConfig&);   // the run's variant, its index in Variants; it
 //                                              // may throw UsageError for a bad combination
 // and has the kName, kDescription and parameters() its variants share: every variant has the
-// family's name and description (checked here) and reads only the family's parameters
-// (checked by the CPU tests, SimFamilies.*). Every scheduler is built for every variant
+// family's name and description (checked here); the family, not its variants, declares the
+// parameters they read, so that the list, the variants and the selector stand in one place (the
+// family's header). Every scheduler is built for every variant
 // (run_fns, schedulers/scheduler.hpp), so each variant is one more set of kernels to compile.
 #pragma once
 

@@ -46,6 +46,10 @@ const std::vector<SimInfo>& all_sims() {
     std::vector<SimInfo> out;
     AllSims::for_each([&out](auto* sim) {
       using Sim = std::remove_pointer_t<decltype(sim)>;
+      static_assert(sim_interface::HasParameterList<Sim>::value,
+                    "a sim must define `static DeclaredParameters parameters()` (the declarations "
+                    "of the parameters it reads, core/declared_parameter.hpp; a family's, those "
+                    "its variants read)");
       // A family's variants all draw pictures and frames, or none, and share their table's form
       // (core/sim_list.hpp).
       using First = typename FirstOf<typename VariantsOf<Sim>::type>::type;

@@ -125,15 +125,6 @@ const DeclaredParameter& init_radius() {
   return p;
 }
 
-const DeclaredParameter& space_charge() {
-  static const DeclaredParameter p = recorded_when_given(switch_parameter(
-      "space_charge", "--space-charge",
-      "air: the electrons' and the ions' own field (deposition on a mesh around the swarm, FFT "
-      "Poisson solve in free space at every phase boundary) added to the applied one",
-      "space charge"));
-  return p;
-}
-
 }  // namespace air
 
 namespace {

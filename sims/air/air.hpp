@@ -17,7 +17,6 @@
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
 #include "core/sim_state.hpp"
-#include "fields/mesh_nodes.hpp"
 #include "sims/air/boris.hpp"
 #include "sims/air/collision_table.hpp"
 
@@ -169,9 +168,8 @@ const DeclaredParameter& cross_sections();  // optional: the default file when n
 const DeclaredParameter& phases();
 const DeclaredParameter& phase_time();
 const DeclaredParameter& extrapolate();
-const DeclaredParameter& max_energy();    // optional: the smallest elastic top when not given
-const DeclaredParameter& init_radius();   // the initial swarm's ball; 0: all at the origin
-const DeclaredParameter& space_charge();  // the variant: the electrons' and ions' own field
+const DeclaredParameter& max_energy();   // optional: the smallest elastic top when not given
+const DeclaredParameter& init_radius();  // the initial swarm's ball; 0: all at the origin
 // --grid and --field-solver of the space charge: fields/mesh_nodes.hpp, shared with pic.
 inline constexpr int kGridNodes = 64;
 inline constexpr int kMostGridNodes = 512;  // the open solve transforms (2 * 512)^3
@@ -186,14 +184,6 @@ struct AirSim {
   static constexpr const char* kDescription =
       "electrons in a gas (LXCat cross sections) under uniform E and B: null-collision Monte "
       "Carlo, one random flight per step, relativistic Boris pusher (docs/physics.md)";
-  static DeclaredParameters parameters() {
-    return {&air::gas(),         &air::pressure(),       &air::temperature(),
-            &air::field(),       &air::reduced_field(),  &air::magnetic_field(),
-            &air::field_angle(), &air::thermal_gas(),    &air::cross_sections(),
-            &air::phases(),      &air::phase_time(),     &air::extrapolate(),
-            &air::max_energy(),  &air::init_radius(),    &air::space_charge(),
-            &fields::grid(),     &fields::field_solver()};
-  }
 
   // The cross sections, fields and phase plan, on the host; the observables after each phase.
   class HostState {

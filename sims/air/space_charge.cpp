@@ -4,9 +4,7 @@
 
 #include <algorithm>
 
-#include "core/errors.hpp"
 #include "fields/mesh_nodes.hpp"
-#include "sims/air/air_family.hpp"
 
 namespace sb {
 namespace air {
@@ -73,17 +71,6 @@ AirSpaceChargeSim::HostState::HostState(const RunConfig& c)
 
 Image AirSpaceChargeSim::picture(const std::vector<Particle>& ps) {
   return AirSim::picture(std::vector<air::Particle>(ps.begin(), ps.end()));
-}
-
-size_t AirFamily::variant(const RunConfig& c) {
-  if (air::space_charge().on(c)) return Variants::index_of<AirSpaceChargeSim>();
-  for (const DeclaredParameter* p : {&fields::grid(), &fields::field_solver()}) {
-    if (p->given(c)) {
-      throw UsageError(fmt::format("{}: {} applies with --space-charge only; space charge is off",
-                                   p->flag, c.declared_values.at(p->key)));
-    }
-  }
-  return Variants::index_of<AirSim>();
 }
 
 }  // namespace sb

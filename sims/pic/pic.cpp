@@ -62,15 +62,6 @@ const DeclaredParameter& cross_section() {
   return p;
 }
 
-const DeclaredParameter& field() {
-  static const DeclaredParameter p = recorded_when_given(choice_parameter(
-      "field", "--field",
-      "pic: the field, mock (default; seed 003's accelerations from neighbour counts) or poisson "
-      "(charge deposition, FFT Poisson solve, the field read at each particle)",
-      "field model", {"mock", "poisson"}, "mock"));
-  return p;
-}
-
 const DeclaredParameter& collision_chance() {
   static const DeclaredParameter p = real_parameter(
       "collision_chance", "--collision-chance",

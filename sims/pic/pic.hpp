@@ -14,7 +14,6 @@
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
 #include "core/sim_interface.hpp"
-#include "fields/mesh_nodes.hpp"
 #include "sims/pic/constants.hpp"
 #include "sims/pic/cross_sections.hpp"
 #include "sims/pic/grid.hpp"
@@ -104,7 +103,6 @@ const DeclaredParameter& poisson_steps();
 const DeclaredParameter& mobility_steps();
 const DeclaredParameter& cross_section();     // a file name, or kSynthetic
 const DeclaredParameter& collision_chance();  // optional: a constant chance instead of a table
-const DeclaredParameter& field();             // mock (seed 003's) or poisson: the variant
 // --grid and --field-solver of the Poisson field: fields/mesh_nodes.hpp, shared with air.
 inline constexpr int kGridNodes = 512;       // the default: cells of 1 cm
 inline constexpr int kMostGridNodes = 1024;  // 6 arrays of 8 GiB on the device
@@ -126,11 +124,6 @@ struct PicSim {
   static constexpr const char* kDescription =
       "mock PIC-MCC electrons: grid acceleration per poisson step, leapfrog, split/remove "
       "collisions by energy level (seed 003 §3.4)";
-  static DeclaredParameters parameters() {
-    return {&pic::poisson_steps(),    &pic::mobility_steps(), &pic::cross_section(),
-            &pic::collision_chance(), &pic::field(),          &fields::grid(),
-            &fields::field_solver()};
-  }
   // The cross sections a run reads, as a file that --cross-section reads back.
   static SimTable table(const RunConfig& c);
 

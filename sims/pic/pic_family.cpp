@@ -1,0 +1,32 @@
+#include "sims/pic/pic_family.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+
+namespace sb {
+namespace pic {
+
+const DeclaredParameter& field() {
+  static const DeclaredParameter p = recorded_when_given(choice_parameter(
+      "field", "--field",
+      "pic: the field, mock (default; seed 003's accelerations from neighbour counts) or poisson "
+      "(charge deposition, FFT Poisson solve, the field read at each particle)",
+      "field model", {"mock", "poisson"}, "mock"));
+  return p;
+}
+
+}  // namespace pic
+
+size_t PicFamily::variant(const RunConfig& c) {
+  if (pic::field().text(c) == "poisson") return Variants::index_of<PicPoissonSim>();
+  for (const DeclaredParameter* p : {&fields::grid(), &fields::field_solver()}) {
+    if (p->given(c)) {
+      throw UsageError(fmt::format("{}: {} applies with --field poisson only; the field is mock",
+                                   p->flag, c.declared_values.at(p->key)));
+    }
+  }
+  return Variants::index_of<PicSim>();
+}
+
+}  // namespace sb
