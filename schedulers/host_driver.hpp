@@ -165,9 +165,11 @@ RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
   return r;
 }
 
-template <template <class> class Engine>
+// `Sims` is part of the instantiation's name, so that the two builds of the schedulers (BuiltSims,
+// schedulers/scheduler.hpp) link into one program.
+template <template <class> class Engine, class Sims = BuiltSims>
 std::map<std::string, RunFn> host_runners() {
-  return run_fns([](auto* sim) -> RunFn {
+  return run_fns<Sims>([](auto* sim) -> RunFn {
     return &run_on_host<std::remove_pointer_t<decltype(sim)>, Engine>;
   });
 }

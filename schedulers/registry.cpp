@@ -13,11 +13,27 @@
 
 namespace sb {
 
-const std::vector<SchedulerEntry>& all_schedulers() {
+namespace {
+
+std::vector<SchedulerEntry>& registry() {
 #define SB_LIST_ENTRY(name) name##_entry(),
-  static const std::vector<SchedulerEntry> entries = {SB_SCHEDULERS(SB_LIST_ENTRY)};
+  static std::vector<SchedulerEntry> entries = {SB_SCHEDULERS(SB_LIST_ENTRY)};
 #undef SB_LIST_ENTRY
   return entries;
+}
+
+}  // namespace
+
+const std::vector<SchedulerEntry>& all_schedulers() {
+  return registry();
+}
+
+void add_runs(const std::vector<SchedulerEntry>& more) {
+  for (const SchedulerEntry& m : more) {
+    for (SchedulerEntry& e : registry()) {
+      if (e.name == m.name) e.by_sim.insert(m.by_sim.begin(), m.by_sim.end());
+    }
+  }
 }
 
 const SchedulerEntry& find_scheduler(const std::string& name) {
@@ -50,8 +66,8 @@ std::shared_ptr<const RunResult> reference_run(const RunConfig& c) {
 }  // namespace
 
 RunResult run(const RunConfig& c, const RunOptions& opt) {
-  // Schedulers also run the example sims (sims/registry.hpp), which find_sim does not know: the
-  // tests name them here, users cannot (the command line checks --sim with find_sim first).
+  // In the test programs schedulers also run the example sims (add_runs), which find_sim does not
+  // know: the tests name them here, users cannot (the command line checks --sim with find_sim).
   const SchedulerEntry& entry = find_scheduler(c.scheduler);
   if (entry.by_sim.count(c.sim) == 0) find_sim(c.sim);  // throws, naming the sims users may choose
   const RunFn& fn = entry.by_sim.at(c.sim);

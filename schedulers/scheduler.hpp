@@ -12,6 +12,9 @@
 #include "core/run_result.hpp"
 #include "schedulers/policy.hpp"
 #include "sims/registry.hpp"
+#ifdef SB_EXAMPLE_SIMS
+#include "examples/walk_sim.hpp"
+#endif
 
 namespace sb {
 
@@ -23,12 +26,21 @@ enum class SchedulerKind {
 
 using RunFn = std::function<RunResult(const RunConfig&, const RunOptions&)>;
 
+// The sims every scheduler is built for: AllSims (sims/registry.hpp). The tests build the
+// schedulers a second time, with SB_EXAMPLE_SIMS, for the tutorials' example sims instead
+// (docs/design.md §9; tests/CMakeLists.txt), so that users' binaries hold no code for them.
+#ifdef SB_EXAMPLE_SIMS
+using BuiltSims = SimList<WalkSim>;
+#else
+using BuiltSims = AllSims;
+#endif
+
 struct SchedulerEntry {
   std::string name;
   std::string description;
   SchedulerKind kind;
   std::vector<std::string> parameters;  // the launch knobs of RunConfig it reads (block_size, ...)
-  std::map<std::string, RunFn> by_sim;  // sim name -> run function, example sims included
+  std::map<std::string, RunFn> by_sim;  // sim name -> run function, one per BuiltSims entry
   SchedulerPolicies policies = {};      // its tuning policies (--policy), if it has any
   DeclaredParameters declared = {};     // its own parameters (static-full's --warp-sync)
 
@@ -55,17 +67,17 @@ RunFn run_fn(Make& make) {
   }
 }
 
-// One run function per registered sim, example sims included (sims/registry.hpp):
-// `make(static_cast<Sim*>(nullptr))` gives Sim's, and each variant's of a family.
-template <class Make>
+// One run function per sim of `Sims`: `make(static_cast<Sim*>(nullptr))` gives Sim's, and each
+// variant's of a family. `Sims` is part of the instantiation's name, so that the two builds of the
+// schedulers (BuiltSims) link into one program.
+template <class Sims = BuiltSims, class Make>
 std::map<std::string, RunFn> run_fns(Make make) {
   std::map<std::string, RunFn> out;
   const auto add = [&](auto* sim) {
     using Sim = std::remove_pointer_t<decltype(sim)>;
     out[Sim::kName] = run_fn<Sim>(make);
   };
-  AllSims::for_each(add);
-  ExampleSims::for_each(add);
+  Sims::for_each(add);
   return out;
 }
 

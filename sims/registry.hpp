@@ -3,7 +3,6 @@
 #pragma once
 
 #include "core/sim_list.hpp"
-#include "examples/walk_sim.hpp"
 #include "sims/air/air_family.hpp"
 #include "sims/mvp/mvp.hpp"
 #include "sims/pic/pic_family.hpp"
@@ -14,10 +13,5 @@ namespace sb {
 // An entry is a sim or a sim family (core/sim_list.hpp): pic is the family of its mock and its
 // Poisson field, air of its applied fields and its space charge.
 using AllSims = SimList<ToySim, MvpSim, PicFamily, AirFamily>;
-
-// The example sims of the tutorials (docs/design.md §9): every scheduler is built for them and the
-// tests run them, but users do not see them (all_sims(), `schedbench list` and --sim know
-// AllSims only).
-using ExampleSims = SimList<WalkSim>;
 
 }  // namespace sb

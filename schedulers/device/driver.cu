@@ -172,7 +172,6 @@ struct DriversOf<SimList<Entries...>> {
     return table;
   }
 };
-template struct DriversOf<AllSims>;
-template struct DriversOf<ExampleSims>;
+template struct DriversOf<BuiltSims>;
 
 }  // namespace sb

@@ -123,9 +123,11 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
                                 });
 }
 
-template <template <class> class Scheduler>
+// `Sims` is part of the instantiation's name, so that the two builds of the schedulers (BuiltSims,
+// schedulers/scheduler.hpp) link into one program.
+template <template <class> class Scheduler, class Sims = BuiltSims>
 std::map<std::string, RunFn> device_runners() {
-  return run_fns([](auto* sim) -> RunFn {
+  return run_fns<Sims>([](auto* sim) -> RunFn {
     return &run_on_device<std::remove_pointer_t<decltype(sim)>, Scheduler>;
   });
 }

@@ -3,6 +3,7 @@
 // The error must name what the family lacks.
 #include <cstddef>
 
+#include "examples/walk_sim.hpp"
 #include "sims/registry.hpp"
 
 namespace {

@@ -47,6 +47,17 @@ TEST_P(ExampleSchedulers, SameParticlesAsCpuSerial) {
 INSTANTIATE_TEST_SUITE_P(Configurations, ExampleSchedulers, testing::ValuesIn(cases()),
                          [](const testing::TestParamInfo<Case>& i) { return i.param.name; });
 
+// The test programs hold both builds of the schedulers (tests/CMakeLists.txt): every scheduler
+// runs every sim users see and the example sim; a build that took the other's place would not.
+TEST(ExampleSims, EverySchedulerRunsEverySimAndTheExamples) {
+  for (const SchedulerEntry& e : all_schedulers()) {
+    for (const SimInfo& sim : all_sims())
+      EXPECT_EQ(e.by_sim.count(sim.name), 1u) << e.name << " on " << sim.name;
+    EXPECT_EQ(e.by_sim.count("walk"), 1u) << e.name;
+  }
+  EXPECT_THROW(find_sim("walk"), UsageError);  // users never see it
+}
+
 // The example sim's configuration exercises what a sim may do: spawn, die, draw.
 TEST(ExampleSim, WalkersSplitAndDie) {
   for (const Case& c : cases()) {
