@@ -50,4 +50,13 @@ bool solve_on_device(const RunConfig& c) {
   return field_solver().text(c) == "device";
 }
 
+void refuse_mesh_options(const RunConfig& c, const char* needs, const char* instead) {
+  for (const DeclaredParameter* p : {&grid(), &field_solver()}) {
+    if (p->given(c)) {
+      throw UsageError(fmt::format("{}: {} applies with {} only; {}", p->flag,
+                                   c.declared_values.at(p->key), needs, instead));
+    }
+  }
+}
+
 }  // namespace sb::fields

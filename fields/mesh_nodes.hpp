@@ -22,4 +22,8 @@ int mesh_nodes(const RunConfig& c, int fallback, int most);
 // Whether a GPU run solves on the device (--field-solver).
 bool solve_on_device(const RunConfig& c);
 
+// UsageError where --grid or --field-solver is given to a run whose sim has no field: `needs` names
+// what turns the field on ("--field poisson"), `instead` what the run has ("the field is mock").
+void refuse_mesh_options(const RunConfig& c, const char* needs, const char* instead);
+
 }  // namespace sb::fields

@@ -1,9 +1,5 @@
 #include "sims/air/air_family.hpp"
 
-#include <fmt/format.h>
-
-#include "core/errors.hpp"
-
 namespace sb {
 namespace air {
 
@@ -20,12 +16,7 @@ const DeclaredParameter& space_charge() {
 
 size_t AirFamily::variant(const RunConfig& c) {
   if (air::space_charge().on(c)) return Variants::index_of<AirSpaceChargeSim>();
-  for (const DeclaredParameter* p : {&fields::grid(), &fields::field_solver()}) {
-    if (p->given(c)) {
-      throw UsageError(fmt::format("{}: {} applies with --space-charge only; space charge is off",
-                                   p->flag, c.declared_values.at(p->key)));
-    }
-  }
+  fields::refuse_mesh_options(c, "--space-charge", "space charge is off");
   return Variants::index_of<AirSim>();
 }
 

@@ -1,9 +1,5 @@
 #include "sims/pic/pic_family.hpp"
 
-#include <fmt/format.h>
-
-#include "core/errors.hpp"
-
 namespace sb {
 namespace pic {
 
@@ -20,12 +16,7 @@ const DeclaredParameter& field() {
 
 size_t PicFamily::variant(const RunConfig& c) {
   if (pic::field().text(c) == "poisson") return Variants::index_of<PicPoissonSim>();
-  for (const DeclaredParameter* p : {&fields::grid(), &fields::field_solver()}) {
-    if (p->given(c)) {
-      throw UsageError(fmt::format("{}: {} applies with --field poisson only; the field is mock",
-                                   p->flag, c.declared_values.at(p->key)));
-    }
-  }
+  fields::refuse_mesh_options(c, "--field poisson", "the field is mock");
   return Variants::index_of<PicSim>();
 }
 
