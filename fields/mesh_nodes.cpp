@@ -10,7 +10,7 @@ namespace sb::fields {
 namespace {
 
 constexpr uint64_t kFewestNodes = 16;
-constexpr uint64_t kMostNodes = 1024;  // pic's 1 cm cells at 512, halved
+constexpr uint64_t kMostNodes = 1024;  // the most any sim takes: pic, cells of 0.5 cm
 
 }  // namespace
 

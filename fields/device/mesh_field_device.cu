@@ -3,7 +3,6 @@
 #include "core/cuda_check.hpp"
 #include "fields/device/field_device.hpp"
 #include "fields/device/poisson_device.hpp"
-#include "fields/mesh_field.hpp"
 
 namespace sb::fields {
 

@@ -15,6 +15,7 @@
 #include "fields/device/positions.hpp"
 #include "fields/device/run_solver.hpp"
 #include "fields/mesh.hpp"
+#include "fields/mesh_field.hpp"
 
 namespace sb::fields {
 
@@ -48,7 +49,8 @@ class DeviceMeshField {
 
   Mesh solver_mesh_, placed_;
   Boundary boundary_;
-  std::array<std::string, 6> names_;  // the buffers' (DeviceBuffer keeps a pointer to its name)
+  std::array<std::string, kFieldArrays>
+      names_;  // the buffers' (DeviceBuffer keeps a pointer to its name)
   DeviceBuffer<int64_t> charge_;
   DeviceBuffer<double> rho_, phi_, ex_, ey_, ez_;
   DeviceDeposit deposit_;
