@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "core/errors.hpp"
 #include "core/printable.hpp"
@@ -24,6 +26,28 @@ DeclaredParameter declare(std::string key, std::string flag, std::string help, s
   return p;
 }
 
+// A whole number's canonical text: the zero word as given, or the number in [whole_lo, whole_hi]
+// and a multiple of whole_multiple.
+std::string canonical_whole(const DeclaredParameter& p, const std::string& where,
+                            const std::string& text) {
+  if (!p.zero_word.empty() && text == p.zero_word) return text;
+  uint64_t v = 0;
+  try {
+    v = parse_whole(where, text, p.whole_lo, p.whole_hi);
+  } catch (const UsageError&) {
+    if (p.zero_word.empty()) throw;
+    throw UsageError(fmt::format(
+        "{}: '{}' is not accepted; accepted: {} or a whole number from {} to {}, written in "
+        "decimal",
+        where, printable(text), p.zero_word, p.whole_lo, p.whole_hi));
+  }
+  if (v % p.whole_multiple != 0) {
+    throw UsageError(fmt::format("{}: '{}' is not a multiple of {} from {} to {}", where, text,
+                                 p.whole_multiple, p.whole_lo, p.whole_hi));
+  }
+  return std::to_string(v);
+}
+
 }  // namespace
 
 std::string shortest_text(double v) {
@@ -34,7 +58,7 @@ void DeclaredParameter::set(RunConfig& c, const std::string& where, const std::s
   std::string canonical;
   switch (kind) {
     case ValueKind::kWhole:
-      canonical = std::to_string(parse_whole(where, text, whole_lo, whole_hi));
+      canonical = canonical_whole(*this, where, text);
       break;
     case ValueKind::kReal:
       canonical = shortest_text(parse_real(where, text, real_lo, real_hi));
@@ -52,18 +76,58 @@ void DeclaredParameter::set(RunConfig& c, const std::string& where, const std::s
       canonical = text;
       break;
   }
-  c.declared_values[key] = canonical;
+  store(c, canonical);
+}
+
+void DeclaredParameter::store(RunConfig& c, const std::string& canonical) const {
+  const auto number = [this, &canonical]() -> uint64_t {
+    return canonical == zero_word ? 0 : std::stoull(canonical);
+  };
+  std::visit(
+      [&](auto m) {
+        using M = decltype(m);
+        if constexpr (std::is_same_v<M, std::monostate>) {
+          c.declared_values[key] = canonical;
+        } else if constexpr (std::is_same_v<M, std::string RunConfig::*>) {
+          c.*m = canonical;
+        } else if constexpr (std::is_same_v<M, double RunConfig::*>) {
+          c.*m = std::stod(canonical);
+        } else {
+          c.*m = static_cast<std::remove_reference_t<decltype(c.*m)>>(number());
+        }
+      },
+      member);
 }
 
 bool DeclaredParameter::given(const RunConfig& c) const {
-  return c.declared_values.count(key) != 0;
+  return !std::holds_alternative<std::monostate>(member) || c.declared_values.count(key) != 0;
 }
 
 void DeclaredParameter::clear(RunConfig& c) const {
-  c.declared_values.erase(key);
+  if (std::holds_alternative<std::monostate>(member)) {
+    c.declared_values.erase(key);
+  } else {
+    store(c, *fallback);
+  }
 }
 
-const std::string& DeclaredParameter::stored(const RunConfig& c) const {
+std::string DeclaredParameter::stored(const RunConfig& c) const {
+  if (!std::holds_alternative<std::monostate>(member)) {
+    return std::visit(
+        [&](auto m) -> std::string {
+          using M = decltype(m);
+          if constexpr (std::is_same_v<M, std::monostate>) {
+            return "";
+          } else if constexpr (std::is_same_v<M, std::string RunConfig::*>) {
+            return c.*m;
+          } else if constexpr (std::is_same_v<M, double RunConfig::*>) {
+            return shortest_text(c.*m);
+          } else {
+            return c.*m == 0 && !zero_word.empty() ? zero_word : std::to_string(c.*m);
+          }
+        },
+        member);
+  }
   const auto it = c.declared_values.find(key);
   if (it != c.declared_values.end()) return it->second;
   if (!fallback) throw std::logic_error(key + ": read while not given and without a default");
@@ -73,7 +137,8 @@ const std::string& DeclaredParameter::stored(const RunConfig& c) const {
 // Stored values were checked by set(), and defaults are written by the declarations below, so
 // these parse without a failure path of their own.
 uint64_t DeclaredParameter::whole(const RunConfig& c) const {
-  return parse_whole(flag, stored(c), whole_lo, whole_hi);
+  const std::string text = stored(c);
+  return text == zero_word ? 0 : parse_whole(flag, text, whole_lo, whole_hi);
 }
 
 double DeclaredParameter::real(const RunConfig& c) const {
@@ -136,6 +201,16 @@ DeclaredParameter text_parameter(std::string key, std::string flag, std::string 
 
 DeclaredParameter required(DeclaredParameter p) {
   p.required = true;
+  return p;
+}
+
+DeclaredParameter with_role(DeclaredParameter p, ParameterRole role) {
+  p.role = role;
+  return p;
+}
+
+DeclaredParameter renamed(DeclaredParameter p, std::string old_key) {
+  p.renamed_from = std::move(old_key);
   return p;
 }
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "core/run_config.hpp"
@@ -23,6 +24,20 @@ enum class ValueKind {
   kChoice,  // one of `choices`
   kText,    // any text but the empty one (a file name, a gas mixture)
 };
+
+// What a parameter is to a measurement, for the sweep's results and the plots
+// (`schedbench list --json`).
+enum class ParameterRole {
+  kWorkload,     // changes what is computed
+  kTuning,       // changes how fast, never the result: a scheduler is compared at its best value
+  kBookkeeping,  // changes neither (capacity, the watchdog's timeout, when frames are drawn)
+};
+
+// A typed member of RunConfig that holds a parameter's value (what every run has, and the GPU
+// driver's launch knobs), where the engines read it as a field rather than through the
+// declaration.
+using ConfigMember = std::variant<std::monostate, uint64_t RunConfig::*, uint32_t RunConfig::*,
+                                  double RunConfig::*, std::string RunConfig::*>;
 
 // The shortest decimal text that reads back as `v`.
 std::string shortest_text(double v);
@@ -42,8 +57,18 @@ struct DeclaredParameter {
   bool record_default = true;
   uint64_t whole_lo = 0, whole_hi = 0;
   double real_lo = 0, real_hi = 0;
+  uint64_t whole_multiple = 1;  // kWhole: values are multiples of it (block sizes: of 32)
+  // kWhole: a word accepted beside the numbers, standing for 0 ("fill": the occupancy maximum).
+  std::string zero_word;
   std::vector<std::string> choices;
   std::string accepted;  // kText: what it accepts, for messages ("a file name")
+  // Unset: its owner's usual role (a sim's parameter is workload, a scheduler's tuning).
+  std::optional<ParameterRole> role;
+  // The key it had before a rename: a run of its owner that gives the old key (a command line,
+  // a job file or a result written before) sets this parameter, with a note on stderr.
+  std::string renamed_from;
+  // Where the value lives: RunConfig::declared_values (monostate), or a typed member.
+  ConfigMember member;
 
   // Checks `text` for option `where` (UsageError naming it and what is accepted) and stores its
   // canonical form in c.declared_values.
@@ -62,7 +87,7 @@ struct DeclaredParameter {
     }
   }
 
-  // Whether `c` holds a value for it (not the default).
+  // Whether `c` holds a value for it (not the default); a member always holds one.
   bool given(const RunConfig& c) const;
   // Forgets the value `c` holds for it: the default again.
   void clear(RunConfig& c) const;
@@ -73,7 +98,8 @@ struct DeclaredParameter {
   std::string text(const RunConfig& c) const;  // kChoice and kText
 
  private:
-  const std::string& stored(const RunConfig& c) const;
+  std::string stored(const RunConfig& c) const;
+  void store(RunConfig& c, const std::string& canonical) const;
 };
 
 // A sim's or a scheduler's parameters, in the order --help and the catalog list them.
@@ -100,6 +126,20 @@ DeclaredParameter required(DeclaredParameter p);
 
 // A declaration whose default results record as null (record_default false).
 DeclaredParameter recorded_when_given(DeclaredParameter p);
+
+// A declaration with its value kept in `member` of RunConfig (core/run_config.hpp); its default
+// is the member's.
+template <class T>
+DeclaredParameter stored_in(DeclaredParameter p, T RunConfig::*member) {
+  p.member = member;
+  return p;
+}
+
+// A declaration with a role other than its owner's usual one.
+DeclaredParameter with_role(DeclaredParameter p, ParameterRole role);
+
+// A declaration that replaces the key `old_key` (DeclaredParameter::renamed_from).
+DeclaredParameter renamed(DeclaredParameter p, std::string old_key);
 
 // `--steps`, which the sims that take steps in one phase (toy, mvp, the example walk) share.
 const DeclaredParameter& steps_parameter();

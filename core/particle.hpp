@@ -9,8 +9,8 @@
 //   using Params = ...;     // trivially copyable; kernels take it by value
 //   static constexpr const char* kName, *kDescription;
 //   static DeclaredParameters parameters();  // its parameters (core/declared_parameter.hpp)
-//   static Params params(const RunConfig&);   // or a HostState (core/sim_state.hpp) gives them
-//   static PhasePlan phases(const RunConfig&);
+//   static Params params(const RunConfig&);   // both, or a Setup built once per run that
+//   static PhasePlan phases(const RunConfig&);  // gives them (core/sim_state.hpp)
 //   static Particle initial(uint64_t index, const Params&, DrawKey);
 //   SB_HD static Fate step(Particle& p, Particle& child, const Params&, StepDraw&);
 //   SB_HD static bool simulates_children(const Params&);

@@ -1,6 +1,8 @@
-// Everything that defines one run: what every run has, the values of the parameters that its sim
-// and its scheduler declare themselves (Sim::parameters(), SchedulerEntry::own_parameters()), and
-// the launch knobs of the GPU driver that every GPU scheduler shares.
+// Everything that defines one run: the sim and scheduler it names and the value of every parameter,
+// each declared once by the code that reads it (core/declared_parameter.hpp): what every run has
+// (core/run_parameters.hpp) and the GPU driver's launch knobs (schedulers/device/
+// launch_parameters.hpp) in typed members that the engines read directly; the sims' and the
+// schedulers' own (Sim::parameters(), SchedulerEntry::own_parameters()) by key.
 #pragma once
 
 #include <cstdint>
@@ -29,12 +31,9 @@ struct RunConfig {
   // canonical text. The owner reads them through its declarations (core/declared_parameter.hpp),
   // which hold the defaults.
   std::map<std::string, std::string> declared_values;
-  // For a sim that draws frames (--frames): phases of this many steps, each phase end a frame;
-  // 0: one phase. It changes when pictures are taken, never the result.
-  uint32_t frame_every = 0;
 
   // The GPU driver's, which every GPU run has (the CPU engines ignore them): block_size and
-  // blocks_per_sm size its grids (SchedulerEntry::parameters says which a scheduler reads), the
+  // blocks_per_sm size its grids (SchedulerEntry::launch says which a scheduler reads), the
   // watchdog and the removal of the dead are the driver's own.
   uint32_t block_size = 128;
   uint32_t blocks_per_sm = 0;          // 0 = fill: the occupancy maximum

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -26,14 +27,15 @@ inline constexpr bool
     kHasPicture<Sim, std::void_t<decltype(Sim::picture(
                          std::declval<const std::vector<typename Sim::Particle>&>()))>> = true;
 
-// Whether the sim can split its run into phases of RunConfig::frame_every steps, each phase end a
-// frame of an animation (Sim::kDrawsFrames; --frames).
+// Whether the sim can split its run into phases of so many steps, each phase end a frame of an
+// animation (--frames): it then defines `static const DeclaredParameter& frame_every()`, the
+// parameter (one of its own) that gives the steps per frame.
 template <class Sim, class = void>
 inline constexpr bool kDrawsFrames = false;
 
 template <class Sim>
-inline constexpr bool kDrawsFrames<Sim, std::void_t<decltype(Sim::kDrawsFrames)>> =
-    Sim::kDrawsFrames;
+inline constexpr bool kDrawsFrames<Sim, std::void_t<decltype(Sim::frame_every())>> =
+    std::is_same_v<decltype(Sim::frame_every()), const DeclaredParameter&>;
 
 // Whether a particle of the sim can die (Sim::kParticlesDie; true unless the sim says it cannot:
 // mvp and toy). Where none dies, the pool schedulers keep no dead slots (pool_policy.cuh,
@@ -126,14 +128,19 @@ struct HasParamsOf<Sim, std::void_t<decltype(Sim::params(std::declval<const RunC
     : std::is_same<decltype(Sim::params(std::declval<const RunConfig&>())), typename Sim::Params> {
 };
 
-// A sim with tables gets its Params from its HostState instead (core/sim_state.hpp).
+// A sim with tables gets its phases from its Setup and its Params from its HostState instead
+// (core/sim_state.hpp).
 template <class Sim, class = void>
-struct HasHostStateParams : std::false_type {};
+struct HasSetup : std::false_type {};
 template <class Sim>
-struct HasHostStateParams<
-    Sim, std::void_t<decltype(std::declval<const typename Sim::HostState&>().params())>>
+struct HasSetup<Sim, std::void_t<decltype(std::declval<const typename Sim::Setup&>().phases()),
+                                 decltype(std::declval<const typename Sim::HostState&>().params())>>
     : std::bool_constant<
-          std::is_constructible_v<typename Sim::HostState, const RunConfig&> &&
+          std::is_constructible_v<typename Sim::Setup, const RunConfig&> &&
+          std::is_same_v<decltype(std::declval<const typename Sim::Setup&>().phases()),
+                         PhasePlan> &&
+          std::is_constructible_v<typename Sim::HostState,
+                                  std::shared_ptr<const typename Sim::Setup>> &&
           std::is_same_v<decltype(std::declval<const typename Sim::HostState&>().params()),
                          typename Sim::Params>> {};
 
@@ -209,12 +216,12 @@ constexpr bool check_sim() {
                 "a sim's Params must be trivially copyable (kernels take it by value)");
   static_assert(si::HasNames<Sim>::value,
                 "a sim must define `static constexpr const char* kName` and `kDescription`");
-  static_assert(!params || si::HasParamsOf<Sim>::value || si::HasHostStateParams<Sim>::value,
-                "a sim must define `static Params params(const RunConfig&)`, or a `HostState` "
-                "constructed from a RunConfig whose `Params params() const` gives them "
-                "(core/sim_state.hpp)");
-  static_assert(si::HasPhases<Sim>::value,
-                "a sim must define `static PhasePlan phases(const RunConfig&)`");
+  static_assert(!params || si::HasSetup<Sim>::value ||
+                    (si::HasParamsOf<Sim>::value && si::HasPhases<Sim>::value),
+                "a sim must define `static Params params(const RunConfig&)` and `static PhasePlan "
+                "phases(const RunConfig&)`, or a `Setup` constructed from a RunConfig with "
+                "`PhasePlan phases() const` and a `HostState` constructed from a "
+                "`std::shared_ptr<const Setup>` with `Params params() const` (core/sim_state.hpp)");
   static_assert(!particle || !params || si::HasInitial<Sim>::value,
                 "a sim must define `static Particle initial(uint64_t index, const Params&, "
                 "DrawKey)`");

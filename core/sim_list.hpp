@@ -88,7 +88,7 @@ constexpr bool check_variant() {
     static_assert(
         kHasPicture<Variant> == kHasPicture<First> && kDrawsFrames<Variant> == kDrawsFrames<First>,
         "a sim family's variants must all draw pictures (picture()) and frames "
-        "(kDrawsFrames), or none");
+        "(frame_every()), or none");
   }
   return true;
 }

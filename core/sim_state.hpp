@@ -1,18 +1,27 @@
-// What an engine holds of a sim for one run. A sim may own resources beyond its Params (tables
-// loaded from files, a grid): it then defines
-//   struct HostState {
-//     explicit HostState(const RunConfig&);         // throws UsageError for bad input
-//     Params params() const;                        // pointers into host memory
-//     void before_phase(std::vector<Particle>&, PhaseWindow);  // grid work between phases
-//   };
-// A HostState may also observe the particles after each phase (air: mean energy, drift):
+// What an engine holds of a sim for one run, in two parts (docs/design.md §4):
+// - the setup, immutable, built once per run from its configuration and shared by everything that
+//   needs it (the run's check, its phase plan, every engine): a sim with tables loaded from files
+//   or a grid defines
+//     struct Setup {
+//       explicit Setup(const RunConfig&);  // throws UsageError for bad input
+//       PhasePlan phases() const;
+//     };
+//   and sims without one (toy, mvp) get the default below, from Sim::params(RunConfig) and
+//   Sim::phases(RunConfig);
+// - the host state, what a run changes: a sim with a Setup defines
+//     struct HostState {
+//       explicit HostState(std::shared_ptr<const Setup>);
+//       Params params() const;  // pointers into host memory (the setup's, the state's)
+//       void before_phase(std::vector<Particle>&, PhaseWindow);  // grid work between phases
+//     };
+//   A HostState may also observe the particles after each phase (air: mean energy, drift):
 //     Observables observe(const std::vector<Particle>& alive, PhaseWindow, PhaseEvents);
-// which every engine calls with the particles alive at the phase's end (in any order: its
-// results must not depend on it) and the phase's counts; it may throw RunError.
-// And, for CUDA code, Sim::DeviceState (schedulers/device/sim_device_state.cuh). Sims without
-// them (toy, mvp) get the defaults below, built from Sim::params(RunConfig).
+//   which every engine calls with the particles alive at the phase's end (in any order: its
+//   results must not depend on it) and the phase's counts; it may throw RunError.
+// And, for CUDA code, Sim::DeviceState (schedulers/device/sim_device_state.cuh).
 #pragma once
 
+#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -31,10 +40,38 @@ struct PhaseEvents {
 };
 
 template <class Sim, class = void>
+struct SetupOf {
+  class type {
+   public:
+    explicit type(const RunConfig& c) : params_(Sim::params(c)), plan_(Sim::phases(c)) {}
+    typename Sim::Params params() const { return params_; }  // for the default HostState
+    PhasePlan phases() const { return plan_; }
+
+   private:
+    typename Sim::Params params_;
+    PhasePlan plan_;
+  };
+};
+
+template <class Sim>
+struct SetupOf<Sim, std::void_t<typename Sim::Setup>> {
+  using type = typename Sim::Setup;
+};
+
+template <class Sim>
+using SimSetup = typename SetupOf<Sim>::type;
+
+// The setup of a run of Sim (not of a family: of one of its variants).
+template <class Sim>
+std::shared_ptr<const SimSetup<Sim>> make_setup(const RunConfig& c) {
+  return std::make_shared<const SimSetup<Sim>>(c);
+}
+
+template <class Sim, class = void>
 struct HostStateOf {
   class type {
    public:
-    explicit type(const RunConfig& c) : params_(Sim::params(c)) {}
+    explicit type(const std::shared_ptr<const SimSetup<Sim>>& setup) : params_(setup->params()) {}
     typename Sim::Params params() const { return params_; }
     void before_phase(std::vector<typename Sim::Particle>&, PhaseWindow) {}
 

@@ -12,6 +12,7 @@
 
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/device/sim_device_state.cuh"
 #include "schedulers/entries.hpp"
 #include "schedulers/host_driver.hpp"
@@ -45,20 +46,21 @@ __global__ void SB_BLOCK_BOUND(kBound)
 }
 
 template <class Sim>
-RunResult run_bound(const RunConfig& c, const RunOptions& opt) {
+RunResult run_bound(const RunSpec& spec, const RunOptions& opt) {
   using Particle = typename Sim::Particle;
+  const RunConfig& c = spec.config;
   if (!opt.reference || !opt.reference->particles) {
     throw std::logic_error("bound: run without the reference run (RunOptions::reference)");
   }
   const RunResult& real = *opt.reference;
 
-  const HostState<Sim> host_state(c);
+  const HostState<Sim> host_state(spec.setup<Sim>());
   const auto& final = dynamic_cast<const HostParticleSet<Sim>&>(*real.particles).particles();
   const std::vector<Particle> initial =
       final.empty() ? initial_particles<Sim>(c, host_state.params()) : final;
   const auto device = describe_device();
   CudaStream stream;
-  const PhasePlan plan = Sim::phases(c);
+  const PhasePlan& plan = spec.plan();
   Watchdog watchdog(describe(c, plan.count, plan.steps), c.timeout_s);
   const DeviceSetup setup{c, *device, stream, watchdog};
   DeviceState<Sim> device_state(host_state, stream);
@@ -92,13 +94,12 @@ RunResult run_bound(const RunConfig& c, const RunOptions& opt) {
 }  // namespace
 
 SchedulerEntry bound_entry() {
-  return {
-      "bound",
-      "yardstick, not a simulation: the run's particle-steps on a fixed, balanced population "
-      "with no spawn bookkeeping",
-      SchedulerKind::kYardstick,
-      {"block_size", "blocks_per_sm"},
-      run_fns([](auto* sim) -> RunFn { return &run_bound<std::remove_pointer_t<decltype(sim)>>; })};
+  return {"bound",
+          "yardstick, not a simulation: the run's particle-steps on a fixed, balanced population "
+          "with no spawn bookkeeping",
+          SchedulerKind::kYardstick, launch_knobs::grid_shape(), run_fns([](auto* sim) -> RunFn {
+            return &run_bound<std::remove_pointer_t<decltype(sim)>>;
+          })};
 }
 
 }  // namespace sb

@@ -46,8 +46,9 @@
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/host_counter.hpp"
-#include "schedulers/device/step_once.cuh"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/device/pool_dispatch.cuh"
+#include "schedulers/device/step_once.cuh"
 #include "schedulers/entries.hpp"
 
 namespace sb {
@@ -265,7 +266,7 @@ SchedulerEntry cpu_sync_entry() {
       "generations; generations sorted by step (seed §3.1.4, §3.3.2); where particles never die, "
       "the last ones, once they die out, in one persistent launch",
       SchedulerKind::kGpu,
-      {"block_size"},
+      {&launch_knobs::block_size()},
       device_runners<CpuSync>(),
       cpu_sync_policies()};
 }

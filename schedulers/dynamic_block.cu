@@ -24,6 +24,7 @@
 //
 // The constants it was tuned with are a policy type (DynamicBlockPolicy; docs/design.md "Tuning
 // policies"), chosen at run time with --policy.
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/device/persistent_pool.cuh"
 #include "schedulers/device/step_once.cuh"
 #include "schedulers/entries.hpp"
@@ -146,7 +147,7 @@ SchedulerEntry dynamic_block_entry() {
           "thread's particle followed (where particles die) by children from its warp's "
           "shared-memory pool (seed §3.1.10, §3.3.4; \"Dynamic Old\")",
           SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm"},
+          launch_knobs::grid_shape(),
           device_runners<DynamicBlock>(),
           dynamic_block_policies()};
 }

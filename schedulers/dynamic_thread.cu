@@ -2,6 +2,7 @@
 // a global counter, waits for it to be published, and runs its particle to the end of the phase.
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/device/step_once.cuh"
 #include "schedulers/entries.hpp"
 
@@ -36,9 +37,7 @@ SchedulerEntry dynamic_thread_entry() {
   return {"dynamic-thread",
           "one persistent kernel, each thread takes the next particle from a global counter "
           "(seed §3.1.9)",
-          SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm"},
-          device_runners<DynamicThread>()};
+          SchedulerKind::kGpu, launch_knobs::grid_shape(), device_runners<DynamicThread>()};
 }
 
 }  // namespace sb

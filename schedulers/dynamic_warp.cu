@@ -38,6 +38,7 @@
 //
 // The constants it was tuned with are a policy type (DynamicWarpPolicy; docs/design.md "Tuning
 // policies"), chosen at run time with --policy.
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/device/persistent_pool.cuh"
 #include "schedulers/device/step_once.cuh"
 #include "schedulers/entries.hpp"
@@ -45,8 +46,7 @@
 namespace sb {
 namespace {
 
-template <unsigned int kPoolSize, uint32_t kSteps, int kRegisters,
-          class Slots = ReuseDeadSlots<>>
+template <unsigned int kPoolSize, uint32_t kSteps, int kRegisters, class Slots = ReuseDeadSlots<>>
 struct DynamicWarpPolicy : PoolPolicy<kPoolSize, kSteps, Slots> {
   using Base = PoolPolicy<kPoolSize, kSteps, Slots>;
   // Registers per thread for large particles (pool_register_cap). sm90's 72: 28 warps per SM for
@@ -257,7 +257,7 @@ SchedulerEntry dynamic_warp_entry() {
       "children kept in a shared-memory pool per warp, warp-aggregated fetch (seed §3.4.4; "
       "\"Dynamic\")",
       SchedulerKind::kGpu,
-      {"block_size", "blocks_per_sm"},
+      launch_knobs::grid_shape(),
       device_runners<DynamicWarp>(),
       dynamic_warp_policies()};
 }

@@ -12,6 +12,7 @@
 #include "core/grid_shape.hpp"
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/device/step_once.cuh"
 #include "schedulers/entries.hpp"
 
@@ -189,7 +190,7 @@ SchedulerEntry event_compact_entry() {
           "a launch per step over a compact list of particles with work; children appended and "
           "ended particles dropped with CUB (event-based GPU Monte Carlo; ours)",
           SchedulerKind::kGpu,
-          {"block_size"},
+          {&launch_knobs::block_size()},
           device_runners<EventCompact>()};
 }
 

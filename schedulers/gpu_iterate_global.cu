@@ -1,3 +1,4 @@
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/entries.hpp"
 #include "schedulers/gpu_iterate.cuh"
 
@@ -13,8 +14,7 @@ SchedulerEntry gpu_iterate_global_entry() {
   return {"gpu-iterate-global",
           "one cooperative kernel, a step at a time; grid barrier: every thread arrives on one "
           "device-wide counter (seed §3.1.5)",
-          SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm"},
+          SchedulerKind::kGpu, launch_knobs::grid_shape(),
           device_runners<GpuIterateThreadCounting>()};
 }
 

@@ -27,6 +27,7 @@
 #include "core/run_result.hpp"
 #include "core/sim_interface.hpp"
 #include "core/sim_state.hpp"
+#include "schedulers/run_spec.hpp"
 #include "schedulers/scheduler.hpp"
 #include "schedulers/scheduler_interface.hpp"
 
@@ -114,7 +115,8 @@ inline bool wants_snapshot(const RunOptions& opt, uint32_t phase) {
 }
 
 template <class Sim, template <class> class Engine>
-RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
+RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
+  const RunConfig& c = spec.config;
   using Particle = typename Sim::Particle;
   static_assert(check_host_engine<Engine<Sim>, Particle, HostPhase<Sim>, HostTally>());
   using Clock = std::chrono::steady_clock;
@@ -127,9 +129,9 @@ RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
   require_memory(
       "host", fmt::format("--capacity {}", c.capacity), c.capacity, sizeof(Particle), limit.bytes,
       fmt::format("this process can have at most {} ({})", format_bytes(limit.bytes), limit.why));
-  HostState<Sim> state(c);
+  HostState<Sim> state(spec.setup<Sim>());
   const typename Sim::Params prm = state.params();
-  const PhasePlan plan = Sim::phases(c);
+  const PhasePlan& plan = spec.plan();
   std::vector<Particle> ps = initial_particles<Sim>(c, prm);
 
   RunResult r;
@@ -168,7 +170,7 @@ RunResult run_on_host(const RunConfig& c, const RunOptions& opt) {
 // `Sims` is part of the instantiation's name, so that the two builds of the schedulers (BuiltSims,
 // schedulers/scheduler.hpp) link into one program.
 template <template <class> class Engine, class Sims = BuiltSims>
-std::map<std::string, RunFn> host_runners() {
+std::map<std::string, SimRunner> host_runners() {
   return run_fns<Sims>([](auto* sim) -> RunFn {
     return &run_on_host<std::remove_pointer_t<decltype(sim)>, Engine>;
   });

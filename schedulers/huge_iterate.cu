@@ -4,6 +4,7 @@
 #include "core/grid_shape.hpp"
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/device/step_once.cuh"
 #include "schedulers/entries.hpp"
 
@@ -50,7 +51,7 @@ SchedulerEntry huge_iterate_entry() {
   return {"huge-iterate",
           "a launch per step over the whole capacity, no host synchronisation (seed §3.1.2)",
           SchedulerKind::kGpu,
-          {"block_size"},
+          {&launch_knobs::block_size()},
           device_runners<HugeIterate>()};
 }
 

@@ -5,6 +5,7 @@
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/host_counter.hpp"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/device/step_once.cuh"
 #include "schedulers/entries.hpp"
 
@@ -50,7 +51,7 @@ SchedulerEntry naive_entry() {
           "a launch per step, a thread per particle, the host reads the count between steps "
           "(seed §3.1.1)",
           SchedulerKind::kGpu,
-          {"block_size"},
+          {&launch_knobs::block_size()},
           device_runners<Naive>()};
 }
 

@@ -5,6 +5,7 @@
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/host_counter.hpp"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/device/step_once.cuh"
 #include "schedulers/entries.hpp"
 
@@ -73,7 +74,7 @@ SchedulerEntry naive_buffered_entry() {
           "naive with a per-block shared-memory spawn buffer and one atomic per block "
           "(seed §3.3.1)",
           SchedulerKind::kGpu,
-          {"block_size"},
+          {&launch_knobs::block_size()},
           device_runners<NaiveBuffered>()};
 }
 

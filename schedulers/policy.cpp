@@ -7,7 +7,7 @@ DeclaredParameter policy_parameter(const std::vector<PolicyInfo>& named) {
   for (const PolicyInfo& p : named)
     names.push_back(p.name);
   // One help text for every scheduler that has policies, so that --help shows one line.
-  return choice_parameter("policy", "--policy",
+  return choice_parameter(kPolicyKey, "--policy",
                           "dynamic-warp, dynamic-block, cpu-sync: tuning policy, default (the one "
                           "measured for the device's architecture) or a name that `schedbench "
                           "list` shows with its constants",

@@ -16,6 +16,8 @@ namespace sb {
 
 // The name that selects the policy measured on the run's architecture (ArchDefault).
 inline constexpr const char* kDefaultPolicy = "default";
+// The key of every pooled scheduler's --policy (policy_parameter).
+inline constexpr const char* kPolicyKey = "policy";
 
 struct PolicyConstant {
   std::string name;  // e.g. "steps_per_iteration"

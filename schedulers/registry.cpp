@@ -52,12 +52,15 @@ namespace {
 // workloads, so the untimed reference run costs least (docs/design.md §6).
 constexpr const char* kReferenceScheduler = "dynamic-warp";
 
-std::shared_ptr<const RunResult> reference_run(const RunConfig& c) {
-  RunConfig reference = c;
-  reference.scheduler = kReferenceScheduler;
-  // The reference runs with its own parameters' defaults (its measured policy).
-  for (const DeclaredParameter* p : find_scheduler(kReferenceScheduler).own_parameters())
-    p->clear(reference);
+// The reference of a yardstick's run: the same sim and setup with the reference scheduler, at
+// its own parameters' defaults (its measured policy).
+std::shared_ptr<const RunResult> reference_run(const RunSpec& spec) {
+  RunSpec reference = spec;
+  reference.config.scheduler = kReferenceScheduler;
+  reference.scheduler = &find_scheduler(kReferenceScheduler);
+  reference.runner = &reference.scheduler->by_sim.at(spec.config.sim);
+  for (const DeclaredParameter* p : reference.scheduler->own_parameters())
+    p->clear(reference.config);
   RunOptions keep;
   keep.keep_particles = true;
   return std::make_shared<const RunResult>(run(reference, keep));
@@ -65,23 +68,37 @@ std::shared_ptr<const RunResult> reference_run(const RunConfig& c) {
 
 }  // namespace
 
-RunResult run(const RunConfig& c, const RunOptions& opt) {
-  // In the test programs schedulers also run the example sims (add_runs), which find_sim does not
-  // know: the tests name them here, users cannot (the command line checks --sim with find_sim).
-  const SchedulerEntry& entry = find_scheduler(c.scheduler);
-  if (entry.by_sim.count(c.sim) == 0) find_sim(c.sim);  // throws, naming the sims users may choose
-  const RunFn& fn = entry.by_sim.at(c.sim);
+RunSpec resolve(const RunConfig& c) {
+  RunSpec spec;
+  spec.config = c;
+  spec.scheduler = &find_scheduler(c.scheduler);
+  spec.sim = listed_sim(c.sim);
+  // In the test programs schedulers also run the example sims (add_runs), which the catalog does
+  // not list: the tests name them here, users cannot (the command line checks --sim).
+  const auto runner = spec.scheduler->by_sim.find(c.sim);
+  if (runner == spec.scheduler->by_sim.end()) find_sim(c.sim);  // throws, naming the sims
+  spec.runner = &runner->second;
+  spec.prepared = spec.runner->prepare(c);
+  return spec;
+}
+
+RunResult run(const RunSpec& spec, const RunOptions& opt) {
   RunOptions with = opt;
-  if (entry.kind == SchedulerKind::kYardstick && !with.reference) with.reference = reference_run(c);
+  if (spec.scheduler->kind == SchedulerKind::kYardstick && !with.reference)
+    with.reference = reference_run(spec);
   // Allocations the engines name themselves throw AllocationError; this catches the rest
   // (library scratch such as Thrust's), so that none ends the process as an internal error.
   try {
-    return fn(c, with);
+    return spec.runner->run(spec, with);
   } catch (const std::bad_alloc& e) {
     throw AllocationError(
-        fmt::format("out of memory in {} on {} (an allocation of unknown size): {}", c.scheduler,
-                    c.sim, e.what()));
+        fmt::format("out of memory in {} on {} (an allocation of unknown size): {}",
+                    spec.config.scheduler, spec.config.sim, e.what()));
   }
+}
+
+RunResult run(const RunConfig& c, const RunOptions& opt) {
+  return run(resolve(c), opt);
 }
 
 }  // namespace sb

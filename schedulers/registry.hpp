@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "schedulers/run_spec.hpp"
 #include "schedulers/scheduler.hpp"
 
 namespace sb {
@@ -20,7 +21,14 @@ const SchedulerEntry& find_scheduler(const std::string& name);
 // example_runs.cpp); before any run.
 void add_runs(const std::vector<SchedulerEntry>& more);
 
-// Runs `c` with the scheduler and sim it names.
+// The run `c` names, resolved once: its scheduler and sim found (UsageError naming the accepted
+// names) and the sim's setup built (UsageError where the sim rejects a value).
+RunSpec resolve(const RunConfig& c);
+
+// Runs a resolved run; a spec may run many times (a benchmark's repetitions), each run alike.
+RunResult run(const RunSpec& spec, const RunOptions& opt = {});
+
+// Resolves `c` and runs it once.
 RunResult run(const RunConfig& c, const RunOptions& opt = {});
 
 }  // namespace sb

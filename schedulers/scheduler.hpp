@@ -1,15 +1,17 @@
-// What the registry knows of a scheduler: its name, what it is, which of the run machinery's knobs
-// it reads, one run function per sim, its tuning policies, and the parameters it declares itself.
+// What the registry knows of a scheduler: its name, what it is, which of the GPU driver's launch
+// knobs it reads, how it runs each sim, its tuning policies, and the parameters it declares itself.
 #pragma once
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/declared_parameter.hpp"
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
+#include "core/sim_state.hpp"
 #include "schedulers/policy.hpp"
 #include "sims/registry.hpp"
 #ifdef SB_EXAMPLE_SIMS
@@ -24,7 +26,22 @@ enum class SchedulerKind {
   kYardstick,  // not a simulation: a bound to compare schedulers against
 };
 
-using RunFn = std::function<RunResult(const RunConfig&, const RunOptions&)>;
+struct RunSpec;  // schedulers/run_spec.hpp
+
+using RunFn = std::function<RunResult(const RunSpec&, const RunOptions&)>;
+
+// A sim's setup for one run (core/sim_state.hpp) with its type erased, and the phases it plans.
+struct PreparedSetup {
+  std::shared_ptr<const void> setup;  // SimSetup of the sim, or of the variant the run selects
+  PhasePlan plan;
+};
+
+// How a scheduler runs one sim: the setup that a configuration builds (checking it), and the run
+// of a resolved configuration.
+struct SimRunner {
+  std::function<PreparedSetup(const RunConfig&)> prepare;
+  RunFn run;
+};
 
 // The sims every scheduler is built for: AllSims (sims/registry.hpp). The tests build the
 // schedulers a second time, with SB_EXAMPLE_SIMS, for the tutorials' example sims instead
@@ -39,10 +56,10 @@ struct SchedulerEntry {
   std::string name;
   std::string description;
   SchedulerKind kind;
-  std::vector<std::string> parameters;  // the launch knobs of RunConfig it reads (block_size, ...)
-  std::map<std::string, RunFn> by_sim;  // sim name -> run function, one per BuiltSims entry
-  SchedulerPolicies policies = {};      // its tuning policies (--policy), if it has any
-  DeclaredParameters declared = {};     // its own parameters (static-full's --warp-sync)
+  DeclaredParameters launch;  // the GPU driver's knobs it reads (launch_parameters.hpp)
+  std::map<std::string, SimRunner> by_sim;  // sim name -> its runner, one per BuiltSims entry
+  SchedulerPolicies policies = {};          // its tuning policies (--policy), if it has any
+  DeclaredParameters declared = {};         // its own parameters (static-full's --warp-sync)
 
   // The parameters it declares: its own and, if it has policies, --policy.
   DeclaredParameters own_parameters() const {
@@ -52,30 +69,41 @@ struct SchedulerEntry {
   }
 };
 
-// Sim's run function, `make(static_cast<Sim*>(nullptr))`; a family's runs the variant that the
-// configuration selects (core/sim_list.hpp), each variant's made by `make` once.
+// The setup of a run of Sim, built once: a family's variant's, the one the configuration selects.
+template <class Sim>
+PreparedSetup prepare_setup(const RunConfig& c) {
+  return with_variant<Sim>(c, [&c](auto* variant) {
+    using Variant = std::remove_pointer_t<decltype(variant)>;
+    std::shared_ptr<const SimSetup<Variant>> setup = make_setup<Variant>(c);
+    const PhasePlan plan = setup->phases();
+    return PreparedSetup{std::move(setup), plan};
+  });
+}
+
+// Sim's runner: its run function `make(static_cast<Sim*>(nullptr))`; a family's runs the variant
+// that the configuration selects (core/sim_list.hpp), each variant's made by `make` once.
 template <class Sim, class Make>
-RunFn run_fn(Make& make) {
+SimRunner sim_runner(Make& make) {
   if constexpr (kIsFamily<Sim>) {
     std::vector<RunFn> by_variant;
     Sim::Variants::for_each([&](auto* variant) { by_variant.push_back(make(variant)); });
-    return [by_variant](const RunConfig& c, const RunOptions& opt) {
-      return by_variant.at(Sim::variant(c))(c, opt);
-    };
+    return {&prepare_setup<Sim>, [by_variant](const auto& spec, const RunOptions& opt) {
+              return by_variant.at(Sim::variant(spec.config))(spec, opt);
+            }};
   } else {
-    return make(static_cast<Sim*>(nullptr));
+    return {&prepare_setup<Sim>, make(static_cast<Sim*>(nullptr))};
   }
 }
 
-// One run function per sim of `Sims`: `make(static_cast<Sim*>(nullptr))` gives Sim's, and each
-// variant's of a family. `Sims` is part of the instantiation's name, so that the two builds of the
-// schedulers (BuiltSims) link into one program.
+// One runner per sim of `Sims`: `make(static_cast<Sim*>(nullptr))` gives Sim's run function, and
+// each variant's of a family. `Sims` is part of the instantiation's name, so that the two builds
+// of the schedulers (BuiltSims) link into one program.
 template <class Sims = BuiltSims, class Make>
-std::map<std::string, RunFn> run_fns(Make make) {
-  std::map<std::string, RunFn> out;
+std::map<std::string, SimRunner> run_fns(Make make) {
+  std::map<std::string, SimRunner> out;
   const auto add = [&](auto* sim) {
     using Sim = std::remove_pointer_t<decltype(sim)>;
-    out[Sim::kName] = run_fn<Sim>(make);
+    out[Sim::kName] = sim_runner<Sim>(make);
   };
   Sims::for_each(add);
   return out;

@@ -5,6 +5,7 @@
 // Static ownership needs every thread resident, so the kernel is launched cooperatively.
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/device/step_once.cuh"
 #include "schedulers/entries.hpp"
 
@@ -63,7 +64,7 @@ SchedulerEntry static_full_entry() {
           "one persistent kernel, each thread a fixed stride of slots, each particle to the end "
           "(seed §3.1.8, §3.3.3)",
           SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm"},
+          launch_knobs::grid_shape(),
           device_runners<StaticFull>(),
           {},
           {&warp_sync()}};

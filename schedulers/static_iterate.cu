@@ -1,3 +1,4 @@
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/static_iterate.cuh"
 
 #include "schedulers/entries.hpp"
@@ -14,9 +15,7 @@ SchedulerEntry static_iterate_entry() {
   return {"static-iterate",
           "a launch per step of a device-sized grid, each thread a fixed stride of particles "
           "(seed §3.1.3)",
-          SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm"},
-          device_runners<StaticIteratePlain>()};
+          SchedulerKind::kGpu, launch_knobs::grid_shape(), device_runners<StaticIteratePlain>()};
 }
 
 }  // namespace sb

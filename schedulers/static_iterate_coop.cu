@@ -1,3 +1,4 @@
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/entries.hpp"
 #include "schedulers/static_iterate.cuh"
 
@@ -12,9 +13,7 @@ using StaticIterateCoop = StaticIterate<Sim, true>;
 SchedulerEntry static_iterate_coop_entry() {
   return {"static-iterate-coop",
           "static-iterate launched through the cooperative-groups API (seed §3.1.3, §5.1.2)",
-          SchedulerKind::kGpu,
-          {"block_size", "blocks_per_sm"},
-          device_runners<StaticIterateCoop>()};
+          SchedulerKind::kGpu, launch_knobs::grid_shape(), device_runners<StaticIterateCoop>()};
 }
 
 }  // namespace sb

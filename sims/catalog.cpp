@@ -22,21 +22,24 @@ SimTable (*table_writer())(const RunConfig&) {
   }
 }
 
+template <class Sim>
+const DeclaredParameter* frame_parameter() {
+  if constexpr (kDrawsFrames<Sim>) {
+    return &Sim::frame_every();
+  } else {
+    return nullptr;
+  }
+}
+
 }  // namespace
 
 namespace {
 
-// The checks of the run's variant of Sim: its HostState's (sims without variants are their own).
+// The checks of the run's variant of Sim: its setup's (sims without variants are their own).
 template <class Sim>
 void check(const RunConfig& c) {
   with_variant<Sim>(
-      c, [&c](auto* variant) { HostState<std::remove_pointer_t<decltype(variant)>> state(c); });
-}
-
-template <class Sim>
-uint32_t phase_count(const RunConfig& c) {
-  return with_variant<Sim>(
-      c, [&c](auto* variant) { return std::remove_pointer_t<decltype(variant)>::phases(c).count; });
+      c, [&c](auto* variant) { make_setup<std::remove_pointer_t<decltype(variant)>>(c); });
 }
 
 }  // namespace
@@ -54,8 +57,7 @@ const std::vector<SimInfo>& all_sims() {
       // (core/sim_list.hpp).
       using First = typename FirstOf<typename VariantsOf<Sim>::type>::type;
       out.push_back({Sim::kName, Sim::kDescription, Sim::parameters(), check<Sim>,
-                     kHasPicture<First>, kDrawsFrames<First>, phase_count<Sim>,
-                     table_writer<First>()});
+                     kHasPicture<First>, frame_parameter<First>(), table_writer<First>()});
     });
     return out;
   }();
@@ -67,12 +69,18 @@ bool reads(const SimInfo& sim, const std::string& key) {
                      [&](const DeclaredParameter* p) { return p->key == key; });
 }
 
-const SimInfo& find_sim(const std::string& name) {
-  std::vector<std::string> names;
+const SimInfo* listed_sim(const std::string& name) {
   for (const SimInfo& s : all_sims()) {
-    if (s.name == name) return s;
-    names.push_back(s.name);
+    if (s.name == name) return &s;
   }
+  return nullptr;
+}
+
+const SimInfo& find_sim(const std::string& name) {
+  if (const SimInfo* s = listed_sim(name)) return *s;
+  std::vector<std::string> names;
+  for (const SimInfo& s : all_sims())
+    names.push_back(s.name);
   throw UsageError(fmt::format("--sim: '{}' is not a sim; accepted: {}", printable(name),
                                fmt::join(names, ", ")));
 }

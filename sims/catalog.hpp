@@ -15,11 +15,13 @@ namespace sb {
 struct SimInfo {
   std::string name;
   std::string description;
-  DeclaredParameters parameters;    // its own, beyond init_n, capacity and seed
-  void (*check)(const RunConfig&);  // throws UsageError where the sim rejects a value
-  bool has_picture;                 // draws its particles (--density-png)
-  bool draws_frames;                // runs in phases of frame_every steps (--frames)
-  uint32_t (*phase_count)(const RunConfig&);
+  DeclaredParameters parameters;  // its own, beyond those of every run (core/run_parameters.hpp)
+  // Builds the setup of a run and drops it: throws UsageError where the sim rejects a value (a
+  // run builds it once, schedulers/registry.hpp resolve()).
+  void (*check)(const RunConfig&);
+  bool has_picture;  // draws its particles (--density-png)
+  // Where it draws frames (--frames), its steps per frame (one of its parameters); null: none.
+  const DeclaredParameter* frame_every;
   SimTable (*table)(const RunConfig&);  // the table a run reads (`schedbench table`); null: none
 };
 
@@ -31,5 +33,8 @@ bool reads(const SimInfo& sim, const std::string& key);
 
 // The sim called `name`; UsageError naming the accepted names if there is none.
 const SimInfo& find_sim(const std::string& name);
+
+// The sim called `name`, or null.
+const SimInfo* listed_sim(const std::string& name);
 
 }  // namespace sb

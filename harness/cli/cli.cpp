@@ -30,6 +30,7 @@
 #include "harness/job/run_report.hpp"
 #include "harness/sweep/point_process.hpp"
 #include "harness/sweep/recommend.hpp"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/catalog.hpp"
 
@@ -92,7 +93,8 @@ struct WorkloadArgs {
   std::map<std::string, CLI::Option*> options;
 };
 
-// An option for every run parameter but those in `except` (which the command sets otherwise).
+// An option for every run parameter but those in `except` (which the command sets otherwise),
+// and a hidden one for each old key of a renamed parameter, which still reads as the new one.
 void add_parameter_options(CLI::App& cmd, WorkloadArgs& a,
                            const std::vector<std::string>& except = {}) {
   for (const Parameter& p : parameters()) {
@@ -100,16 +102,26 @@ void add_parameter_options(CLI::App& cmd, WorkloadArgs& a,
     a.options[p.key] = p.is_switch ? cmd.add_flag(p.flag, a.switches[p.key], p.help)
                                    : cmd.add_option(p.flag, a.values[p.key], p.help);
   }
+  for (const auto& [old_key, p] : renamed_keys()) {
+    if (std::count(except.begin(), except.end(), p->key) > 0 || a.options.count(old_key) > 0)
+      continue;
+    std::string flag = "--" + old_key;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    CLI::Option* o = p->is_switch ? cmd.add_flag(flag, a.switches[old_key])
+                                  : cmd.add_option(flag, a.values[old_key]);
+    a.options[old_key] = o->group("");
+  }
 }
 
-// Sets the parameters given on the command line into a.config; returns their keys.
+// Sets the parameters given on the command line into a.config; returns their keys (a renamed
+// one's new key).
 std::vector<std::string> apply_parameters(WorkloadArgs& a) {
   std::vector<std::string> given;
-  for (const Parameter& p : parameters()) {
-    const auto option = a.options.find(p.key);
-    if (option == a.options.end() || option->second->count() == 0) continue;
-    p.set(a.config, p.flag, p.is_switch ? (a.switches[p.key] ? "true" : "false") : a.values[p.key]);
-    given.push_back(p.key);
+  for (const auto& [key, option] : a.options) {
+    if (option->count() == 0) continue;
+    const std::string text =
+        a.switches.count(key) > 0 ? (a.switches[key] ? "true" : "false") : a.values[key];
+    given.push_back(set_parameter(key, a.config, option->get_name(), text)->key);
   }
   return given;
 }
@@ -119,26 +131,31 @@ struct RunArgs : WorkloadArgs {
   std::string density_dir;
   std::string density_phases;  // comma-separated phase indices; empty: every phase
   std::string frames_dir;
-  std::string frame_every;  // checked once the steps are known; empty: the default
-  bool overwrite = false;   // replace output files that exist
+  bool overwrite = false;  // replace output files that exist
 };
 
 constexpr uint32_t kMaxFrames = 500;      // beyond this an animation is too long to watch
 constexpr uint32_t kDefaultFrames = 100;  // at most, without --frame-every
 constexpr int kFrameDelayCs = 5;          // 20 frames a second
 
-// Steps per frame: --frame-every, or the fewest that split the steps evenly into at most
+// Steps per frame: the sim's --frame-every, or the fewest that split the steps evenly into at most
 // kDefaultFrames frames.
-uint32_t steps_per_frame(const RunArgs& a) {
+uint32_t steps_per_frame(const RunArgs& a, const DeclaredParameter& frame_every) {
   const auto steps = static_cast<uint32_t>(steps_parameter().whole(a.config));
-  if (a.frame_every.empty()) {
+  if (!frame_every.given(a.config)) {
     uint32_t frames = std::min(kDefaultFrames, steps);
     while (steps % frames != 0) {
       --frames;
     }
     return steps / frames;
   }
-  const auto every = static_cast<uint32_t>(parse_whole("--frame-every", a.frame_every, 1, steps));
+  const auto every = static_cast<uint32_t>(frame_every.whole(a.config));
+  if (every > steps) {
+    throw UsageError(
+        fmt::format("--frame-every: {} is more than --steps {}; accepted: a divisor "
+                    "of {}",
+                    every, steps, steps));
+  }
   if (steps / every > kMaxFrames) {
     throw UsageError(fmt::format(
         "--frame-every: {} makes {} frames of --steps {}; accepted: at most {} frames, every {} "
@@ -148,23 +165,24 @@ uint32_t steps_per_frame(const RunArgs& a) {
   return every;
 }
 
-// Checks the frame options and splits the run into a phase per frame; throws UsageError.
-void plan_frames(RunArgs& a) {
+// Checks the frame options and splits the run into a phase per frame (the sim checks that the
+// frames divide its steps when the run resolves); throws UsageError.
+void plan_frames(RunArgs& a, const SimInfo& sim) {
   if (a.frames_dir.empty()) {
-    if (!a.frame_every.empty()) throw UsageError("--frame-every: needs --frames DIR");
+    if (sim.frame_every != nullptr && sim.frame_every->given(a.config))
+      throw UsageError("--frame-every: needs --frames DIR");
     return;
   }
-  if (!find_sim(a.config.sim).draws_frames) {
+  if (sim.frame_every == nullptr) {
     std::vector<std::string> accepted;
     for (const SimInfo& s : all_sims()) {
-      if (s.draws_frames) accepted.push_back(s.name);
+      if (s.frame_every != nullptr) accepted.push_back(s.name);
     }
     throw UsageError(fmt::format("--frames: sim {} draws no frames; accepted: {}", a.config.sim,
                                  fmt::join(accepted, ", ")));
   }
   if (!a.density_dir.empty()) throw UsageError("--frames: cannot be combined with --density-png");
-  a.config.frame_every = steps_per_frame(a);
-  find_sim(a.config.sim).check(a.config);  // toy rejects steps per frame that do not divide --steps
+  sim.frame_every->set(a.config, steps_per_frame(a, *sim.frame_every));
 }
 
 std::string frame_png(const RunArgs& a, uint32_t phase) {
@@ -180,9 +198,9 @@ std::string density_png(const RunArgs& a, uint32_t phase) {
 }
 
 // Each phase end as DIR/frame_NNN.png and a frame of `animation`.
-RunOptions frame_options(const RunArgs& a, GifAnimation& animation) {
+RunOptions frame_options(const RunArgs& a, const RunSpec& spec, GifAnimation& animation) {
   RunOptions options;
-  const uint32_t frames = find_sim(a.config.sim).phase_count(a.config);
+  const uint32_t frames = spec.plan().count;
   for (uint32_t k = 0; k < frames; ++k)
     options.snapshot_phases.push_back(k);
   options.on_snapshot = [&a, &animation](uint32_t phase, const ParticleSet& ps) {
@@ -194,8 +212,8 @@ RunOptions frame_options(const RunArgs& a, GifAnimation& animation) {
 }
 
 // The phases --density-phases names (every phase if none), checked against the run.
-std::vector<uint32_t> snapshot_phases(const RunArgs& a) {
-  const SimInfo& sim = find_sim(a.config.sim);
+std::vector<uint32_t> snapshot_phases(const RunArgs& a, const RunSpec& spec) {
+  const SimInfo& sim = *spec.sim;
   if (!sim.has_picture) {
     std::vector<std::string> drawn;
     for (const SimInfo& s : all_sims()) {
@@ -204,7 +222,7 @@ std::vector<uint32_t> snapshot_phases(const RunArgs& a) {
     throw UsageError(fmt::format("--density-png: sim {} draws no picture; accepted for: {}",
                                  sim.name, fmt::join(drawn, ", ")));
   }
-  const uint32_t phases = sim.phase_count(a.config);
+  const uint32_t phases = spec.plan().count;
   std::vector<uint32_t> out;
   if (a.density_phases.empty()) {
     for (uint32_t k = 0; k < phases; ++k)
@@ -238,17 +256,14 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
                  "toy: draw the particles every --frame-every steps as DIR/frame_NNN.png and "
                  "DIR/toy.gif")
       ->check(output_dir());
-  cmd.add_option("--frame-every", a.frame_every,
-                 "steps per frame, a divisor of --steps (default: at most 100 frames)")
-      ->check(not_empty());
   cmd.add_flag("--overwrite", a.overwrite,
                "replace output files that exist (without it, an existing one is refused)");
 }
 
 // Each chosen phase end as DIR/density_phase_K.png.
-RunOptions density_options(const RunArgs& a) {
+RunOptions density_options(const RunArgs& a, const RunSpec& spec) {
   RunOptions options;
-  options.snapshot_phases = snapshot_phases(a);
+  options.snapshot_phases = snapshot_phases(a, spec);
   options.on_snapshot = [&a](uint32_t phase, const ParticleSet& ps) {
     write_png(density_png(a, phase), *ps.picture());
     fmt::print("  wrote           {}\n", density_png(a, phase));
@@ -273,8 +288,7 @@ void check_run_outputs(const RunArgs& a, const RunOptions& options) {
 }
 
 // What is about to run, in one line: a long run says what it is before it goes quiet.
-std::string start_banner(const RunConfig& c) {
-  const nlohmann::json config = config_json(c);
+std::string start_banner(const RunConfig& c, const nlohmann::json& config) {
   std::vector<std::string> values;
   for (const auto& [key, value] : config.items()) {
     if (key != "sim" && key != "scheduler")
@@ -284,21 +298,24 @@ std::string start_banner(const RunConfig& c) {
 }
 
 int run_command(RunArgs& a) {
-  check_config(a.config, apply_parameters(a));
-  plan_frames(a);
+  const std::vector<std::string> given = apply_parameters(a);
+  check_parameters(a.config, given);
+  plan_frames(a, find_sim(a.config.sim));
+  const RunSpec spec = resolve(a.config);  // the sim's checks, its setup built once
+  const RunOwners owners{*spec.sim, *spec.scheduler};
   RunOptions options;
   GifAnimation animation(kFrameDelayCs);
   if (!a.density_dir.empty()) {
-    options = density_options(a);
+    options = density_options(a, spec);
   } else if (!a.density_phases.empty()) {
     throw UsageError("--density-phases: needs --density-png DIR");
   }
-  if (!a.frames_dir.empty()) options = frame_options(a, animation);
+  if (!a.frames_dir.empty()) options = frame_options(a, spec, animation);
   check_run_outputs(a, options);
-  const SchedulerEntry& entry = find_scheduler(a.config.scheduler);
+  const SchedulerEntry& entry = *spec.scheduler;
   for (const Parameter& p : parameters()) {
-    if ((p.scope == ParameterScope::kScheduler || p.scope == ParameterScope::kGpuDriver) &&
-        a.options[p.key]->count() > 0 && !applies(p, a.config)) {
+    if (!p.refused_where_unread && p.scope != ParameterScope::kEverySim &&
+        std::count(given.begin(), given.end(), p.key) > 0 && !applies(p, owners)) {
       fmt::print(stderr, "note: {} does not use {}\n", entry.name, p.flag);
     }
   }
@@ -306,17 +323,18 @@ int run_command(RunArgs& a) {
     throw RunError(fmt::format("{} needs a CUDA device and none is present", entry.name));
   }
 
-  fmt::print("{}", start_banner(a.config));
+  const nlohmann::json config = config_json(spec.config, owners);
+  fmt::print("{}", start_banner(spec.config, config));
   std::fflush(stdout);
-  const RunResult r = run(a.config, options);
-  fmt::print("{}", run_summary(a.config, r));
+  const RunResult r = run(spec, options);
+  fmt::print("{}", run_summary(spec.config, r));
   if (!a.frames_dir.empty()) {
     animation.write(frames_gif(a));
     fmt::print("  wrote           {} frames {}/frame_*.png, {}\n", animation.frames(), a.frames_dir,
                frames_gif(a));
   }
   if (!a.json_path.empty()) {
-    write_file_atomically(a.json_path, run_json(a.config, r).dump(2) + "\n");
+    write_file_atomically(a.json_path, run_json(config, r).dump(2) + "\n");
     fmt::print("  wrote           {}\n", a.json_path);
   }
   return 0;
@@ -350,7 +368,8 @@ void add_recommend_options(CLI::App& cmd, RecommendArgs& a) {
   cmd.add_flag("--all-policies", a.all_policies,
                "also try every tuning policy of the schedulers that have them (schedbench list); "
                "without it, each runs its default");
-  add_parameter_options(cmd, a, {"block_size", "policy"});
+  // The block size is an axis here (--block-sizes); the policy, --all-policies.
+  add_parameter_options(cmd, a, {launch_knobs::block_size().key, kPolicyKey});
   cmd.add_option("--out", a.out_path,
                  "results file (default results/<device>/recommend-<sim>.json; results/README.md)")
       ->check(output_file());
@@ -372,7 +391,7 @@ int recommend_command(RecommendArgs& a) {
   }
   r.budget_s = *budget;
   r.schedulers = split(a.schedulers, ',');
-  r.axes.push_back({"block_size", "--block-sizes", split(a.block_sizes, ',')});
+  r.axes.push_back({launch_knobs::block_size().key, "--block-sizes", split(a.block_sizes, ',')});
   r.all_policies = a.all_policies;
   r.out_path = a.out_path;
   r.overwrite = a.overwrite;

@@ -80,7 +80,7 @@ json catalog_json() {
   }
   json schedulers = json::array();
   for (const SchedulerEntry& e : all_schedulers()) {
-    json keys = e.parameters;
+    json keys = keys_of(e.launch);
     for (const json& key : keys_of(e.own_parameters()))
       keys.push_back(key);
     schedulers.push_back({{"name", e.name},

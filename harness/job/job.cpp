@@ -29,12 +29,20 @@ const std::vector<std::string> kJobKeys = {
     "name",       "description",         "figures",     "estimated_s", "sims",
     "schedulers", "fallback_schedulers", "repetitions", "warmup",      "axes"};
 
-// One axis of a sub-sweep: its parameter, and the text of each value with where it stands in the
-// file ("axes.block_size[2]").
+// One axis of a sub-sweep: its key, its parameter, and the text of each value with where it stands
+// in the file ("axes.block_size[2]").
 struct Axis {
-  const Parameter* parameter;
+  std::string key;
+  const Parameter* parameter;  // the key's row, or for an old key, the row it was renamed to
   std::vector<std::pair<std::string, std::string>> values;  // (where, text)
 };
+
+// Whether an axis applies to the points of `base`: by the row its key means for the base's sim and
+// scheduler (an old key, for those that renamed it only).
+bool axis_applies(const Axis& axis, const RunConfig& base) {
+  const Parameter* p = parameter_for(axis.key, base);
+  return p != nullptr && applies(*p, base);
+}
 
 // The axes of one sub-sweep, every value checked by its parameter whether or not the parameter
 // applies to the job's sims and schedulers.
@@ -43,9 +51,16 @@ std::vector<Axis> read_axes(const std::string& path, const std::string& where, c
   std::vector<std::string> keys;
   for (const Parameter& q : parameters())
     keys.push_back(q.key);
+  const auto renamed = renamed_keys();
+  for (const auto& [old_key, q] : renamed)
+    keys.push_back(old_key);
   std::vector<Axis> out;
   for (AxisText& text : read_axis_texts(path, where, axes, keys, max_points)) {
-    Axis axis{find_parameter(text.key), std::move(text.values)};
+    const Parameter* p = find_parameter(text.key);
+    for (const auto& [old_key, q] : renamed) {
+      if (p == nullptr && old_key == text.key) p = q;
+    }
+    Axis axis{text.key, p, std::move(text.values)};
     RunConfig scratch;
     for (const auto& [at, value] : axis.values)
       axis.parameter->set(scratch, printable(path) + ": " + at, value);
@@ -59,7 +74,7 @@ std::vector<Axis> read_axes(const std::string& path, const std::string& where, c
 uint64_t point_count(const std::vector<Axis>& axes, const RunConfig& base) {
   uint64_t n = 1;
   for (const Axis& axis : axes) {
-    if (applies(*axis.parameter, base)) n = saturating_product(n, axis.values.size());
+    if (axis_applies(axis, base)) n = saturating_product(n, axis.values.size());
   }
   return n;
 }
@@ -78,7 +93,7 @@ void expand_axes(const std::string& path, const std::string& where, const std::v
   // An axis multiplies only the points it applies to.
   std::vector<const Axis*> live;
   for (const Axis& axis : axes) {
-    if (applies(*axis.parameter, base)) live.push_back(&axis);
+    if (axis_applies(axis, base)) live.push_back(&axis);
   }
   std::vector<size_t> sizes;
   for (const Axis* axis : live)
@@ -87,9 +102,9 @@ void expand_axes(const std::string& path, const std::string& where, const std::v
     JobPoint point{base, {}, {}};
     std::string sim_key = base.sim;
     for (size_t i = 0; i < live.size(); ++i) {
-      const Parameter& p = *live[i]->parameter;
       const auto& [value_where, text] = live[i]->values[at[i]];
-      p.set(point.config, printable(path) + ": " + value_where, text);
+      const Parameter& p =
+          *set_parameter(live[i]->key, point.config, printable(path) + ": " + value_where, text);
       point.given.push_back(p.key);
       if (p.scope == ParameterScope::kSim) sim_key += "\n" + p.key + "=" + text;
     }

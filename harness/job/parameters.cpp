@@ -5,13 +5,14 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
 #include "core/errors.hpp"
 #include "core/printable.hpp"
-#include "core/values.hpp"
-#include "schedulers/compaction_variants.hpp"
+#include "core/run_parameters.hpp"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/catalog.hpp"
 
@@ -20,98 +21,13 @@ namespace {
 
 using nlohmann::json;
 
-uint32_t parse_block_size(const std::string& flag, const std::string& text) {
-  const uint64_t b = parse_whole(flag, text, 32, 1024);
-  if (b % 32 != 0) {
-    throw UsageError(fmt::format("{}: '{}' is not a multiple of 32 from 32 to 1024", flag, text));
-  }
-  return static_cast<uint32_t>(b);
-}
-
-uint32_t parse_blocks_per_sm(const std::string& flag, const std::string& text) {
-  if (text == "fill") return 0;
-  try {
-    return static_cast<uint32_t>(parse_whole(flag, text, 1, 32));
-  } catch (const UsageError&) {
-    throw UsageError(fmt::format(
-        "{}: '{}' is not accepted; accepted: fill (the occupancy maximum) or a whole number from 1 "
-        "to 32, written in decimal",
-        flag, printable(text)));
-  }
-}
-
-// What every run has: the rows of RunConfig's common fields.
-std::vector<Parameter> common_parameters() {
-  return {
-      {"init_n", "--init-n", "initial number of particles", "initial particles",
-       ParameterRole::kWorkload, ParameterScope::kEverySim, false, true,
-       [](RunConfig& c, const std::string& f, const std::string& t) {
-         c.init_n = parse_whole(f, t, 1, kMaxCount);
-       },
-       [](const RunConfig& c) { return json(c.init_n); }},
-      {"capacity", "--capacity", "most particle slots the run may use (default 1e8)",
-       "particle slots (capacity)", ParameterRole::kBookkeeping, ParameterScope::kEverySim, false,
-       false,
-       [](RunConfig& c, const std::string& f, const std::string& t) {
-         c.capacity = parse_whole(f, t, 1, kMaxCount);
-       },
-       [](const RunConfig& c) { return json(c.capacity); }},
-      {"seed", "--seed",
-       "run seed: the key of every random draw, any whole number from 0 to 2^64-1 (default 1)",
-       "run seed", ParameterRole::kWorkload, ParameterScope::kEverySim, false, false,
-       [](RunConfig& c, const std::string& f, const std::string& t) {
-         c.seed = parse_whole(f, t, 0, UINT64_MAX);
-       },
-       [](const RunConfig& c) { return json(c.seed); }},
-  };
-}
-
-// The GPU driver's knobs (SchedulerEntry::parameters lists which of the launch knobs a scheduler
-// reads).
-std::vector<Parameter> scheduler_parameters() {
-  return {
-      {"block_size", "--block-size",
-       "threads per block: a multiple of 32 from 32 to 1024 (default 128)",
-       "block size (threads per block)", ParameterRole::kTuning, ParameterScope::kScheduler, false,
-       false,
-       [](RunConfig& c, const std::string& f, const std::string& t) {
-         c.block_size = parse_block_size(f, t);
-       },
-       [](const RunConfig& c) { return json(c.block_size); }},
-      {"blocks_per_sm", "--blocks-per-sm",
-       "resident blocks per SM for grids sized from the device: fill or 1..32 (default fill)",
-       "blocks per SM", ParameterRole::kTuning, ParameterScope::kScheduler, false, false,
-       [](RunConfig& c, const std::string& f, const std::string& t) {
-         c.blocks_per_sm = parse_blocks_per_sm(f, t);
-       },
-       [](const RunConfig& c) {
-         return c.blocks_per_sm == 0 ? json("fill") : json(c.blocks_per_sm);
-       }},
-      {"timeout", "--timeout",
-       "GPU schedulers: seconds before the watchdog fails the run (default 600)",
-       "watchdog timeout (s)", ParameterRole::kBookkeeping, ParameterScope::kGpuDriver, false,
-       false,
-       [](RunConfig& c, const std::string& f, const std::string& t) {
-         c.timeout_s = parse_real(f, t, 0.1, 86400);
-       },
-       [](const RunConfig& c) { return json(c.timeout_s); }},
-      {"compaction", "--compaction",
-       "GPU schedulers: how the dead are removed: simple, block, warp, cub, inplace (default "
-       "inplace, one particle array)",
-       "compaction variant", ParameterRole::kTuning, ParameterScope::kGpuDriver, false, false,
-       [](RunConfig& c, const std::string& f, const std::string& t) {
-         c.compaction = parse_choice(f, t, compaction_variants());
-       },
-       [](const RunConfig& c) { return json(c.compaction); }},
-  };
-}
-
 // A declared value as results record it: typed by its kind; null where an optional one, or one
 // whose default is not recorded, is not given.
 json declared_value_json(const DeclaredParameter& d, const RunConfig& c) {
   if (!d.given(c) && (!d.fallback || !d.record_default)) return nullptr;
   switch (d.kind) {
     case ValueKind::kWhole:
+      if (d.whole(c) == 0 && !d.zero_word.empty()) return d.zero_word;
       return d.whole(c);
     case ValueKind::kReal:
       return d.real(c);
@@ -133,9 +49,23 @@ const Parameter* find_if_key(const std::vector<Parameter>& rows, const std::stri
 
 using ByOwner = std::vector<std::pair<std::string, const DeclaredParameter*>>;
 
-// Who owns a declared parameter in the run `c`: its sim or its scheduler.
+// The owners of the rows that every run has and of the GPU driver's knobs.
+constexpr const char* kEveryRun = "every run";
+constexpr const char* kGpuDriver = "GPU driver";
+
+// Who owns a declared parameter in the run `c`: its sim, its scheduler, or the one owner of a
+// row that every run or every GPU run has.
 const std::string& owner(const Parameter& p, const RunConfig& c) {
-  return p.scope == ParameterScope::kSim ? c.sim : c.scheduler;
+  switch (p.scope) {
+    case ParameterScope::kSim:
+      return c.sim;
+    case ParameterScope::kScheduler:
+      return p.refused_where_unread ? c.scheduler : p.declarations.front().first;
+    case ParameterScope::kEverySim:
+    case ParameterScope::kGpuDriver:
+      break;
+  }
+  return p.declarations.front().first;
 }
 
 // The declaration of `p` by the run's sim or scheduler, or null if it declares none.
@@ -177,11 +107,12 @@ void set_declared(const Parameter& p, RunConfig& c, const std::string& where,
       p.scope == ParameterScope::kSim ? "sim" : "scheduler", fmt::join(choices, ", ")));
 }
 
-// The row of a key that sims or schedulers declare themselves. Owners that share a parameter
-// share its declaration (steps_parameter()); owners may also declare one key each their own way
-// (pic's --field is a field model, air's a field strength; each pooled scheduler's --policy names
-// its own policies), and the row then checks and reads by the run's owner.
-Parameter declared_row(const ByOwner& by_owner, ParameterScope scope, ParameterRole role) {
+// The row of a key from its declarations. Owners that share a parameter share its declaration
+// (steps_parameter()); owners may also declare one key, of one meaning and kind, each with its own
+// values (pic's and air's --grid and --cross-section; each pooled scheduler's --policy names its
+// own policies), and the row then checks and reads by the run's owner.
+Parameter declared_row(const ByOwner& by_owner, ParameterScope scope, ParameterRole role,
+                       bool refused_where_unread) {
   const DeclaredParameter& first = *by_owner.front().second;
   std::vector<std::string> helps;
   for (const auto& [name, d] : by_owner) {
@@ -192,9 +123,16 @@ Parameter declared_row(const ByOwner& by_owner, ParameterScope scope, ParameterR
     }
     if (std::find(helps.begin(), helps.end(), d->help) == helps.end()) helps.push_back(d->help);
   }
-  Parameter row{first.key, first.flag, fmt::format("{}", fmt::join(helps, "; ")), first.label,
-                role,      scope,      first.kind == ValueKind::kSwitch,          first.required,
-                nullptr,   nullptr};
+  Parameter row{first.key,
+                first.flag,
+                fmt::format("{}", fmt::join(helps, "; ")),
+                first.label,
+                first.role.value_or(role),
+                scope,
+                first.kind == ValueKind::kSwitch,
+                refused_where_unread,
+                nullptr,
+                nullptr};
   row.declarations = by_owner;
   row.set = [row_key = first.key](RunConfig& c, const std::string& f, const std::string& t) {
     set_declared(*find_parameter(row_key), c, f, t);
@@ -209,7 +147,8 @@ Parameter declared_row(const ByOwner& by_owner, ParameterScope scope, ParameterR
 
 // One row per key that the owners declare, in the order they first declare them.
 void add_declared_rows(const std::vector<std::pair<std::string, DeclaredParameters>>& owners,
-                       ParameterScope scope, ParameterRole role, std::vector<Parameter>& out) {
+                       ParameterScope scope, ParameterRole role, bool refused_where_unread,
+                       std::vector<Parameter>& out) {
   std::vector<std::string> keys;
   std::map<std::string, ByOwner> by_key;
   for (const auto& [name, declared] : owners) {
@@ -222,28 +161,39 @@ void add_declared_rows(const std::vector<std::pair<std::string, DeclaredParamete
     if (find_if_key(out, key) != nullptr) {
       throw std::logic_error(key + ": declared by a sim and a scheduler, or a common parameter");
     }
-    out.push_back(declared_row(by_key[key], scope, role));
+    out.push_back(declared_row(by_key[key], scope, role, refused_where_unread));
   }
 }
 
-bool contains(const std::vector<std::string>& v, const std::string& x) {
+template <class T>
+bool contains(const std::vector<T>& v, const T& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// A key as its option writes it: "cross_sections" -> "cross-sections".
+std::string dashed(std::string key) {
+  std::replace(key.begin(), key.end(), '_', '-');
+  return key;
 }
 
 }  // namespace
 
 const std::vector<Parameter>& parameters() {
   static const std::vector<Parameter> table = [] {
-    std::vector<Parameter> out = common_parameters();
+    std::vector<Parameter> out;
+    add_declared_rows({{kEveryRun, every_run::parameters()}}, ParameterScope::kEverySim,
+                      ParameterRole::kWorkload, false, out);
     std::vector<std::pair<std::string, DeclaredParameters>> sims, schedulers;
     for (const SimInfo& sim : all_sims())
       sims.emplace_back(sim.name, sim.parameters);
-    add_declared_rows(sims, ParameterScope::kSim, ParameterRole::kWorkload, out);
-    for (Parameter& p : scheduler_parameters())
-      out.push_back(std::move(p));
+    add_declared_rows(sims, ParameterScope::kSim, ParameterRole::kWorkload, true, out);
+    add_declared_rows({{kGpuDriver, launch_knobs::grid_shape()}}, ParameterScope::kScheduler,
+                      ParameterRole::kTuning, false, out);
+    add_declared_rows({{kGpuDriver, launch_knobs::every_gpu_run()}}, ParameterScope::kGpuDriver,
+                      ParameterRole::kTuning, false, out);
     for (const SchedulerEntry& e : all_schedulers())
       schedulers.emplace_back(e.name, e.own_parameters());
-    add_declared_rows(schedulers, ParameterScope::kScheduler, ParameterRole::kTuning, out);
+    add_declared_rows(schedulers, ParameterScope::kScheduler, ParameterRole::kTuning, true, out);
     return out;
   }();
   return table;
@@ -253,27 +203,88 @@ const Parameter* find_parameter(const std::string& key) {
   return find_if_key(parameters(), key);
 }
 
-bool applies(const Parameter& p, const RunConfig& c) {
+namespace {
+
+// The declaration that the run's sim or scheduler renamed from `key`, or null.
+const DeclaredParameter* renamed_from(const std::string& key, const RunConfig& c) {
+  for (const Parameter& p : parameters()) {
+    for (const auto& [name, d] : p.declarations) {
+      if (d->renamed_from == key && (name == c.sim || name == c.scheduler)) return d;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const Parameter* parameter_for(const std::string& key, const RunConfig& c) {
+  const Parameter* p = find_parameter(key);
+  if (p != nullptr && own_declaration(*p, c) != nullptr) return p;
+  const DeclaredParameter* d = renamed_from(key, c);
+  return d == nullptr ? p : find_parameter(d->key);
+}
+
+const Parameter* set_parameter(const std::string& key, RunConfig& c, const std::string& where,
+                               const std::string& text) {
+  const Parameter* p = parameter_for(key, c);
+  if (p == nullptr) return nullptr;
+  p->set(c, where, text);
+  static std::set<std::string> noted;
+  if (p->key != key && noted.insert(owner(*p, c) + "\n" + key).second) {
+    fmt::print(stderr, "note: {}'s {} is now {} (key {}); read as such\n", owner(*p, c),
+               "--" + dashed(key), p->flag, p->key);
+  }
+  return p;
+}
+
+std::vector<std::pair<std::string, const Parameter*>> renamed_keys() {
+  std::vector<std::pair<std::string, const Parameter*>> out;
+  for (const Parameter& p : parameters()) {
+    for (const auto& [name, d] : p.declarations) {
+      if (!d->renamed_from.empty() && find_parameter(d->renamed_from) == nullptr)
+        out.emplace_back(d->renamed_from, &p);
+    }
+  }
+  return out;
+}
+
+RunOwners owners_of(const RunConfig& c) {
+  return {find_sim(c.sim), find_scheduler(c.scheduler)};
+}
+
+bool applies(const Parameter& p, const RunOwners& o) {
   switch (p.scope) {
     case ParameterScope::kEverySim:
       return true;
     case ParameterScope::kSim:
-      return reads(find_sim(c.sim), p.key);
-    case ParameterScope::kScheduler:
-      return contains(find_scheduler(c.scheduler).parameters, p.key) ||
-             own_declaration(p, c) != nullptr;
+      return reads(o.sim, p.key);
+    case ParameterScope::kScheduler: {
+      const DeclaredParameters own = o.scheduler.own_parameters();
+      for (const auto& [name, d] : p.declarations) {
+        if (contains(o.scheduler.launch, d) || contains(own, d)) return true;
+      }
+      return false;
+    }
     case ParameterScope::kGpuDriver:
-      return find_scheduler(c.scheduler).kind != SchedulerKind::kCpu;
+      return o.scheduler.kind != SchedulerKind::kCpu;
   }
   return false;
 }
 
-json config_json(const RunConfig& c) {
+bool applies(const Parameter& p, const RunConfig& c) {
+  return applies(p, owners_of(c));
+}
+
+json config_json(const RunConfig& c, const RunOwners& owners) {
   json j{{"sim", c.sim}, {"scheduler", c.scheduler}};
   for (const Parameter& p : parameters()) {
-    if (applies(p, c)) j[p.key] = p.get(c);
+    if (applies(p, owners)) j[p.key] = p.get(c);
   }
   return j;
+}
+
+json config_json(const RunConfig& c) {
+  return config_json(c, owners_of(c));
 }
 
 RunConfig config_from_json(const json& j, const std::string& where) {
@@ -286,13 +297,12 @@ RunConfig config_from_json(const json& j, const std::string& where) {
   std::vector<std::string> given;
   for (const auto& [key, value] : j.items()) {
     if (key == "sim" || key == "scheduler" || value.is_null()) continue;
-    const Parameter* p = find_parameter(key);
-    if (p == nullptr) throw UsageError(fmt::format("{}: {}: not a parameter", where, key));
     const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
-    p->set(c, where + ": " + key, text);
-    given.push_back(key);
+    const Parameter* p = set_parameter(key, c, where + ": " + key, text);
+    if (p == nullptr) throw UsageError(fmt::format("{}: {}: not a parameter", where, key));
+    given.push_back(p->key);
   }
-  check_config(c, given);
+  check_parameters(c, given);
   return c;
 }
 
@@ -302,24 +312,21 @@ void check_config(const RunConfig& c, const std::vector<std::string>& given) {
 }
 
 void check_parameters(const RunConfig& c, const std::vector<std::string>& given) {
-  const SimInfo& sim = find_sim(c.sim);
-  find_scheduler(c.scheduler);
+  const RunOwners owners = owners_of(c);
   for (const Parameter& p : parameters()) {
     const bool was_given = contains(given, p.key);
-    // A parameter that sims or schedulers declare belongs to them (the GPU driver's knobs, which
-    // a command line may give to any scheduler, get a note from `run` instead).
-    if (!p.declarations.empty() && was_given && !applies(p, c)) {
-      std::vector<std::string> owners;
+    if (p.refused_where_unread && was_given && !applies(p, owners)) {
+      std::vector<std::string> names;
       for (const auto& [name, d] : p.declarations)
-        owners.push_back(name);
+        names.push_back(name);
       throw UsageError(fmt::format("{}: does not apply to {} {}; it applies to: {}", p.flag,
                                    p.scope == ParameterScope::kSim ? "sim" : "scheduler",
-                                   owner(p, c), fmt::join(owners, ", ")));
+                                   owner(p, c), fmt::join(names, ", ")));
     }
     const DeclaredParameter* d = own_declaration(p, c);
-    const bool required = p.declarations.empty() ? p.required : d != nullptr && d->required;
-    if (required && !was_given && applies(p, c)) {
-      throw UsageError(fmt::format("{}: required for sim {} ({})", p.flag, sim.name, p.help));
+    if (d != nullptr && d->required && !was_given && applies(p, owners)) {
+      throw UsageError(
+          fmt::format("{}: required for sim {} ({})", p.flag, owners.sim.name, p.help));
     }
   }
   if (c.init_n > c.capacity) {

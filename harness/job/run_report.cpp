@@ -102,9 +102,9 @@ json result_json(const RunResult& r) {
           {"observables", observables_json(r.observables)}};
 }
 
-json run_json(const RunConfig& c, const RunResult& r) {
+json run_json(const json& config, const RunResult& r) {
   return {{"schema", kRunSchema},
-          {"config", config_json(c)},
+          {"config", config},
           {"result", result_json(r)},
           {"environment", environment_json()}};
 }

@@ -36,10 +36,10 @@ struct Observed {
 };
 
 // One repetition: a run of `c`, its time and counters.
-void measure(benchmark::State& state, const RunConfig& c, Observed& seen) {
+void measure(benchmark::State& state, const RunSpec& spec, Observed& seen) {
   RunResult r;
   try {
-    r = run(c);
+    r = run(spec);
   } catch (const RunError& e) {
     state.SkipWithError(e.what());
     return;
@@ -88,11 +88,11 @@ int point_main(int argc, char** argv) {
                           Json{{"failure", "run-error"}, {"error", why}}.dump(2) + "\n");
     return 3;
   };
-  RunConfig config;
+  RunSpec spec;  // resolved once: every repetition runs the same setup
   int repetitions = 0, warmup = 0;
   try {
     const Json request = read_json_file(argv[1], "request");
-    config = config_from_json(request.at("config"), argv[1]);
+    spec = resolve(config_from_json(request.at("config"), argv[1]));
     repetitions = request.at("repetitions").get<int>();
     warmup = request.at("warmup").get<int>();
   } catch (const std::exception& e) {
@@ -101,7 +101,7 @@ int point_main(int argc, char** argv) {
   }
   try {
     for (int i = 0; i < warmup; ++i) {
-      const RunResult r = run(config);
+      const RunResult r = run(spec);
       fmt::print("warm-up {}: {:.3f} ms\n", i + 1, r.time_ms);
     }
   } catch (const RunError& e) {
@@ -109,7 +109,7 @@ int point_main(int argc, char** argv) {
   }
   Observed seen;
   const TimedRepetitions t =
-      time_repetitions(repetitions, [&](benchmark::State& state) { measure(state, config, seen); });
+      time_repetitions(repetitions, [&](benchmark::State& state) { measure(state, spec, seen); });
   if (!t.error.empty()) return fail(t.error);
   write_file_atomically(result_path, measured(t, seen, warmup).dump(2) + "\n");
   return 0;

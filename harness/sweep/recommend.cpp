@@ -126,7 +126,7 @@ std::vector<JobPoint> with_policies(std::vector<JobPoint> points, bool all) {
     for (const PolicyInfo& policy : policies.named) {
       JobPoint c = base;
       policies.parameter.set(c.config, policy.name);
-      c.given.push_back("policy");
+      c.given.push_back(policies.parameter.key);
       out.push_back(std::move(c));
     }
   }

@@ -52,11 +52,12 @@ struct HashParticle {
 inline constexpr uint32_t kCompactionBlock = 128;
 
 template <class Sim>
-RunResult run_device_phases(const RunConfig& c, const RunOptions& opt,
+RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
                             MakeDeviceScheduler<Sim> make) {
   using Particle = typename Sim::Particle;
-  HostState<Sim> host_state(c);
-  const PhasePlan plan = Sim::phases(c);
+  const RunConfig& c = spec.config;
+  HostState<Sim> host_state(spec.setup<Sim>());
+  const PhasePlan& plan = spec.plan();
   const std::vector<Particle> initial = initial_particles<Sim>(c, host_state.params());
   const auto device = describe_device();
   if (!device) throw RunError(c.scheduler + " needs a CUDA device and none is present");

@@ -27,6 +27,7 @@
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
 #include "schedulers/device/phase.cuh"
+#include "schedulers/run_spec.hpp"
 #include "schedulers/scheduler.hpp"
 #include "schedulers/scheduler_interface.hpp"
 
@@ -95,7 +96,7 @@ using MakeDeviceScheduler = std::unique_ptr<DeviceScheduler<Sim>> (*)(const Devi
 
 // The driver (defined in driver.cu, which compiles it for every registered sim).
 template <class Sim>
-RunResult run_device_phases(const RunConfig& c, const RunOptions& opt,
+RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
                             MakeDeviceScheduler<Sim> make);
 
 template <class Sim, template <class> class Scheduler>
@@ -115,9 +116,9 @@ class SchedulerOfRun final : public DeviceScheduler<Sim> {
 };
 
 template <class Sim, template <class> class Scheduler>
-RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
+RunResult run_on_device(const RunSpec& spec, const RunOptions& opt) {
   static_assert(check_device_scheduler<Scheduler<Sim>, DeviceSetup, DevicePhase<Sim>>());
-  return run_device_phases<Sim>(c, opt,
+  return run_device_phases<Sim>(spec, opt,
                                 [](const DeviceSetup& s) -> std::unique_ptr<DeviceScheduler<Sim>> {
                                   return std::make_unique<SchedulerOfRun<Sim, Scheduler>>(s);
                                 });
@@ -126,7 +127,7 @@ RunResult run_on_device(const RunConfig& c, const RunOptions& opt) {
 // `Sims` is part of the instantiation's name, so that the two builds of the schedulers (BuiltSims,
 // schedulers/scheduler.hpp) link into one program.
 template <template <class> class Scheduler, class Sims = BuiltSims>
-std::map<std::string, RunFn> device_runners() {
+std::map<std::string, SimRunner> device_runners() {
   return run_fns<Sims>([](auto* sim) -> RunFn {
     return &run_on_device<std::remove_pointer_t<decltype(sim)>, Scheduler>;
   });

@@ -40,18 +40,20 @@ const DeclaredParameter& temperature() {
   return p;
 }
 
-const DeclaredParameter& field() {
+const DeclaredParameter& electric_field() {
   static const DeclaredParameter p =
-      real_parameter("field", "--field", "air: electric field, V/m (or --reduced-field)",
-                     "electric field (V/m)", 0, 1e12, std::nullopt);
+      renamed(real_parameter("electric_field", "--electric-field",
+                             "air: electric field, V/m (or --reduced-field)",
+                             "electric field (V/m)", 0, 1e12, std::nullopt),
+              "field");
   return p;
 }
 
 const DeclaredParameter& reduced_field() {
-  static const DeclaredParameter p =
-      real_parameter("reduced_field", "--reduced-field",
-                     "air: reduced electric field E/N, Td (1 Td = 1e-21 V m^2; or --field)",
-                     "reduced field E/N (Td)", 0, 1e6, std::nullopt);
+  static const DeclaredParameter p = real_parameter(
+      "reduced_field", "--reduced-field",
+      "air: reduced electric field E/N, Td (1 Td = 1e-21 V m^2; or --electric-field)",
+      "reduced field E/N (Td)", 0, 1e6, std::nullopt);
   return p;
 }
 
@@ -76,11 +78,12 @@ const DeclaredParameter& thermal_gas() {
   return p;
 }
 
-const DeclaredParameter& cross_sections() {
-  static const DeclaredParameter p =
-      text_parameter("cross_sections", "--cross-sections",
+const DeclaredParameter& cross_section() {
+  static const DeclaredParameter p = renamed(
+      text_parameter("cross_section", "--cross-section",
                      "air: LXCat cross-section file (default data/lxcat-siglo.txt: N2, O2, Ar)",
-                     "LXCat cross-section file", "a file name", std::nullopt);
+                     "LXCat cross-section file", "a file name", std::nullopt),
+      "cross_sections");
   return p;
 }
 
@@ -191,14 +194,16 @@ air::Fields fields_of(double e_field, double b_field, double angle_deg) {
 }
 
 double field_of(const RunConfig& c, double density) {
-  const bool absolute = air::field().given(c), reduced = air::reduced_field().given(c);
+  const bool absolute = air::electric_field().given(c), reduced = air::reduced_field().given(c);
   if (absolute && reduced) {
-    throw UsageError("--field: give either --field V/m or --reduced-field Td, not both");
+    throw UsageError(
+        "--electric-field: give either --electric-field V/m or --reduced-field Td, not both");
   }
   if (!absolute && !reduced) {
-    throw UsageError("--reduced-field: required for sim air (or --field V/m)");
+    throw UsageError("--reduced-field: required for sim air (or --electric-field V/m)");
   }
-  return absolute ? air::field().real(c) : air::reduced_field().real(c) * air::kTownsend * density;
+  return absolute ? air::electric_field().real(c)
+                  : air::reduced_field().real(c) * air::kTownsend * density;
 }
 
 uint32_t phases_of(const RunConfig& c) {
@@ -234,10 +239,11 @@ class ExactSum {
 
 }  // namespace
 
-AirSim::HostState::HostState(const RunConfig& c)
-    : path_(air::cross_sections().given(c) ? air::cross_sections().text(c)
-                                           : default_cross_sections()),
+AirSim::Setup::Setup(const RunConfig& c)
+    : path_(air::cross_section().given(c) ? air::cross_section().text(c)
+                                          : default_cross_sections()),
       phase_time_(air::phase_time().real(c)),
+      phases_(phases_of(c)),
       extrapolate_(extrapolate_of(air::extrapolate().text(c))),
       thermal_(air::thermal_gas().on(c)),
       init_radius_(air::init_radius().real(c)) {
@@ -253,10 +259,10 @@ AirSim::HostState::HostState(const RunConfig& c)
     throw UsageError(
         fmt::format("--gas: {} gives no collisions up to {} eV in {}", gas, table_.top, path_));
   }
-  steps_per_phase_ = steps_per_phase(table_.nu_max, phase_time_, phases_of(c));
+  steps_per_phase_ = steps_per_phase(table_.nu_max, phase_time_, phases_);
 }
 
-AirSim::Params AirSim::HostState::params() const {
+AirSim::Params AirSim::Setup::params() const {
   return {table_.cumulative.data(),
           table_.processes.data(),
           static_cast<uint32_t>(table_.processes.size()),
@@ -272,16 +278,13 @@ AirSim::Params AirSim::HostState::params() const {
           init_radius_};
 }
 
-PhasePlan AirSim::phases(const RunConfig& c) {
-  return {phases_of(c), HostState(c).params().steps_per_phase};
-}
-
 template <class P>
 Observables AirSim::HostState::observe(const std::vector<P>& alive, PhaseWindow w,
                                        PhaseEvents events) {
-  const double end = air::phase_end_time(params(), w.start);
-  const uint32_t phase = w.start / steps_per_phase_;
-  if (phase == 0) note_effective(path_, table_);
+  const Setup& s = *setup_;
+  const double end = air::phase_end_time(s.params(), w.start);
+  const uint32_t phase = w.start / s.phases().steps;
+  if (phase == 0) note_effective(s.path(), s.table());
   ExactSum energy, vz, z;
   uint64_t elastic = 0, excitations = 0;
   for (const Particle& p : alive) {  // P's air::Particle part
@@ -290,13 +293,13 @@ Observables AirSim::HostState::observe(const std::vector<P>& alive, PhaseWindow 
       throw RunError(fmt::format(
           "an electron reached {:.6g} eV in phase {}, above the top of the cross sections "
           "({} eV, {}); raise --max-energy or give --extrapolate constant or zero",
-          air::energy_ev(u), phase, table_.top, path_));
+          air::energy_ev(u), phase, s.table().top, s.path()));
     }
     if (p.clock != end) {
       throw RunError(fmt::format(
           "an electron used all {} flights of phase {} and stopped at {:.6g} s before its end "
           "{:.6g} s: more flights than the 12-sigma Poisson bound allows",
-          steps_per_phase_, phase, p.clock, end));
+          s.phases().steps, phase, p.clock, end));
     }
     energy.add(air::energy_ev(u));
     vz.add(p.uz / air::lorentz_factor(u));
@@ -306,7 +309,7 @@ Observables AirSim::HostState::observe(const std::vector<P>& alive, PhaseWindow 
   }
   const double n_end = static_cast<double>(alive.size());
   const double n_start = static_cast<double>(events.start);
-  const double t = phase_time_;
+  const double t = s.params().phase_time;
   const double mean_z = n_end > 0 ? z.value() / n_end : NAN;
   const double bulk = (mean_z - mean_z_) / t;
   if (n_end > 0) mean_z_ = mean_z;
@@ -326,8 +329,8 @@ Observables AirSim::HostState::observe(const std::vector<P>& alive, PhaseWindow 
           {"attachments", static_cast<double>(events.removed)},
           {"elastic_collisions", static_cast<double>(elastic)},
           {"excitations", static_cast<double>(excitations)},
-          {"alpha_N_m2", ionization_rate / (bulk * density_)},
-          {"eta_N_m2", attachment_rate / (bulk * density_)}};
+          {"alpha_N_m2", ionization_rate / (bulk * s.density())},
+          {"eta_N_m2", attachment_rate / (bulk * s.density())}};
 }
 
 template Observables AirSim::HostState::observe(const std::vector<air::Particle>&, PhaseWindow,

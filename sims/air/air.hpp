@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -159,12 +160,12 @@ SB_HD inline double phase_end_time(const Params& prm, uint32_t t) {
 const DeclaredParameter& gas();
 const DeclaredParameter& pressure();
 const DeclaredParameter& temperature();
-const DeclaredParameter& field();          // optional: V/m, or reduced_field
-const DeclaredParameter& reduced_field();  // optional: Td, or field
+const DeclaredParameter& electric_field();  // optional: V/m, or reduced_field
+const DeclaredParameter& reduced_field();   // optional: Td, or electric_field
 const DeclaredParameter& magnetic_field();
 const DeclaredParameter& field_angle();
 const DeclaredParameter& thermal_gas();
-const DeclaredParameter& cross_sections();  // optional: the default file when not given
+const DeclaredParameter& cross_section();  // optional: the default file when not given
 const DeclaredParameter& phases();
 const DeclaredParameter& phase_time();
 const DeclaredParameter& extrapolate();
@@ -185,18 +186,15 @@ struct AirSim {
       "electrons in a gas (LXCat cross sections) under uniform E and B: null-collision Monte "
       "Carlo, one random flight per step, relativistic Boris pusher (docs/physics.md)";
 
-  // The cross sections, fields and phase plan, on the host; the observables after each phase.
-  class HostState {
+  // The cross sections (read from their file and tabulated once per run), the fields and the
+  // phase plan.
+  class Setup {
    public:
-    explicit HostState(const RunConfig& c);
+    explicit Setup(const RunConfig& c);
     Params params() const;
-    void before_phase(std::vector<Particle>&, PhaseWindow) {}
-    // The phase's observables from the electrons alive at its end; RunError for an electron
-    // that left the table (--extrapolate error) or used every step of the phase. P is air's
-    // Particle or one that extends it (the space charge's, sims/air/space_charge.hpp).
-    template <class P>
-    Observables observe(const std::vector<P>& alive, PhaseWindow w, PhaseEvents events);
+    PhasePlan phases() const { return {phases_, steps_per_phase_}; }
 
+    const std::string& path() const { return path_; }
     const air::CollisionTable& table() const { return table_; }
     double density() const { return density_; }
 
@@ -206,15 +204,32 @@ struct AirSim {
     air::Fields fields_{};
     double density_ = 0;
     double phase_time_ = 0;
+    uint32_t phases_ = 0;
     uint32_t steps_per_phase_ = 0;
     air::Extrapolate extrapolate_ = air::Extrapolate::kError;
     bool thermal_ = false;
     double init_radius_ = 0;
+  };
+  // The observables after each phase, which follow the swarm's drift from phase to phase.
+  class HostState {
+   public:
+    explicit HostState(std::shared_ptr<const Setup> setup) : setup_(std::move(setup)) {}
+    Params params() const { return setup_->params(); }
+    void before_phase(std::vector<Particle>&, PhaseWindow) {}
+    // The phase's observables from the electrons alive at its end; RunError for an electron
+    // that left the table (--extrapolate error) or used every step of the phase. P is air's
+    // Particle or one that extends it (the space charge's, sims/air/space_charge.hpp).
+    template <class P>
+    Observables observe(const std::vector<P>& alive, PhaseWindow w, PhaseEvents events);
+
+    const air::CollisionTable& table() const { return setup_->table(); }
+    double density() const { return setup_->density(); }
+
+   private:
+    std::shared_ptr<const Setup> setup_;
     double mean_z_ = 0;  // at the end of the last phase observed
   };
   class DeviceState;  // sims/air/device_state.cuh
-
-  static PhasePlan phases(const RunConfig& c);
 
   // The electron density projected on the x-z plane (z: along the drift, up), for
   // --density-png.

@@ -27,12 +27,23 @@ struct AirFamily {
   static constexpr const char* kName = AirSim::kName;
   static constexpr const char* kDescription = AirSim::kDescription;
   static DeclaredParameters parameters() {
-    return {&air::gas(),         &air::pressure(),       &air::temperature(),
-            &air::field(),       &air::reduced_field(),  &air::magnetic_field(),
-            &air::field_angle(), &air::thermal_gas(),    &air::cross_sections(),
-            &air::phases(),      &air::phase_time(),     &air::extrapolate(),
-            &air::max_energy(),  &air::init_radius(),    &air::space_charge(),
-            &fields::grid(),     &fields::field_solver()};
+    return {&air::gas(),
+            &air::pressure(),
+            &air::temperature(),
+            &air::electric_field(),
+            &air::reduced_field(),
+            &air::magnetic_field(),
+            &air::field_angle(),
+            &air::thermal_gas(),
+            &air::cross_section(),
+            &air::phases(),
+            &air::phase_time(),
+            &air::extrapolate(),
+            &air::max_energy(),
+            &air::init_radius(),
+            &air::space_charge(),
+            &fields::grid(),
+            &fields::field_solver()};
   }
 
   // AirSpaceChargeSim's with --space-charge, else AirSim's; UsageError for --grid or

@@ -66,8 +66,12 @@ void HostSpaceCharge::update(const std::vector<ChargedParticle>& ps, PhaseWindow
 
 }  // namespace air
 
-AirSpaceChargeSim::HostState::HostState(const RunConfig& c)
-    : air_(c), setup_(air::space_charge_setup(c)), field_(setup_.nodes) {}
+AirSpaceChargeSim::Setup::Setup(const RunConfig& c)
+    : air_setup(std::make_shared<const AirSim::Setup>(c)),
+      space_charge(air::space_charge_setup(c)) {}
+
+AirSpaceChargeSim::HostState::HostState(std::shared_ptr<const Setup> setup)
+    : setup_(std::move(setup)), air_(setup_->air_setup), field_(setup_->space_charge.nodes) {}
 
 Image AirSpaceChargeSim::picture(const std::vector<Particle>& ps) {
   return AirSim::picture(std::vector<air::Particle>(ps.begin(), ps.end()));

@@ -164,9 +164,17 @@ struct AirSpaceChargeSim : AirSim {
   // "What each scheduler costs and why", has the times).
   static constexpr int kStepRegisters = 80;
 
+  // air's setup, and the space charge's mesh and solver, built once per run.
+  struct Setup {
+    explicit Setup(const RunConfig& c);
+    PhasePlan phases() const { return air_setup->phases(); }
+
+    std::shared_ptr<const AirSim::Setup> air_setup;
+    air::SpaceChargeSetup space_charge;
+  };
   class HostState {
    public:
-    explicit HostState(const RunConfig& c);
+    explicit HostState(std::shared_ptr<const Setup> setup);
     Params params() const { return {air_.params(), field_.view()}; }
     void before_phase(std::vector<Particle>& ps, PhaseWindow w) {
       field_.update(ps, w, air_.params().steps_per_phase);
@@ -176,11 +184,11 @@ struct AirSpaceChargeSim : AirSim {
     }
 
     const AirSim::HostState& air() const { return air_; }
-    const air::SpaceChargeSetup& setup() const { return setup_; }
+    const air::SpaceChargeSetup& setup() const { return setup_->space_charge; }
 
    private:
+    std::shared_ptr<const Setup> setup_;
     AirSim::HostState air_;
-    air::SpaceChargeSetup setup_;
     air::HostSpaceCharge field_;
   };
   class DeviceState;  // sims/air/device_space_charge.cuh

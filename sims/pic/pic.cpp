@@ -101,8 +101,10 @@ SimTable PicSim::table(const RunConfig& c) {
   return {pic::format_cross_sections(cs), fmt::format("{} levels, {}", cs.split.size(), what)};
 }
 
-PicSim::HostState::HostState(const RunConfig& c)
-    : levels_(pic::level_table(cross_sections_of(c))) {}
+PicSim::Setup::Setup(const RunConfig& c)
+    : levels_(pic::level_table(cross_sections_of(c))),
+      plan_{static_cast<uint32_t>(pic::poisson_steps().whole(c)),
+            static_cast<uint32_t>(pic::mobility_steps().whole(c))} {}
 
 void PicSim::HostState::before_phase(std::vector<Particle>& ps, PhaseWindow) {
   if (ps.empty()) return;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/declared_parameter.hpp"
@@ -127,24 +128,30 @@ struct PicSim {
   // The cross sections a run reads, as a file that --cross-section reads back.
   static SimTable table(const RunConfig& c);
 
-  // The tables and the grid work between phases, on the host.
-  class HostState {
+  // The level table and the phases, built once per run.
+  class Setup {
    public:
-    explicit HostState(const RunConfig& c);
-    Params params() const { return {levels_.data()}; }
-    void before_phase(std::vector<Particle>& ps, PhaseWindow);
-
+    explicit Setup(const RunConfig& c);
+    PhasePlan phases() const { return plan_; }
     const std::vector<pic::Level>& levels() const { return levels_; }
 
    private:
     std::vector<pic::Level> levels_;
+    PhasePlan plan_;
+  };
+  // The grid work between phases, on the host.
+  class HostState {
+   public:
+    explicit HostState(std::shared_ptr<const Setup> setup) : setup_(std::move(setup)) {}
+    Params params() const { return {setup_->levels().data()}; }
+    void before_phase(std::vector<Particle>& ps, PhaseWindow);
+
+    const std::vector<pic::Level>& levels() const { return setup_->levels(); }
+
+   private:
+    std::shared_ptr<const Setup> setup_;
   };
   class DeviceState;  // sims/pic/device_state.cuh
-
-  static PhasePlan phases(const RunConfig& c) {
-    return {static_cast<uint32_t>(pic::poisson_steps().whole(c)),
-            static_cast<uint32_t>(pic::mobility_steps().whole(c))};
-  }
 
   // Uniform in [226 h, 288 h)^3, at rest.
   static Particle initial(uint64_t index, const Params&, DrawKey key) {

@@ -42,19 +42,27 @@ struct PicPoissonSim : PicSim {
   // (docs/performance.md, "What each scheduler costs and why", has the times).
   static constexpr int kStepRegisters = 80;
 
+  // The mock's tables and phases, and the field's mesh and solver, built once per run.
+  struct Setup {
+    explicit Setup(const RunConfig& c);
+    PhasePlan phases() const { return tables->phases(); }
+
+    std::shared_ptr<const PicSim::Setup> tables;
+    pic::PoissonSetup poisson;
+  };
   // The mock's tables, and the field solved on the host before each phase.
   class HostState {
    public:
-    explicit HostState(const RunConfig& c);
+    explicit HostState(std::shared_ptr<const Setup> setup);
     Params params() const { return {tables_.params(), field_.view()}; }
     void before_phase(std::vector<Particle>& ps, PhaseWindow) { field_.update(ps); }
 
     const PicSim::HostState& tables() const { return tables_; }
-    const pic::PoissonSetup& setup() const { return setup_; }
+    const pic::PoissonSetup& setup() const { return setup_->poisson; }
 
    private:
+    std::shared_ptr<const Setup> setup_;
     PicSim::HostState tables_;
-    pic::PoissonSetup setup_;
     pic::HostPoissonField field_;
   };
   class DeviceState;  // sims/pic/device_poisson_field.cuh
@@ -86,4 +94,3 @@ struct PicPoissonSim : PicSim {
 };
 
 }  // namespace sb
-

@@ -24,6 +24,18 @@ inline const DeclaredParameter& layout() {
   return p;
 }
 
+// Steps per phase, each phase end a frame of `run --frames`; not given: one phase. Phases change
+// nothing but when pictures are taken: toy draws no random numbers and nothing dies.
+inline const DeclaredParameter& frame_every() {
+  static const DeclaredParameter p = recorded_when_given(with_role(
+      whole_parameter("frame_every", "--frame-every",
+                      "toy: steps per frame of --frames, a divisor of --steps (default: at most "
+                      "100 frames)",
+                      "steps per frame", 1, kMaxSteps, std::nullopt),
+      ParameterRole::kBookkeeping));
+  return p;
+}
+
 inline constexpr int kPixels = 500;     // a pixel per unit of the box
 inline constexpr double kDarkest = 64;  // particles in a pixel drawn at the darkest shade
 
@@ -64,28 +76,29 @@ struct ToySim {
   static constexpr const char* kName = "toy";
   static constexpr const char* kDescription =
       "2D bouncing particles that split at every floor bounce (seed 003 §3.1)";
-  static DeclaredParameters parameters() { return {&steps_parameter(), &toy::layout()}; }
-  // Runs as phases of RunConfig::frame_every steps on request, each phase end a frame (--frames).
-  static constexpr bool kDrawsFrames = true;
+  static DeclaredParameters parameters() {
+    return {&steps_parameter(), &toy::layout(), &toy::frame_every()};
+  }
+  // Runs as phases of --frame-every steps on request, each phase end a frame (--frames).
+  static const DeclaredParameter& frame_every() { return toy::frame_every(); }
   static constexpr bool kParticlesDie = false;  // toy only moves its particles
 
   static Params params(const RunConfig& c) {
     // Phases share one length (PhasePlan), so frames must split the steps evenly.
     const uint64_t steps = steps_parameter().whole(c);
-    if (c.frame_every != 0 && steps % c.frame_every != 0) {
-      throw UsageError("--frame-every: " + std::to_string(c.frame_every) +
-                       " does not divide --steps " + std::to_string(steps) +
-                       "; accepted: a divisor of " + std::to_string(steps));
+    const uint64_t every = toy::frame_every().given(c) ? toy::frame_every().whole(c) : steps;
+    if (steps % every != 0) {
+      throw UsageError("--frame-every: " + std::to_string(every) + " does not divide --steps " +
+                       std::to_string(steps) + "; accepted: a divisor of " + std::to_string(steps));
     }
     return {c.init_n, toy::layout().text(c) == "center" ? Layout::kCenter : Layout::kColumn};
   }
 
-  // Splitting the steps into phases changes nothing but when pictures are taken: toy draws no
-  // random numbers and nothing dies.
   static PhasePlan phases(const RunConfig& c) {
     const auto steps = static_cast<uint32_t>(steps_parameter().whole(c));
-    return c.frame_every == 0 ? PhasePlan{1, steps}
-                              : PhasePlan{steps / c.frame_every, c.frame_every};
+    const auto every =
+        toy::frame_every().given(c) ? static_cast<uint32_t>(toy::frame_every().whole(c)) : steps;
+    return {steps / every, every};
   }
 
   static Particle initial(uint64_t index, const Params& prm, DrawKey) {

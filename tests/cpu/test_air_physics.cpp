@@ -72,8 +72,8 @@ RunConfig model_run(const std::string& file, double field, uint32_t init_n, uint
   c.scheduler = "cpu-openmp";
   c.init_n = init_n;
   sb::air::gas().set(c, "Model:1");
-  sb::air::cross_sections().set(c, file);
-  sb::air::field().set(c, field);
+  sb::air::cross_section().set(c, file);
+  sb::air::electric_field().set(c, field);
   sb::air::phases().set(c, phases);
   sb::air::phase_time().set(c, phase_time);
   sb::air::extrapolate().set(c, "constant");
@@ -192,8 +192,8 @@ TEST(AirGas, BadMixturesAreUsageErrors) {
   expect_usage_error(siglo("N2:1.5", 100), "has fraction '1.5'");
   expect_usage_error(siglo("He:1", 100), "species He is not in");
   RunConfig both = siglo("N2:1", 100);
-  sb::air::field().set(both, 1e6);
-  expect_usage_error(both, "give either --field V/m or --reduced-field Td");
+  sb::air::electric_field().set(both, 1e6);
+  expect_usage_error(both, "give either --electric-field V/m or --reduced-field Td");
   RunConfig none = siglo("N2:1", 100);
   none.declared_values.erase("reduced_field");
   expect_usage_error(none, "--reduced-field: required for sim air");
@@ -207,7 +207,7 @@ TEST(AirGas, ASpeciesWithoutElasticCrossSectionIsAUsageError) {
   const std::string path = testing::TempDir() + "air_no_elastic.txt";
   std::ofstream(path) << "EXCITATION\nXx\n1.0\n-----\n1 0\n2 1e-20\n-----\n";
   RunConfig c = siglo("Xx:1", 100);
-  sb::air::cross_sections().set(c, path);
+  sb::air::cross_section().set(c, path);
   expect_usage_error(c, "species Xx has no ELASTIC or EFFECTIVE cross section");
 }
 
@@ -237,7 +237,7 @@ TEST(AirSteps, ParticleStepsAreFlightsNotWindows) {
   sb::air::phases().set(c, 3);
   sb::air::phase_time().set(c, 1e-11);
   const RunResult r = run(c);
-  const uint32_t window = AirSim::phases(c).steps;
+  const uint32_t window = make_setup<AirSim>(c)->phases().steps;
   EXPECT_LT(r.counts.particle_steps, uint64_t{3} * 100 * window * 3 / 4);
   EXPECT_GT(r.counts.particle_steps, 3u * 100u);
 }

@@ -99,7 +99,7 @@ TEST(AirSpaceCharge, ParticleStepsAreFlightsNotWindows) {
   RunConfig c = space_charge_config(16);
   c.init_n = 100;
   const RunResult r = run(c);
-  const uint64_t windows = uint64_t{3} * 100 * AirSim::phases(c).steps;
+  const uint64_t windows = uint64_t{3} * 100 * make_setup<AirSim>(c)->phases().steps;
   EXPECT_LT(r.counts.particle_steps, windows * 3 / 4);
   EXPECT_GT(r.counts.particle_steps, 3u * 100u);
 }

@@ -17,11 +17,17 @@ namespace {
 using engine_cases::Case;
 using engine_cases::cases;
 
+// The run of `c` by `e`, which the registry need not list, resolved as resolve() does.
 RunResult run_entry(const SchedulerEntry& e, RunConfig c) {
   c.scheduler = e.name;
+  RunSpec spec;
+  spec.config = c;
+  spec.scheduler = &e;
+  spec.runner = &e.by_sim.at(c.sim);
+  spec.prepared = spec.runner->prepare(c);
   RunOptions keep;
   keep.keep_particles = true;
-  return e.by_sim.at(c.sim)(c, keep);
+  return spec.runner->run(spec, keep);
 }
 
 class ExampleSchedulers : public testing::TestWithParam<Case> {};

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "core/errors.hpp"
+#include "core/sim_state.hpp"
 #include "sims/pic/pic.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -34,7 +35,7 @@ Fate step(const PicSim::HostState& state, P& p, P& child) {
 }
 
 TEST(Pic, LeapfrogInDoubleWithTheCellAcceleration) {
-  const PicSim::HostState state(pic_config(0));
+  const PicSim::HostState state(make_setup<PicSim>(pic_config(0)));
   P p = at(2.5, 2.5, 2.5, 10, -20, 30), child{};
   p.ax = 1e6f;
   p.ay = -2e6f;
@@ -50,7 +51,7 @@ TEST(Pic, LeapfrogInDoubleWithTheCellAcceleration) {
 }
 
 TEST(Pic, LeavingTheGridIsDeath) {
-  const PicSim::HostState state(pic_config(0));
+  const PicSim::HostState state(make_setup<PicSim>(pic_config(0)));
   P low = at(1e-13, 2.5, 2.5, -1.0), high = at(2.5, 2.5, 5.12 - 1e-13, 0, 0, 1.0), child{};
   EXPECT_EQ(step(state, low, child), Fate::kDied);
   EXPECT_EQ(low.tag.status, kDead);
@@ -130,7 +131,7 @@ TEST(Pic, LevelTableJoinsFloorsAndThresholds) {
 }
 
 TEST(Pic, SplitReversesTheParentAndCopiesTheChild) {
-  const PicSim::HostState state(pic_config(0));
+  const PicSim::HostState state(make_setup<PicSim>(pic_config(0)));
   std::vector<pic::Level> always = state.levels();  // split = 100 %: every draw is below 2^32
   for (pic::Level& level : always)
     level.chances = {uint64_t{1} << 32, uint64_t{1} << 32};
@@ -147,7 +148,7 @@ TEST(Pic, SplitReversesTheParentAndCopiesTheChild) {
 }
 
 TEST(Pic, CollisionChancesSplitAndRemoveInHalves) {
-  const PicSim::HostState state(pic_config(60));  // 30 % split, 30 % remove
+  const PicSim::HostState state(make_setup<PicSim>(pic_config(60)));  // 30 % split, 30 % remove
   int spawned = 0, died = 0;
   constexpr int kN = 100000;
   for (int i = 0; i < kN; ++i) {
@@ -174,7 +175,7 @@ TEST(Pic, SyntheticTableIsTheSeedsFormula) {
 }
 
 TEST(Pic, InitialParticlesFillTheCentralCubeAtRest) {
-  const PicSim::HostState state(pic_config());
+  const PicSim::HostState state(make_setup<PicSim>(pic_config()));
   for (uint64_t i = 0; i < 5000; ++i) {
     const P p = PicSim::initial(i, state.params(), DrawKey::from_seed(3));
     for (double v : {p.x, p.y, p.z}) {
@@ -187,7 +188,7 @@ TEST(Pic, InitialParticlesFillTheCentralCubeAtRest) {
 }
 
 TEST(Pic, GridAccelerationFromNeighbourCounts) {
-  PicSim::HostState state(pic_config(0));
+  PicSim::HostState state(make_setup<PicSim>(pic_config(0)));
   // Two particles in cell (101, 100, 100), one in (99, 100, 100), one in (100, 100, 100).
   std::vector<P> ps = {at(1.015, 1.005, 1.005), at(1.016, 1.005, 1.005), at(0.995, 1.005, 1.005),
                        at(1.005, 1.005, 1.005)};
@@ -305,7 +306,7 @@ TEST(CrossSectionFile, ADirectoryOrADeviceIsNamedAsSuch) {
 TEST(CrossSectionFile, ConstantChanceAndFileAreExclusive) {
   RunConfig c = pic_config(30);
   sb::pic::cross_section().set(c, "table.txt");
-  EXPECT_THROW(PicSim::HostState s(c), UsageError);
+  EXPECT_THROW(make_setup<PicSim>(c), UsageError);
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ RunConfig toy_column(const std::string& scheduler, uint32_t frame_every) {
   sb::toy::layout().set(c, "column");
   c.init_n = 500;
   sb::steps_parameter().set(c, 600);
-  c.frame_every = frame_every;
+  if (frame_every != 0) sb::toy::frame_every().set(c, frame_every);
   return c;
 }
 
