@@ -80,7 +80,7 @@ def run_air(gas, reduced_field, init_n, phases, phase_time, max_energy, cross_se
                         "--reduced-field", str(reduced_field), "--phases", str(phases),
                         "--phase-time", str(phase_time), "--max-energy", str(max_energy),
                         "--extrapolate", "constant", "--json", str(out)]
-                       + (["--cross-sections", str(cross_sections)] if cross_sections else []),
+                       + (["--cross-section", str(cross_sections)] if cross_sections else []),
                        check=True, stdout=subprocess.DEVNULL)
         result = json.loads(out.read_text())
     return result["result"]["observables"]
