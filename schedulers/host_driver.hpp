@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <exception>
 #include <memory>
 #include <vector>
 
@@ -27,6 +29,8 @@
 #include "core/run_result.hpp"
 #include "core/sim_interface.hpp"
 #include "core/sim_state.hpp"
+#include "ranks/communicator.hpp"
+#include "ranks/rebalance.hpp"
 #include "schedulers/run_spec.hpp"
 #include "schedulers/scheduler.hpp"
 #include "schedulers/scheduler_interface.hpp"
@@ -77,41 +81,120 @@ class HostParticleSet : public ParticleSet {
   std::vector<typename Sim::Particle> particles_;
 };
 
+// The initial particles of ids [first, first + count): a rank's share (ranks/rebalance.hpp), or
+// every one.
 template <class Sim>
 std::vector<typename Sim::Particle> initial_particles(const RunConfig& c,
-                                                      const typename Sim::Params& prm) {
+                                                      const typename Sim::Params& prm,
+                                                      uint64_t first = 0,
+                                                      uint64_t count = UINT64_MAX) {
   if (c.init_n > c.capacity) throw CapacityError(c.capacity, c.init_n);
+  count = std::min(count, c.init_n - first);
   const DrawKey key = DrawKey::from_seed(c.seed);
-  auto ps = allocate_host<typename Sim::Particle>(c.init_n, "the initial particles");
-  for (uint64_t i = 0; i < c.init_n; ++i)
-    ps[i] = Sim::initial(i, prm, key);
+  auto ps = allocate_host<typename Sim::Particle>(count, "the initial particles");
+  for (uint64_t i = 0; i < count; ++i)
+    ps[i] = Sim::initial(first + i, prm, key);
   return ps;
 }
 
-// Counts that follow from the particles at the end of a phase, before the dead are removed, and
-// from the engine's tally of those gone from them. Returns how many of `ps` are dead.
+// One phase's counts on one rank, summed over the ranks (most_slots: the most of any rank) before
+// they enter the run's Counts, so that every count is the same on every rank count.
+struct PhaseCount {
+  uint64_t start = 0;  // alive at the phase's start
+  uint64_t held = 0;   // every particle of the phase, once
+  uint64_t dead = 0;   // died, still in the vector
+  uint64_t gone = 0;   // died, not in the vector
+  uint64_t steps = 0;
+  uint64_t most_slots = 0;
+};
+
+// The counts of a phase from the particles at its end, before the dead are removed, and from the
+// engine's tally of those gone from them.
 template <class Particle>
-uint64_t count_phase(const std::vector<Particle>& ps, size_t n_start, PhaseWindow w,
-                     const HostTally& t, Counts& c) {
-  const uint64_t held = ps.size() + t.gone;  // every particle of the phase, once
-  uint64_t dead = 0;
+PhaseCount count_phase(const std::vector<Particle>& ps, size_t n_start, PhaseWindow w,
+                       const HostTally& t) {
+  PhaseCount n{n_start, ps.size() + t.gone, 0, t.gone, t.gone_steps, t.most_slots};
   for (const Particle& p : ps) {
-    dead += is_alive(p.tag) ? 0 : 1;
-    c.particle_steps += steps_in_phase(p, w);
+    n.dead += is_alive(p.tag) ? 0 : 1;
+    n.steps += steps_in_phase(p, w);
   }
-  c.particle_steps += t.gone_steps;
-  c.spawned += held - n_start;
-  c.removed += dead + t.gone;
-  c.peak = std::max<uint64_t>(c.peak, held);
-  c.slots_used = std::max(c.slots_used, t.most_slots);
-  count_phase_population(c, n_start, held, ps.size() - dead, sizeof(Particle));
-  return dead;
+  return n;
+}
+
+// A phase's counts over every rank.
+inline PhaseCount sum_over_ranks(PhaseCount n, ranks::Communicator& comm) {
+  std::vector<uint64_t> sums = {n.start, n.held, n.dead, n.gone, n.steps};
+  std::vector<uint64_t> most = {n.most_slots};
+  comm.sum(sums);
+  comm.max(most);
+  return {sums[0], sums[1], sums[2], sums[3], sums[4], most[0]};
+}
+
+inline void add_phase(Counts& c, const PhaseCount& n, size_t particle_bytes) {
+  c.particle_steps += n.steps;
+  c.spawned += n.held - n.start;
+  c.removed += n.dead + n.gone;
+  c.peak = std::max<uint64_t>(c.peak, n.held);
+  c.slots_used = std::max(c.slots_used, n.most_slots);
+  count_phase_population(c, n.start, n.held, n.held - n.gone - n.dead, particle_bytes);
 }
 
 // Whether `phase` is one the caller wants a snapshot of.
 inline bool wants_snapshot(const RunOptions& opt, uint32_t phase) {
   return opt.on_snapshot && std::find(opt.snapshot_phases.begin(), opt.snapshot_phases.end(),
                                       phase) != opt.snapshot_phases.end();
+}
+
+// What a run on more than one rank does not do yet: a sim's work between phases or its
+// observables (both read every particle, and are not reduced over ranks), and the particles kept
+// or drawn (they are the rank's only).
+template <class Sim>
+void check_ranks(const RunSpec& spec, const RunOptions& opt, const ranks::Communicator& comm) {
+  if (comm.size() == 1) return;
+  const char* why = HasPhaseWork<Sim>::value ? "its work between phases reads every particle"
+                    : Observes<Sim>::value   ? "its observables read every particle"
+                    : opt.keep_particles || opt.on_snapshot
+                        ? "its particles are kept or drawn, and each rank holds a share"
+                        : nullptr;
+  if (why == nullptr) return;
+  throw UsageError(fmt::format(
+      "{} with {} on {} ranks: {}, which is not reduced over ranks; accepted: one rank (a run "
+      "without an MPI launcher, or -n 1)",
+      spec.config.sim, spec.config.scheduler, comm.size(), why));
+}
+
+// Ends every rank of a phase where one failed: the lowest rank that failed rethrows its error,
+// naming itself, the others a PeerFailure. `failed` holds this rank's error, if any.
+inline void agree_on_failure(std::exception_ptr failed, ranks::Communicator& comm) {
+  // The lowest failing rank as the highest of size - rank.
+  std::vector<uint64_t> first = {failed ? static_cast<uint64_t>(comm.size() - comm.rank()) : 0};
+  comm.max(first);
+  if (first[0] == 0) return;
+  const int rank = comm.size() - static_cast<int>(first[0]);
+  if (rank != comm.rank()) throw ranks::PeerFailure(rank);
+  if (comm.size() == 1) std::rethrow_exception(failed);
+  try {
+    std::rethrow_exception(failed);
+  } catch (const RunError& e) {
+    throw ranks::RankFailure(fmt::format("rank {} of {}: {}", comm.rank(), comm.size(), e.what()));
+  }
+}
+
+// Moves particles between ranks where one holds more than its share allows (ranks/rebalance.hpp).
+template <class Particle>
+void rebalance(std::vector<Particle>& ps, ranks::Communicator& comm) {
+  if (comm.size() == 1) return;
+  const ranks::RebalancePlan plan = ranks::rebalance(comm.gather(ps.size()));
+  if (!plan.needed) return;
+  std::vector<uint64_t> receive(comm.size());
+  uint64_t total = 0;
+  for (int from = 0; from < comm.size(); ++from) {
+    receive[from] = plan.moves[from][comm.rank()];
+    total += receive[from];
+  }
+  auto arrived = allocate_host<Particle>(total, "the particles a rebalance brings");
+  comm.exchange(ps.data(), plan.moves[comm.rank()], arrived.data(), receive, sizeof(Particle));
+  ps = std::move(arrived);
 }
 
 template <class Sim, template <class> class Engine>
@@ -123,6 +206,8 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
   const auto ms_since = [](Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   };
+  ranks::Communicator& comm = ranks::world();
+  check_ranks<Sim>(spec, opt, comm);
   // Host engines grow to the capacity rather than allocate it, but one the machine can never
   // hold is refused now, not after minutes of running.
   const HostMemoryLimit limit = host_memory_limit();
@@ -132,10 +217,12 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
   HostState<Sim> state(spec.setup<Sim>());
   const typename Sim::Params prm = state.params();
   const PhasePlan& plan = spec.plan();
-  std::vector<Particle> ps = initial_particles<Sim>(c, prm);
+  std::vector<Particle> ps =
+      initial_particles<Sim>(c, prm, ranks::share_start(c.init_n, comm.size(), comm.rank()),
+                             ranks::shares(c.init_n, comm.size())[comm.rank()]);
 
   RunResult r;
-  r.counts.initial = ps.size();
+  r.counts.initial = c.init_n;
   for (uint32_t phase = 0; phase < plan.count; ++phase) {
     const HostPhase<Sim> ph{prm, DrawKey::from_seed(c.seed), plan.window(phase), c.capacity};
     auto t0 = Clock::now();
@@ -143,10 +230,18 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
     if (HasPhaseWork<Sim>::value) r.parts_ms["grid"] += ms_since(t0);
     const size_t n_start = ps.size();
     t0 = Clock::now();
-    const HostTally tally = Engine<Sim>::run_phase(ps, ph);
+    HostTally tally;
+    std::exception_ptr failed;
+    try {
+      tally = Engine<Sim>::run_phase(ps, ph);
+    } catch (const RunError&) {
+      failed = std::current_exception();
+    }
+    agree_on_failure(failed, comm);
     r.parts_ms["mobility"] += ms_since(t0);
-    const uint64_t removed = r.counts.removed, spawned = r.counts.spawned;
-    if (count_phase(ps, n_start, ph.window, tally, r.counts) > 0) {
+    const PhaseCount n = sum_over_ranks(count_phase(ps, n_start, ph.window, tally), comm);
+    add_phase(r.counts, n, sizeof(Particle));
+    if (n.dead > 0) {
       t0 = Clock::now();
       ps.erase(
           std::remove_if(ps.begin(), ps.end(), [](const Particle& p) { return !is_alive(p.tag); }),
@@ -154,15 +249,32 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
       r.parts_ms["compaction"] += ms_since(t0);
     }
     if constexpr (Observes<Sim>::value) {
-      r.observables.push_back(state.observe(
-          ps, ph.window, {n_start, r.counts.spawned - spawned, r.counts.removed - removed}));
+      r.observables.push_back(
+          state.observe(ps, ph.window, {n.start, n.held - n.start, n.dead + n.gone}));
     }
     if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(ps));
+    if (comm.size() > 1) {
+      t0 = Clock::now();
+      rebalance(ps, comm);
+      r.parts_ms["rebalance"] += ms_since(t0);
+    }
+  }
+  // The run took as long as its slowest rank in each part.
+  if (comm.size() > 1) {
+    std::vector<uint64_t> ns;
+    for (const auto& [part, ms] : r.parts_ms)
+      ns.push_back(static_cast<uint64_t>(ms * 1e6));
+    comm.max(ns);
+    size_t k = 0;
+    for (auto& [part, ms] : r.parts_ms)
+      ms = static_cast<double>(ns[k++]) * 1e-6;
   }
   for (const auto& [part, ms] : r.parts_ms)
     r.time_ms += ms;
-  r.counts.final = ps.size();
-  r.digest = digest_of(ps);
+  std::vector<uint64_t> tail = {ps.size(), digest_of(ps)};
+  comm.sum(tail);
+  r.counts.final = tail[0];
+  r.digest = tail[1];
   if (opt.keep_particles) r.particles = std::make_shared<HostParticleSet<Sim>>(std::move(ps));
   return r;
 }

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/printable.hpp"
+#include "ranks/communicator.hpp"
 #include "schedulers/entries.hpp"
 #include "schedulers/host_driver.hpp"
 #include "sims/catalog.hpp"
@@ -73,6 +74,13 @@ RunSpec resolve(const RunConfig& c) {
   spec.config = c;
   spec.scheduler = &find_scheduler(c.scheduler);
   spec.sim = listed_sim(c.sim);
+  const int ranks = ranks::world().size();
+  if (ranks > 1 && spec.scheduler->kind != SchedulerKind::kCpu) {
+    throw UsageError(fmt::format(
+        "{} on {} ranks: GPU schedulers run on one rank so far; accepted: one rank, or the CPU "
+        "engines (cpu-serial, cpu-openmp) on several",
+        c.scheduler, ranks));
+  }
   // In the test programs schedulers also run the example sims (add_runs), which the catalog does
   // not list: the tests name them here, users cannot (the command line checks --sim).
   const auto runner = spec.scheduler->by_sim.find(c.sim);

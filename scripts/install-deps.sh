@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Installs what schedbench needs and is missing; safe to run again (it skips what is present).
 #   C++:    Debian packages (CMake, compilers, nlohmann/json, fmt, CLI11, Google Benchmark,
-#           GoogleTest, stb for PNG, giflib for GIF output, FFTW for the CPU Poisson solver). The CUDA toolkit (nvcc) must
-#           already be on the machine.
+#           GoogleTest, stb for PNG, giflib for GIF output, FFTW for the CPU Poisson solver, OpenMPI
+#           for runs over several ranks). The CUDA toolkit (nvcc) must already be on the machine.
 #   Python: matplotlib for plot/, from plot/requirements.txt, in the virtual environment .venv/.
 # With --slurm it also installs Slurm and munge for `make test-slurm` (scripts/slurm-cluster.sh).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 packages=(cmake make g++ nlohmann-json3-dev libfmt-dev libcli11-dev libbenchmark-dev
-          libgtest-dev libstb-dev libgif-dev libfftw3-dev python3-venv)
+          libgtest-dev libstb-dev libgif-dev libfftw3-dev python3-venv libopenmpi-dev openmpi-bin)
 case "${1:-}" in
   "") ;;
   --slurm) packages+=(slurmctld slurmd slurm-client munge) ;;

@@ -10,10 +10,13 @@
 #include <optional>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "core/decimal.hpp"
 #include "core/declared_parameter.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
+#include "core/hash.hpp"
 #include "core/printable.hpp"
 #include "core/values.hpp"
 #include "harness/cli/batch_cli.hpp"
@@ -30,6 +33,7 @@
 #include "harness/job/run_report.hpp"
 #include "harness/sweep/point_process.hpp"
 #include "harness/sweep/recommend.hpp"
+#include "ranks/communicator.hpp"
 #include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/catalog.hpp"
@@ -480,9 +484,48 @@ int help_command(CLI::App& app, const std::string& topic) {
 
 }  // namespace
 
-void print_error(const char* program, const char* kind, const char* what) {
+namespace {
+
+// Where a rank reports its own failure (ranks::RankFailure): stderr, but on a rank other than 0,
+// whose stderr is quiet, the stream it had before (join_ranks).
+FILE* g_run_errors = stderr;
+
+void print_to(FILE* to, const char* program, const char* kind, const char* what) {
   constexpr size_t kMaxChars = 4000;  // above any message of ours with its quoted values cut
-  fmt::print(stderr, "{}: {}: {}\n", program, kind, printable(what, kMaxChars));
+  fmt::print(to, "{}: {}: {}\n", program, kind, printable(what, kMaxChars));
+}
+
+// On more than one rank (an MPI launch), rank 0 speaks for the run: the others print only the
+// errors of their own runs, and every rank must have been given the same arguments.
+void join_ranks(int argc, char** argv) {
+  ranks::Communicator& comm = ranks::world();
+  if (comm.size() == 1) return;
+  uint64_t h = 0;
+  for (int i = 0; i < argc; ++i) {
+    for (const char* c = argv[i]; *c != '\0'; ++c)
+      h = mix64(h ^ static_cast<unsigned char>(*c));
+    h = mix64(h ^ 0x100);  // between arguments
+  }
+  const std::vector<uint64_t> all = comm.gather(h);
+  if (comm.rank() != 0) {
+    g_run_errors = fdopen(dup(fileno(stderr)), "w");
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+  }
+  for (size_t r = 1; r < all.size(); ++r) {
+    if (all[r] != all[0]) {
+      throw UsageError(fmt::format(
+          "rank {} of {} was given other arguments than rank 0; accepted: the same command on "
+          "every rank",
+          r, all.size()));
+    }
+  }
+}
+
+}  // namespace
+
+void print_error(const char* program, const char* kind, const char* what) {
+  print_to(stderr, program, kind, what);
 }
 
 int exit_code_of(const char* program, const std::function<int()>& body) {
@@ -491,6 +534,11 @@ int exit_code_of(const char* program, const std::function<int()>& body) {
   } catch (const UsageError& e) {
     print_error(program, "error", e.what());
     return 2;
+  } catch (const ranks::PeerFailure&) {
+    return 3;  // the rank that failed reports it
+  } catch (const ranks::RankFailure& e) {
+    print_to(g_run_errors, program, "run failed", e.what());
+    return 3;
   } catch (const RunError& e) {
     print_error(program, "run failed", e.what());
     return 3;
@@ -556,6 +604,7 @@ int cli_main(int argc, char** argv) {
   help->add_option("command", help_topic, "the command to explain");
 
   try {
+    join_ranks(argc, argv);
     check_command_name(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,216 @@
+// One simulation over several ranks (docs/design.md §10): the rebalancing plan, and runs of the
+// CPU engines under mpirun on 1 to 4 ranks, oversubscribed, which must give the one-rank run's
+// digest and counts. Reported skipped where mpirun is not installed.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "ranks/rebalance.hpp"
+#include "tests/support/process.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace sb {
+namespace {
+
+using testing_support::Outcome;
+using testing_support::TempDir;
+
+TEST(Rebalance, SharesAreEqualToOneParticle) {
+  EXPECT_EQ(ranks::shares(10, 3), (std::vector<uint64_t>{4, 3, 3}));
+  EXPECT_EQ(ranks::shares(2, 4), (std::vector<uint64_t>{1, 1, 0, 0}));
+  EXPECT_EQ(ranks::share_start(10, 3, 0), 0u);
+  EXPECT_EQ(ranks::share_start(10, 3, 1), 4u);
+  EXPECT_EQ(ranks::share_start(10, 3, 3), 10u);
+}
+
+TEST(Rebalance, WithinTheMarginNothingMoves) {
+  const ranks::RebalancePlan plan = ranks::rebalance({100, 104, 96});
+  EXPECT_FALSE(plan.needed);
+  EXPECT_EQ(plan.moved(), 0u);
+  EXPECT_EQ(plan.moves[1][1], 104u);
+}
+
+// A hot spot: every particle on one rank. Each rank then receives its equal share, and each
+// keeps what of its range lies in its share; nothing is lost or made.
+TEST(Rebalance, AHotSpotIsSharedOutInRankOrder) {
+  const std::vector<uint64_t> counts = {1, 0, 1000, 7};
+  const ranks::RebalancePlan plan = ranks::rebalance(counts);
+  ASSERT_TRUE(plan.needed);
+  const std::vector<uint64_t> want = ranks::shares(1008, 4);
+  for (int to = 0; to < 4; ++to) {
+    uint64_t got = 0;
+    for (int from = 0; from < 4; ++from)
+      got += plan.moves[from][to];
+    EXPECT_EQ(got, want[to]) << "rank " << to;
+  }
+  for (int from = 0; from < 4; ++from) {
+    const std::vector<uint64_t>& row = plan.moves[from];
+    EXPECT_EQ(std::accumulate(row.begin(), row.end(), uint64_t{0}), counts[from]);
+  }
+  EXPECT_EQ(plan.moves[0][0], 1u);    // rank 0's one particle is the first of the order
+  EXPECT_EQ(plan.moves[2][0], 251u);  // rank 0's share is 252
+  EXPECT_EQ(plan.moves[3][3], 7u);    // the order's last 7 stay in the last share
+  EXPECT_EQ(plan.moves[2][2], 252u);  // rank 2 keeps what of its range lies in its own share
+  EXPECT_EQ(plan.moved(), 251u + 252 + 245);
+}
+
+// mpirun, or empty where it is not installed.
+std::string mpirun() {
+  for (const char* dir : {"/usr/bin", "/usr/local/bin"}) {
+    const std::string path = std::string(dir) + "/mpirun";
+    if (std::filesystem::exists(path)) return path;
+  }
+  return "";
+}
+
+// `schedbench run ARGS` on `n` ranks (0: without a launcher), its result JSON in `dir`.
+Outcome run_on_ranks(int n, const std::vector<std::string>& args, const TempDir& dir,
+                     const std::string& json) {
+  std::vector<std::string> argv;
+  if (n > 0) {
+    // Oversubscribed on CI's two cores; as root in CI's container; without the kernel's
+    // cross-memory attach, which containers often forbid.
+    argv = {mpirun(),
+            "-n",
+            std::to_string(n),
+            "--oversubscribe",
+            "--allow-run-as-root",
+            "--bind-to",
+            "none",
+            "--mca",
+            "btl_vader_single_copy_mechanism",
+            "none"};
+  }
+  argv.push_back(SCHEDBENCH_EXE);
+  argv.push_back("run");
+  argv.insert(argv.end(), args.begin(), args.end());
+  if (!json.empty()) {
+    argv.push_back("--json");
+    argv.push_back(dir.path(json));
+  }
+  return testing_support::run_program(argv, dir.path("."));
+}
+
+nlohmann::json result_of(const TempDir& dir, const std::string& json) {
+  return nlohmann::json::parse(testing_support::slurp(dir.path(json)))["result"];
+}
+
+struct RankCase {
+  const char* name;
+  std::vector<std::string> args;
+};
+
+class Ranks : public testing::TestWithParam<RankCase> {};
+
+TEST_P(Ranks, EveryRankCountGivesTheOneRankRun) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  const Outcome one = run_on_ranks(0, GetParam().args, dir, "one.json");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const nlohmann::json want = result_of(dir, "one.json");
+  for (const int n : {1, 2, 3, 4}) {
+    const std::string json = "n" + std::to_string(n) + ".json";
+    const Outcome o = run_on_ranks(n, GetParam().args, dir, json);
+    ASSERT_EQ(o.exit_code, 0) << n << " ranks: " << o.err;
+    const nlohmann::json got = result_of(dir, json);
+    EXPECT_EQ(got["digest"], want["digest"]) << n << " ranks";
+    // Every count but the slots, which are a rank's own: the most any one rank used, which
+    // --capacity bounds on each rank.
+    nlohmann::json counts = got["counts"], want_counts = want["counts"];
+    EXPECT_LE(counts["slots_used"], want_counts["slots_used"]) << n << " ranks";
+    counts.erase("slots_used");
+    want_counts.erase("slots_used");
+    EXPECT_EQ(counts, want_counts) << n << " ranks";
+    // Rank 0 alone prints: one summary, one digest line.
+    size_t digests = 0;
+    for (size_t at = o.out.find("digest"); at != std::string::npos;
+         at = o.out.find("digest", at + 1))
+      ++digests;
+    EXPECT_EQ(digests, 1u) << o.out;
+  }
+}
+
+// Populations that do not divide by the rank counts; toy's column, whose low particles split
+// first, and mvp's growth, grow unevenly over the id ranges and make the ranks rebalance.
+INSTANTIATE_TEST_SUITE_P(
+    CpuEngines, Ranks,
+    testing::Values(RankCase{"mvp_serial",
+                             {"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "1001",
+                              "--steps", "300", "--split-chance", "1"}},
+                    RankCase{"mvp_openmp",
+                             {"--sim", "mvp", "--scheduler", "cpu-openmp", "--init-n", "997",
+                              "--steps", "300", "--split-chance", "1"}},
+                    RankCase{"toy_column",
+                             {"--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "203",
+                              "--steps", "600", "--layout", "column"}}),
+    [](const testing::TestParamInfo<RankCase>& c) { return std::string(c.param.name); });
+
+TEST(RanksFaults, ACapacityOverflowEndsEveryRankWithOneError) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  const Outcome o = run_on_ranks(3,
+                                 {"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "300",
+                                  "--steps", "300", "--split-chance", "2", "--capacity", "400"},
+                                 dir, "r.json");
+  EXPECT_EQ(o.exit_code, 3) << o.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
+  EXPECT_NE(o.err.find("run failed: rank "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("of 3: "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("--capacity is 400"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("run failed", o.err.find("run failed") + 1), std::string::npos) << o.err;
+}
+
+TEST(RanksFaults, RanksGivenDifferentArgumentsAreRefused) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  const std::vector<std::string> common = {"--oversubscribe", "--allow-run-as-root", "--bind-to",
+                                           "none"};
+  std::vector<std::string> argv = {mpirun()};
+  argv.insert(argv.end(), common.begin(), common.end());
+  for (const char* seed : {"1", "2"}) {
+    for (const std::string a : {"-n", "1", SCHEDBENCH_EXE, "run", "--sim", "mvp", "--scheduler",
+                                "cpu-serial", "--init-n", "10", "--steps", "5", "--seed"})
+      argv.push_back(a);
+    argv.push_back(seed);
+    if (std::string(seed) == "1") argv.push_back(":");
+  }
+  const Outcome o = testing_support::run_program(argv, dir.path("."));
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_NE(o.err.find("rank 1 of 2 was given other arguments than rank 0"), std::string::npos)
+      << o.err;
+}
+
+TEST(RanksFaults, ASimWhoseGridWorkIsNotReducedIsRefused) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  const Outcome o = run_on_ranks(2,
+                                 {"--sim", "pic", "--scheduler", "cpu-serial", "--init-n", "100",
+                                  "--poisson-steps", "1", "--mobility-steps", "2"},
+                                 dir, "r.json");
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_NE(o.err.find("pic with cpu-serial on 2 ranks: its work between phases"),
+            std::string::npos)
+      << o.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
+}
+
+TEST(RanksFaults, AGpuSchedulerIsRefusedOnSeveralRanks) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  const Outcome o = run_on_ranks(
+      2, {"--sim", "mvp", "--scheduler", "dynamic-warp", "--init-n", "10", "--steps", "5"}, dir,
+      "");
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_NE(o.err.find("dynamic-warp on 2 ranks: GPU schedulers run on one rank so far"),
+            std::string::npos)
+      << o.err;
+  EXPECT_EQ(o.err.find("schedbench:", o.err.find("schedbench:") + 1), std::string::npos) << o.err;
+}
+
+}  // namespace
+}  // namespace sb
