@@ -6,6 +6,7 @@
 
 #include "core/memory.hpp"
 #include "fields/field.hpp"
+#include "ranks/reduce.hpp"
 
 namespace sb::fields {
 
@@ -41,6 +42,9 @@ void HostMeshField::begin(const Mesh& placed) {
 
 void HostMeshField::solve(double unit_charge) {
   if (!solver_) solver_ = make_host_solver(solver_mesh_, boundary_);
+  // Each rank deposited its own particles: the sum is every particle's charge, exactly, and
+  // every rank solves for the same field (docs/design.md §10).
+  ranks::sum(ranks::world(), charge_.get(), solver_mesh_.nodes());
   charge_density(solver_mesh_, charge_.get(), unit_charge, rho_.get());
   solver_->solve(rho_.get(), phi_.get());
   electric_field(placed_, boundary_, phi_.get(), ex_.get(), ey_.get(), ez_.get());

@@ -34,11 +34,13 @@ class Communicator {
   virtual int rank() const = 0;
   virtual int size() const = 0;
   // Element-wise over the ranks, in place; exact (unsigned sums wrap modulo 2^64 alike on every
-  // rank count, as the digest's sum does).
-  virtual void sum(std::vector<uint64_t>& values) = 0;
-  virtual void max(std::vector<uint64_t>& values) = 0;
-  // Every rank's `value`, in rank order.
-  virtual std::vector<uint64_t> gather(uint64_t value) = 0;
+  // rank count, as the digest's sum does, so that two's-complement int64 sums are exact too).
+  virtual void sum(uint64_t* values, uint64_t n) = 0;
+  virtual void max(uint64_t* values, uint64_t n) = 0;
+  void sum(std::vector<uint64_t>& values) { sum(values.data(), values.size()); }
+  void max(std::vector<uint64_t>& values) { max(values.data(), values.size()); }
+  // Every rank's `values` (of one length on every rank), concatenated in rank order.
+  virtual std::vector<uint64_t> gather(const std::vector<uint64_t>& values) = 0;
   // Records of `record_bytes` each: send_counts[k] records of `send`, consecutive by destination,
   // go to rank k; recv_counts[k] records come from rank k into `recv`, consecutive by source.
   virtual void exchange(const void* send, const std::vector<uint64_t>& send_counts, void* recv,

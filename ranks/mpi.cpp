@@ -31,12 +31,13 @@ class MpiRanks final : public Communicator {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
 
-  void sum(std::vector<uint64_t>& values) override { reduce(values, MPI_SUM); }
-  void max(std::vector<uint64_t>& values) override { reduce(values, MPI_MAX); }
+  void sum(uint64_t* values, uint64_t n) override { reduce(values, n, MPI_SUM); }
+  void max(uint64_t* values, uint64_t n) override { reduce(values, n, MPI_MAX); }
 
-  std::vector<uint64_t> gather(uint64_t value) override {
-    std::vector<uint64_t> out(size_);
-    MPI_Allgather(&value, 1, MPI_UINT64_T, out.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+  std::vector<uint64_t> gather(const std::vector<uint64_t>& values) override {
+    std::vector<uint64_t> out(values.size() * size_);
+    MPI_Allgather(values.data(), static_cast<int>(values.size()), MPI_UINT64_T, out.data(),
+                  static_cast<int>(values.size()), MPI_UINT64_T, MPI_COMM_WORLD);
     return out;
   }
 
@@ -72,9 +73,11 @@ class MpiRanks final : public Communicator {
   }
 
  private:
-  void reduce(std::vector<uint64_t>& values, MPI_Op op) {
-    MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT64_T, op,
-                  MPI_COMM_WORLD);
+  void reduce(uint64_t* values, uint64_t n, MPI_Op op) {
+    for (uint64_t done = 0; done < n; done += kMostPerCall) {
+      MPI_Allreduce(MPI_IN_PLACE, values + done, static_cast<int>(std::min(kMostPerCall, n - done)),
+                    MPI_UINT64_T, op, MPI_COMM_WORLD);
+    }
   }
 
   int rank_ = 0, size_ = 1;

@@ -18,9 +18,9 @@ class OneRank final : public Communicator {
  public:
   int rank() const override { return 0; }
   int size() const override { return 1; }
-  void sum(std::vector<uint64_t>&) override {}
-  void max(std::vector<uint64_t>&) override {}
-  std::vector<uint64_t> gather(uint64_t value) override { return {value}; }
+  void sum(uint64_t*, uint64_t) override {}
+  void max(uint64_t*, uint64_t) override {}
+  std::vector<uint64_t> gather(const std::vector<uint64_t>& values) override { return values; }
   void exchange(const void* send, const std::vector<uint64_t>& send_counts, void* recv,
                 const std::vector<uint64_t>&, size_t record_bytes) override {
     if (send_counts[0] > 0) std::memmove(recv, send, send_counts[0] * record_bytes);

@@ -145,22 +145,15 @@ inline bool wants_snapshot(const RunOptions& opt, uint32_t phase) {
                                       phase) != opt.snapshot_phases.end();
 }
 
-// What a run on more than one rank does not do yet: a sim's work between phases or its
-// observables (both read every particle, and are not reduced over ranks), and the particles kept
-// or drawn (they are the rank's only).
-template <class Sim>
-void check_ranks(const RunSpec& spec, const RunOptions& opt, const ranks::Communicator& comm) {
-  if (comm.size() == 1) return;
-  const char* why = HasPhaseWork<Sim>::value ? "its work between phases reads every particle"
-                    : Observes<Sim>::value   ? "its observables read every particle"
-                    : opt.keep_particles || opt.on_snapshot
-                        ? "its particles are kept or drawn, and each rank holds a share"
-                        : nullptr;
-  if (why == nullptr) return;
+// What a run on more than one rank does not do: keep or draw its particles (each rank holds a
+// share of them).
+inline void check_ranks(const RunSpec& spec, const RunOptions& opt,
+                        const ranks::Communicator& comm) {
+  if (comm.size() == 1 || !(opt.keep_particles || opt.on_snapshot)) return;
   throw UsageError(fmt::format(
-      "{} with {} on {} ranks: {}, which is not reduced over ranks; accepted: one rank (a run "
-      "without an MPI launcher, or -n 1)",
-      spec.config.sim, spec.config.scheduler, comm.size(), why));
+      "{} with {} on {} ranks: its particles are kept or drawn, and each rank holds a share of "
+      "them; accepted: one rank (a run without an MPI launcher, or -n 1)",
+      spec.config.sim, spec.config.scheduler, comm.size()));
 }
 
 // Ends every rank of a phase where one failed: the lowest rank that failed rethrows its error,
@@ -184,7 +177,7 @@ inline void agree_on_failure(std::exception_ptr failed, ranks::Communicator& com
 template <class Particle>
 void rebalance(std::vector<Particle>& ps, ranks::Communicator& comm) {
   if (comm.size() == 1) return;
-  const ranks::RebalancePlan plan = ranks::rebalance(comm.gather(ps.size()));
+  const ranks::RebalancePlan plan = ranks::rebalance(comm.gather({ps.size()}));
   if (!plan.needed) return;
   std::vector<uint64_t> receive(comm.size());
   uint64_t total = 0;
@@ -207,7 +200,7 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   };
   ranks::Communicator& comm = ranks::world();
-  check_ranks<Sim>(spec, opt, comm);
+  check_ranks(spec, opt, comm);
   // Host engines grow to the capacity rather than allocate it, but one the machine can never
   // hold is refused now, not after minutes of running.
   const HostMemoryLimit limit = host_memory_limit();
@@ -249,8 +242,13 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
       r.parts_ms["compaction"] += ms_since(t0);
     }
     if constexpr (Observes<Sim>::value) {
-      r.observables.push_back(
-          state.observe(ps, ph.window, {n.start, n.held - n.start, n.dead + n.gone}));
+      try {
+        r.observables.push_back(
+            state.observe(ps, ph.window, {n.start, n.held - n.start, n.dead + n.gone}));
+      } catch (const RunError&) {
+        failed = std::current_exception();
+      }
+      agree_on_failure(failed, comm);
     }
     if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(ps));
     if (comm.size() > 1) {

@@ -506,7 +506,7 @@ void join_ranks(int argc, char** argv) {
       h = mix64(h ^ static_cast<unsigned char>(*c));
     h = mix64(h ^ 0x100);  // between arguments
   }
-  const std::vector<uint64_t> all = comm.gather(h);
+  const std::vector<uint64_t> all = comm.gather({h});
   if (comm.rank() != 0) {
     g_run_errors = fdopen(dup(fileno(stderr)), "w");
     std::freopen("/dev/null", "w", stdout);

@@ -10,6 +10,7 @@
 
 #include "core/density_image.hpp"
 #include "core/errors.hpp"
+#include "ranks/reduce.hpp"
 #include "sims/air/constants.hpp"
 #include "sims/air/lxcat.hpp"
 #include "sims/air/space_charge.hpp"
@@ -229,12 +230,13 @@ uint32_t steps_per_phase(double nu_max, double phase_time, uint32_t phases) {
 // a 128-bit integer, so that every engine's particle order gives the same observables.
 class ExactSum {
  public:
-  void add(double x) { sum_ += static_cast<Wide>(std::ldexp(x, 64)); }
+  void add(double x) { sum_ += static_cast<ranks::Int128>(std::ldexp(x, 64)); }
   double value() const { return std::ldexp(static_cast<double>(sum_), -64); }
+  // Every rank's particles summed, exactly (docs/design.md §10).
+  void sum_over_ranks(ranks::Communicator& comm) { sum_ = ranks::sum(comm, sum_); }
 
  private:
-  __extension__ typedef __int128 Wide;
-  Wide sum_ = 0;
+  ranks::Int128 sum_ = 0;
 };
 
 }  // namespace
@@ -287,19 +289,20 @@ Observables AirSim::HostState::observe(const std::vector<P>& alive, PhaseWindow 
   if (phase == 0) note_effective(s.path(), s.table());
   ExactSum energy, vz, z;
   uint64_t elastic = 0, excitations = 0;
+  std::string problem;  // the first electron's that ended the phase wrongly, thrown after the sums
   for (const Particle& p : alive) {  // P's air::Particle part
     const air::Vec3 u{p.ux, p.uy, p.uz};
-    if (p.parked == air::kAboveTable) {
-      throw RunError(fmt::format(
+    if (p.parked == air::kAboveTable && problem.empty()) {
+      problem = fmt::format(
           "an electron reached {:.6g} eV in phase {}, above the top of the cross sections "
           "({} eV, {}); raise --max-energy or give --extrapolate constant or zero",
-          air::energy_ev(u), phase, s.table().top, s.path()));
+          air::energy_ev(u), phase, s.table().top, s.path());
     }
-    if (p.clock != end) {
-      throw RunError(fmt::format(
+    if (p.clock != end && problem.empty()) {
+      problem = fmt::format(
           "an electron used all {} flights of phase {} and stopped at {:.6g} s before its end "
           "{:.6g} s: more flights than the 12-sigma Poisson bound allows",
-          s.phases().steps, phase, p.clock, end));
+          s.phases().steps, phase, p.clock, end);
     }
     energy.add(air::energy_ev(u));
     vz.add(p.uz / air::lorentz_factor(u));
@@ -307,7 +310,17 @@ Observables AirSim::HostState::observe(const std::vector<P>& alive, PhaseWindow 
     elastic += p.elastic;
     excitations += p.excitations;
   }
-  const double n_end = static_cast<double>(alive.size());
+  // The sums over every rank's electrons, each rank taking part before any throws, so that none
+  // waits for a rank that did (the drivers agree on which failed).
+  ranks::Communicator& comm = ranks::world();
+  for (ExactSum* sum : {&energy, &vz, &z})
+    sum->sum_over_ranks(comm);
+  std::vector<uint64_t> counts = {alive.size(), elastic, excitations};
+  comm.sum(counts);
+  elastic = counts[1];
+  excitations = counts[2];
+  if (!problem.empty()) throw RunError(problem);
+  const double n_end = static_cast<double>(counts[0]);
   const double n_start = static_cast<double>(events.start);
   const double t = s.params().phase_time;
   const double mean_z = n_end > 0 ? z.value() / n_end : NAN;

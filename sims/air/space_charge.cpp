@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "fields/mesh_nodes.hpp"
+#include "ranks/reduce.hpp"
 
 namespace sb {
 namespace air {
@@ -37,6 +38,13 @@ std::string field_what(const SpaceChargeSetup& setup) {
   return fmt::format("--grid {} (the space charge)", setup.nodes);
 }
 
+// The box around what every rank holds (docs/design.md §10): each rank's electrons and ions go on
+// one mesh, whose charges the field sums over the ranks.
+Box over_ranks(Box box) {
+  ranks::bounds(ranks::world(), box.lo, box.hi, 3);
+  return box;
+}
+
 HostSpaceCharge::HostSpaceCharge(int nodes)
     : mesh_(std::make_unique<fields::Mesh>(unit_mesh(nodes))),
       field_(*mesh_, fields::Boundary::kOpen) {}
@@ -50,7 +58,7 @@ void HostSpaceCharge::update(const std::vector<ChargedParticle>& ps, PhaseWindow
     ions_.insert(ions_.end(), {p.bx, p.by, p.bz});
     ion_box_.add(p.bx, p.by, p.bz);
   }
-  const fields::Mesh mesh = mesh_around(Box::merged(electrons, ion_box_), mesh_->n);
+  const fields::Mesh mesh = mesh_around(over_ranks(Box::merged(electrons, ion_box_)), mesh_->n);
   *mesh_ = mesh;
   struct Position {
     double x, y, z;

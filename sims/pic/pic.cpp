@@ -9,6 +9,7 @@
 #include "core/density_image.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
+#include "ranks/reduce.hpp"
 
 namespace sb {
 namespace pic {
@@ -106,17 +107,30 @@ PicSim::Setup::Setup(const RunConfig& c)
       plan_{static_cast<uint32_t>(pic::poisson_steps().whole(c)),
             static_cast<uint32_t>(pic::mobility_steps().whole(c))} {}
 
-void PicSim::HostState::before_phase(std::vector<Particle>& ps, PhaseWindow) {
-  if (ps.empty()) return;
+namespace {
+
+// The cells that the particles of every rank occupy (docs/design.md §10).
+pic::CellBox box_over_ranks(const std::vector<PicSim::Particle>& ps, ranks::Communicator& comm) {
   pic::CellBox box;
-  for (const Particle& p : ps) {
+  for (const PicSim::Particle& p : ps) {
     box = box.merged(pic::CellBox::of(pic::cell_of(p.x), pic::cell_of(p.y), pic::cell_of(p.z)));
   }
+  ranks::bounds(comm, box.lo, box.hi, 3);
+  return box;
+}
+
+}  // namespace
+
+void PicSim::HostState::before_phase(std::vector<Particle>& ps, PhaseWindow) {
+  ranks::Communicator& comm = ranks::world();
+  const pic::CellBox box = box_over_ranks(ps, comm);
+  if (box.empty()) return;  // no particle on any rank
   const pic::LocalGrid grid(box);
   auto counts = allocate_host<uint32_t>(grid.cells(), "the grid's particle counts");
   for (const Particle& p : ps) {
     ++counts[grid.index(pic::cell_of(p.x), pic::cell_of(p.y), pic::cell_of(p.z))];
   }
+  ranks::sum(comm, counts.data(), grid.cells());  // every rank's particles, on every rank
   auto accel = allocate_host<float>(3 * grid.cells(), "the grid's accelerations");
   const double k = pic::acceleration_constant();
   for (uint64_t i = 0; i < grid.cells(); ++i) {

@@ -126,6 +126,7 @@ TEST_P(Ranks, EveryRankCountGivesTheOneRankRun) {
     counts.erase("slots_used");
     want_counts.erase("slots_used");
     EXPECT_EQ(counts, want_counts) << n << " ranks";
+    EXPECT_EQ(got["observables"], want["observables"]) << n << " ranks";
     // Rank 0 alone prints: one summary, one digest line.
     size_t digests = 0;
     for (size_t at = o.out.find("digest"); at != std::string::npos;
@@ -147,7 +148,44 @@ INSTANTIATE_TEST_SUITE_P(
                               "--steps", "300", "--split-chance", "1"}},
                     RankCase{"toy_column",
                              {"--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "203",
-                              "--steps", "600", "--layout", "column"}}),
+                              "--steps", "600", "--layout", "column"}},
+                    // pic's mock field: the cell counts summed over the ranks.
+                    RankCase{"pic_mock",
+                             {"--sim", "pic", "--scheduler", "cpu-openmp", "--init-n", "1001",
+                              "--poisson-steps", "3", "--mobility-steps", "60"}},
+                    // pic's Poisson field: the charge summed over the ranks, one solve on each.
+                    RankCase{"pic_poisson",
+                             {"--sim", "pic", "--scheduler", "cpu-serial", "--init-n", "999",
+                              "--poisson-steps", "2", "--mobility-steps", "40", "--field",
+                              "poisson", "--grid", "16"}},
+                    // air's observables, summed exactly over the ranks; a growing swarm.
+                    RankCase{"air",
+                             {"--sim", "air", "--scheduler", "cpu-openmp", "--init-n", "301",
+                              "--reduced-field", "400", "--phases", "3", "--phase-time", "3e-12",
+                              "--max-energy", "1000", "--extrapolate", "constant"}},
+                    // air's space charge: the mesh around every rank's electrons and ions.
+                    RankCase{"air_space_charge",
+                             {"--sim",
+                              "air",
+                              "--scheduler",
+                              "cpu-serial",
+                              "--init-n",
+                              "299",
+                              "--reduced-field",
+                              "400",
+                              "--phases",
+                              "3",
+                              "--phase-time",
+                              "3e-12",
+                              "--max-energy",
+                              "1000",
+                              "--extrapolate",
+                              "constant",
+                              "--init-radius",
+                              "2e-5",
+                              "--space-charge",
+                              "--grid",
+                              "16"}}),
     [](const testing::TestParamInfo<RankCase>& c) { return std::string(c.param.name); });
 
 TEST(RanksFaults, ACapacityOverflowEndsEveryRankWithOneError) {
@@ -185,15 +223,15 @@ TEST(RanksFaults, RanksGivenDifferentArgumentsAreRefused) {
       << o.err;
 }
 
-TEST(RanksFaults, ASimWhoseGridWorkIsNotReducedIsRefused) {
+TEST(RanksFaults, DrawingTheParticlesIsRefused) {
   if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
   TempDir dir;
   const Outcome o = run_on_ranks(2,
-                                 {"--sim", "pic", "--scheduler", "cpu-serial", "--init-n", "100",
-                                  "--poisson-steps", "1", "--mobility-steps", "2"},
+                                 {"--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "100",
+                                  "--steps", "10", "--frames", dir.path("frames")},
                                  dir, "r.json");
   EXPECT_EQ(o.exit_code, 2) << o.err;
-  EXPECT_NE(o.err.find("pic with cpu-serial on 2 ranks: its work between phases"),
+  EXPECT_NE(o.err.find("toy with cpu-serial on 2 ranks: its particles are kept or drawn"),
             std::string::npos)
       << o.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
