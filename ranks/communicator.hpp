@@ -33,6 +33,9 @@ class Communicator {
   virtual ~Communicator() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // The ranks on this rank's node (which share its GPUs), and this rank's place among them.
+  virtual int local_rank() const = 0;
+  virtual int local_size() const = 0;
   // Element-wise over the ranks, in place; exact (unsigned sums wrap modulo 2^64 alike on every
   // rank count, as the digest's sum does, so that two's-complement int64 sums are exact too).
   virtual void sum(uint64_t* values, uint64_t n) = 0;

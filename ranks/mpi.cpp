@@ -21,6 +21,11 @@ class MpiRanks final : public Communicator {
     if (!ready) MPI_Init(nullptr, nullptr);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local_rank_);
+    MPI_Comm_size(node, &local_size_);
+    MPI_Comm_free(&node);
   }
   ~MpiRanks() override {
     int done = 0;
@@ -30,6 +35,8 @@ class MpiRanks final : public Communicator {
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  int local_rank() const override { return local_rank_; }
+  int local_size() const override { return local_size_; }
 
   void sum(uint64_t* values, uint64_t n) override { reduce(values, n, MPI_SUM); }
   void max(uint64_t* values, uint64_t n) override { reduce(values, n, MPI_MAX); }
@@ -80,7 +87,7 @@ class MpiRanks final : public Communicator {
     }
   }
 
-  int rank_ = 0, size_ = 1;
+  int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
 };
 
 }  // namespace

@@ -18,6 +18,8 @@ class OneRank final : public Communicator {
  public:
   int rank() const override { return 0; }
   int size() const override { return 1; }
+  int local_rank() const override { return 0; }
+  int local_size() const override { return 1; }
   void sum(uint64_t*, uint64_t) override {}
   void max(uint64_t*, uint64_t) override {}
   std::vector<uint64_t> gather(const std::vector<uint64_t>& values) override { return values; }

@@ -17,7 +17,9 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/diff.hpp"
@@ -173,12 +175,24 @@ inline void agree_on_failure(std::exception_ptr failed, ranks::Communicator& com
   }
 }
 
-// Moves particles between ranks where one holds more than its share allows (ranks/rebalance.hpp).
+// The rebalancing at a phase boundary of a rank holding `n` particles (ranks/rebalance.hpp),
+// every rank taking part: where a rank's new share would not fit its capacity, every rank ends.
+inline ranks::RebalancePlan plan_rebalance(uint64_t n, uint64_t capacity,
+                                           ranks::Communicator& comm) {
+  const ranks::RebalancePlan plan = ranks::rebalance(comm.gather({n}));
+  uint64_t share = 0;
+  for (int from = 0; from < comm.size(); ++from)
+    share += plan.moves[from][comm.rank()];
+  agree_on_failure(
+      share > capacity ? std::make_exception_ptr(CapacityError(capacity, share)) : nullptr, comm);
+  return plan;
+}
+
+// This rank's particles after `plan`: what of `ps` it keeps and what the other ranks send, in
+// the order of their ranks.
 template <class Particle>
-void rebalance(std::vector<Particle>& ps, ranks::Communicator& comm) {
-  if (comm.size() == 1) return;
-  const ranks::RebalancePlan plan = ranks::rebalance(comm.gather({ps.size()}));
-  if (!plan.needed) return;
+std::vector<Particle> rebalanced(const std::vector<Particle>& ps, const ranks::RebalancePlan& plan,
+                                 ranks::Communicator& comm) {
   std::vector<uint64_t> receive(comm.size());
   uint64_t total = 0;
   for (int from = 0; from < comm.size(); ++from) {
@@ -187,7 +201,28 @@ void rebalance(std::vector<Particle>& ps, ranks::Communicator& comm) {
   }
   auto arrived = allocate_host<Particle>(total, "the particles a rebalance brings");
   comm.exchange(ps.data(), plan.moves[comm.rank()], arrived.data(), receive, sizeof(Particle));
-  ps = std::move(arrived);
+  return arrived;
+}
+
+// The parts a driver splits a run's time into (RunResult::parts_ms).
+inline const std::vector<std::string>& run_parts() {
+  static const std::vector<std::string> parts = {"grid", "mobility", "compaction", "rebalance"};
+  return parts;
+}
+
+// Each part of a run's time as its slowest rank's; a part that some rank timed (one whose
+// particles died, where another's did not) is a part on every rank.
+inline void slowest_rank(std::map<std::string, double>& parts_ms, ranks::Communicator& comm) {
+  if (comm.size() == 1) return;
+  std::vector<uint64_t> ns;  // 0: not timed; otherwise 1 + nanoseconds
+  for (const std::string& part : run_parts()) {
+    const auto it = parts_ms.find(part);
+    ns.push_back(it == parts_ms.end() ? 0 : 1 + static_cast<uint64_t>(it->second * 1e6));
+  }
+  comm.max(ns);
+  for (size_t k = 0; k < ns.size(); ++k) {
+    if (ns[k] > 0) parts_ms[run_parts()[k]] = static_cast<double>(ns[k] - 1) * 1e-6;
+  }
 }
 
 template <class Sim, template <class> class Engine>
@@ -253,20 +288,12 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
     if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(ps));
     if (comm.size() > 1) {
       t0 = Clock::now();
-      rebalance(ps, comm);
+      const ranks::RebalancePlan moves = plan_rebalance(ps.size(), c.capacity, comm);
+      if (moves.needed) ps = rebalanced(ps, moves, comm);
       r.parts_ms["rebalance"] += ms_since(t0);
     }
   }
-  // The run took as long as its slowest rank in each part.
-  if (comm.size() > 1) {
-    std::vector<uint64_t> ns;
-    for (const auto& [part, ms] : r.parts_ms)
-      ns.push_back(static_cast<uint64_t>(ms * 1e6));
-    comm.max(ns);
-    size_t k = 0;
-    for (auto& [part, ms] : r.parts_ms)
-      ms = static_cast<double>(ns[k++]) * 1e-6;
-  }
+  slowest_rank(r.parts_ms, comm);
   for (const auto& [part, ms] : r.parts_ms)
     r.time_ms += ms;
   std::vector<uint64_t> tail = {ps.size(), digest_of(ps)};

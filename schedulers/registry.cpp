@@ -75,11 +75,9 @@ RunSpec resolve(const RunConfig& c) {
   spec.scheduler = &find_scheduler(c.scheduler);
   spec.sim = listed_sim(c.sim);
   const int ranks = ranks::world().size();
-  if (ranks > 1 && spec.scheduler->kind != SchedulerKind::kCpu) {
-    throw UsageError(fmt::format(
-        "{} on {} ranks: GPU schedulers run on one rank so far; accepted: one rank, or the CPU "
-        "engines (cpu-serial, cpu-openmp) on several",
-        c.scheduler, ranks));
+  if (ranks > 1 && spec.scheduler->kind == SchedulerKind::kYardstick) {
+    throw UsageError(fmt::format("{} on {} ranks: a yardstick runs on one rank; accepted: one rank",
+                                 c.scheduler, ranks));
   }
   // In the test programs schedulers also run the example sims (add_runs), which the catalog does
   // not list: the tests name them here, users cannot (the command line checks --sim).

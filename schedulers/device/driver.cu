@@ -5,12 +5,16 @@
 #include <thrust/functional.h>
 #include <thrust/transform_reduce.h>
 
+#include <chrono>
+#include <exception>
 #include <map>
 #include <string>
 
 #include "core/cuda_check.hpp"
 #include "core/digest.hpp"
 #include "core/errors.hpp"
+#include "ranks/communicator.hpp"
+#include "ranks/rebalance.hpp"
 #include "schedulers/device/compaction.cuh"
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/phase.cuh"
@@ -51,14 +55,46 @@ struct HashParticle {
 // The block size of the driver's own compaction kernels (seed §3.4.2: 128 was best for them).
 inline constexpr uint32_t kCompactionBlock = 128;
 
+namespace {
+
+// Where a run has several ranks, each takes a GPU of its node (docs/design.md §10): the one of its
+// local rank, or the one it sees where the launcher gave each rank its own
+// (CUDA_VISIBLE_DEVICES).
+void use_rank_device(ranks::Communicator& comm) {
+  if (comm.size() == 1) return;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+  if (count == 1) return;
+  if (comm.local_size() > count) {
+    throw UsageError(fmt::format(
+        "{} ranks on this node but {} GPUs; accepted: at most one rank per GPU (mpirun -n {} on "
+        "one node, --npernode {} on several)",
+        comm.local_size(), count, count, count));
+  }
+  SB_CUDA_CHECK(cudaSetDevice(comm.local_rank()));
+}
+
+}  // namespace
+
 template <class Sim>
 RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
                             MakeDeviceScheduler<Sim> make) {
   using Particle = typename Sim::Particle;
   const RunConfig& c = spec.config;
+  ranks::Communicator& comm = ranks::world();
+  check_ranks(spec, opt, comm);
+  if (comm.size() > 1 && kDeviceGridWork<Sim>) {
+    throw UsageError(fmt::format(
+        "{} with {} on {} ranks: its grid work on the device is not yet summed over ranks; "
+        "accepted: one rank, or the CPU engines (cpu-serial, cpu-openmp) on several",
+        c.sim, c.scheduler, comm.size()));
+  }
+  use_rank_device(comm);
   HostState<Sim> host_state(spec.setup<Sim>());
   const PhasePlan& plan = spec.plan();
-  const std::vector<Particle> initial = initial_particles<Sim>(c, host_state.params());
+  const std::vector<Particle> initial = initial_particles<Sim>(
+      c, host_state.params(), ranks::share_start(c.init_n, comm.size(), comm.rank()),
+      ranks::shares(c.init_n, comm.size())[comm.rank()]);
   const auto device = describe_device();
   if (!device) throw RunError(c.scheduler + " needs a CUDA device and none is present");
   // The particle slots (two arrays unless the compaction is in place) must fit in what the
@@ -87,7 +123,7 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
   const auto on_stream = thrust::cuda::par.on(stream);
 
   RunResult r;
-  r.counts.initial = initial.size();
+  r.counts.initial = c.init_n;
   SlotIndex n = initial.size();
   EventTimer grid, mobility, compaction;
   for (uint32_t phase = 0; phase < plan.count; ++phase) {
@@ -104,32 +140,38 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
     const DeviceCounters start = counters_at_start(n);
     SB_CUDA_CHECK(
         cudaMemcpyAsync(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
-    mobility.start(stream);
-    scheduler->run_phase(ph, n);
-    mobility.stop(stream);
-    watchdog.sync(stream);
+    // The phase on this rank; its counts, summed over the ranks once every rank has run it.
+    std::exception_ptr failed;
+    PhaseTally tally{0, 0, 0};
+    PhaseCount here;
+    SlotIndex claimed = n;
+    try {
+      mobility.start(stream);
+      scheduler->run_phase(ph, n);
+      mobility.stop(stream);
+      watchdog.sync(stream);
+      const DeviceCounters end = counters.to_host().front();
+      claimed = scheduler->slots_claimed(end);
+      // The capacity bounds the slots this scheduler claimed, not the particles it ran: a
+      // scheduler that keeps children without a slot or reuses dead slots fits populations that
+      // one storing every particle would not (docs/design.md §3).
+      if (end.overflow == kWorkQueueFull)
+        throw CapacityError::of_work_queue(c.capacity, kWorkQueuePerSlot);
+      if (end.overflow != 0) throw CapacityError(c.capacity, claimed);
+      tally = thrust::transform_reduce(on_stream, particles.data(), particles.data() + claimed,
+                                       TallyParticle<Particle>{ph.window}, PhaseTally{0, 0, 0},
+                                       AddTally{});
+      // The particles there were: the slots a scheduler that stores each once would have used;
+      // the held ones all died.
+      here = {n,        claimed + end.held - tally.vacated, tally.removed,
+              end.held, tally.steps + end.held_steps,       claimed};
+    } catch (const RunError&) {
+      failed = std::current_exception();
+    }
+    agree_on_failure(failed, comm);
     r.parts_ms["mobility"] += mobility.elapsed_ms();
-
-    const DeviceCounters end = counters.to_host().front();
-    const SlotIndex claimed = scheduler->slots_claimed(end);
-    // The capacity bounds the slots this scheduler claimed, not the particles it ran: a
-    // scheduler that keeps children without a slot or reuses dead slots fits populations that
-    // one storing every particle would not (docs/design.md §3).
-    if (end.overflow == kWorkQueueFull)
-      throw CapacityError::of_work_queue(c.capacity, kWorkQueuePerSlot);
-    if (end.overflow != 0) throw CapacityError(c.capacity, claimed);
-    const PhaseTally tally = thrust::transform_reduce(
-        on_stream, particles.data(), particles.data() + claimed, TallyParticle<Particle>{ph.window},
-        PhaseTally{0, 0, 0}, AddTally{});
-    // The particles there were: the slots a scheduler that stores each once would have used.
-    const uint64_t slots = claimed + end.held - tally.vacated;
-    const PhaseEvents events{n, slots - n, tally.removed + end.held};
-    r.counts.spawned += slots - n;
-    r.counts.peak = std::max<uint64_t>(r.counts.peak, slots);
-    r.counts.slots_used = std::max<uint64_t>(r.counts.slots_used, claimed);
-    r.counts.removed += tally.removed + end.held;  // held particles all died
-    count_phase_population(r.counts, n, slots, slots - events.removed, sizeof(Particle));
-    r.counts.particle_steps += tally.steps + end.held_steps;
+    const PhaseCount total = sum_over_ranks(here, comm);
+    add_phase(r.counts, total, sizeof(Particle));
     n = claimed;
     if (tally.removed + tally.vacated > 0) {
       compaction.start(stream);
@@ -139,18 +181,38 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
       r.parts_ms["compaction"] += compaction.elapsed_ms();
     }
     // Observed on the host, outside the timed regions, so that every engine sums alike.
-    if constexpr (Observes<Sim>::value)
-      r.observables.push_back(host_state.observe(particles.to_host(n), ph.window, events));
+    if constexpr (Observes<Sim>::value) {
+      try {
+        r.observables.push_back(
+            host_state.observe(particles.to_host(n), ph.window,
+                               {total.start, total.held - total.start, total.dead + total.gone}));
+      } catch (const RunError&) {
+        failed = std::current_exception();
+      }
+      agree_on_failure(failed, comm);
+    }
     if (wants_snapshot(opt, phase))
       opt.on_snapshot(phase, HostParticleSet<Sim>(particles.to_host(n)));
+    if (comm.size() > 1) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const ranks::RebalancePlan moves = plan_rebalance(n, c.capacity, comm);
+      if (moves.needed) n = compactor.refill(rebalanced(particles.to_host(n), moves, comm), n);
+      r.parts_ms["rebalance"] +=
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
   }
+  slowest_rank(r.parts_ms, comm);
   for (const auto& [part, ms] : r.parts_ms)
     r.time_ms += ms;
-  r.device_bytes = DeviceMemoryUse::peak - bytes_before;
-  r.counts.final = n;
-  r.digest =
-      thrust::transform_reduce(on_stream, particles.data(), particles.data() + n,
-                               HashParticle<Particle>{}, uint64_t{0}, thrust::plus<uint64_t>());
+  std::vector<uint64_t> sums = {
+      n, thrust::transform_reduce(on_stream, particles.data(), particles.data() + n,
+                                  HashParticle<Particle>{}, uint64_t{0}, thrust::plus<uint64_t>())};
+  std::vector<uint64_t> bytes = {DeviceMemoryUse::peak - bytes_before};
+  comm.sum(sums);
+  comm.max(bytes);
+  r.counts.final = sums[0];
+  r.digest = sums[1];
+  r.device_bytes = bytes[0];
   if (opt.keep_particles)
     r.particles = std::make_shared<HostParticleSet<Sim>>(particles.to_host(n));
   return r;

@@ -133,6 +133,7 @@ class AirSpaceChargeSim::DeviceState {
 
   Params params() const { return {air_.params(), field_.view()}; }
 
+  static constexpr bool kGridWork = true;  // before_phase below (sim_device_state.cuh)
   void before_phase(Particle* ps, uint64_t n, PhaseWindow w, cudaStream_t stream) {
     field_.update(ps, n, w, steps_per_phase_, stream);
   }

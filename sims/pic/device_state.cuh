@@ -63,6 +63,7 @@ class PicSim::DeviceState {
 
   Params params() const { return {levels_.data()}; }
 
+  static constexpr bool kGridWork = true;  // before_phase below (sim_device_state.cuh)
   void before_phase(Particle* ps, uint64_t n, PhaseWindow, cudaStream_t stream) {
     if (n == 0) return;
     const pic::CellBox box =

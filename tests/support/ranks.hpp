@@ -1,0 +1,73 @@
+// Running schedbench on several ranks under mpirun, and comparing its result with a one-rank
+// run's (docs/design.md §10), for the CPU and GPU tests of runs over ranks.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tests/support/process.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace sb::testing_support {
+
+// mpirun, or empty where it is not installed.
+inline std::string mpirun() {
+  for (const char* dir : {"/usr/bin", "/usr/local/bin"}) {
+    const std::string path = std::string(dir) + "/mpirun";
+    if (std::filesystem::exists(path)) return path;
+  }
+  return "";
+}
+
+// `schedbench run ARGS` on `n` ranks (0: without a launcher), its result JSON, where `json` names
+// one, in `dir`.
+inline Outcome run_on_ranks(int n, const std::vector<std::string>& args, const TempDir& dir,
+                            const std::string& json) {
+  std::vector<std::string> argv;
+  if (n > 0) {
+    // Oversubscribed on CI's two cores; as root in CI's container; without the kernel's
+    // cross-memory attach, which containers often forbid.
+    argv = {mpirun(),
+            "-n",
+            std::to_string(n),
+            "--oversubscribe",
+            "--allow-run-as-root",
+            "--bind-to",
+            "none",
+            "--mca",
+            "btl_vader_single_copy_mechanism",
+            "none"};
+  }
+  argv.push_back(SCHEDBENCH_EXE);
+  argv.push_back("run");
+  argv.insert(argv.end(), args.begin(), args.end());
+  if (!json.empty()) {
+    argv.push_back("--json");
+    argv.push_back(dir.path(json));
+  }
+  return run_program(argv, dir.path("."));
+}
+
+inline nlohmann::json result_of(const TempDir& dir, const std::string& json) {
+  return nlohmann::json::parse(slurp(dir.path(json)))["result"];
+}
+
+// A run over ranks gives the one-rank run's digest, counts and observables; its slots are a
+// rank's own (the most any one rank used, which --capacity bounds on each), at most the one
+// rank's.
+inline void expect_same_run(const nlohmann::json& got, const nlohmann::json& want,
+                            const std::string& what) {
+  EXPECT_EQ(got["digest"], want["digest"]) << what;
+  nlohmann::json counts = got["counts"], want_counts = want["counts"];
+  EXPECT_LE(counts["slots_used"], want_counts["slots_used"]) << what;
+  counts.erase("slots_used");
+  want_counts.erase("slots_used");
+  EXPECT_EQ(counts, want_counts) << what;
+  EXPECT_EQ(got["observables"], want["observables"]) << what;
+}
+
+}  // namespace sb::testing_support
