@@ -78,6 +78,10 @@ struct RunResult {
   std::map<std::string, double> parts_ms;  // its split by kind of work, where measured
   uint64_t digest = 0;
   uint64_t device_bytes = 0;                     // most device memory the run held (GPU schedulers)
+  // Over several ranks (docs/design.md §10): how many, and the particles that changed rank at
+  // phase boundaries, with their bytes.
+  int ranks = 1;
+  uint64_t moved = 0, moved_bytes = 0;
   std::shared_ptr<const ParticleSet> particles;  // null unless RunOptions::keep_particles
   std::vector<Observables> observables;          // per phase, where the sim observes
 };

@@ -286,13 +286,16 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
       agree_on_failure(failed, comm);
     }
     if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(ps));
-    if (comm.size() > 1) {
+    if (comm.size() > 1 && phase + 1 < plan.count) {
       t0 = Clock::now();
       const ranks::RebalancePlan moves = plan_rebalance(ps.size(), c.capacity, comm);
       if (moves.needed) ps = rebalanced(ps, moves, comm);
       r.parts_ms["rebalance"] += ms_since(t0);
+      r.moved += moves.moved();
     }
   }
+  r.ranks = comm.size();
+  r.moved_bytes = r.moved * sizeof(Particle);
   slowest_rank(r.parts_ms, comm);
   for (const auto& [part, ms] : r.parts_ms)
     r.time_ms += ms;

@@ -169,14 +169,10 @@ uint32_t steps_per_frame(const RunArgs& a, const DeclaredParameter& frame_every)
   return every;
 }
 
-// Checks the frame options and splits the run into a phase per frame (the sim checks that the
-// frames divide its steps when the run resolves); throws UsageError.
+// Checks the frame options and, with --frames, splits the run into a phase per frame (the sim
+// checks that the frames divide its steps when the run resolves); throws UsageError.
 void plan_frames(RunArgs& a, const SimInfo& sim) {
-  if (a.frames_dir.empty()) {
-    if (sim.frame_every != nullptr && sim.frame_every->given(a.config))
-      throw UsageError("--frame-every: needs --frames DIR");
-    return;
-  }
+  if (a.frames_dir.empty()) return;  // --frame-every alone splits the run into phases
   if (sim.frame_every == nullptr) {
     std::vector<std::string> accepted;
     for (const SimInfo& s : all_sims()) {

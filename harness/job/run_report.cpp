@@ -99,6 +99,9 @@ json result_json(const RunResult& r) {
           {"ns_per_particle_step", ns_per_step(r)},
           {"digest", digest_hex(r.digest)},
           {"device_bytes", r.device_bytes},
+          {"ranks", r.ranks},
+          {"moved_particles", r.moved},
+          {"moved_bytes", r.moved_bytes},
           {"observables", observables_json(r.observables)}};
 }
 
@@ -128,6 +131,10 @@ std::string run_summary(const RunConfig& c, const RunResult& r) {
     s += fmt::format("  device memory   {:.3g} GB at most\n",
                      static_cast<double>(r.device_bytes) / 1e9);
     s += memory_line(r);
+  }
+  if (r.ranks > 1) {
+    s += fmt::format("  ranks           {}: {} particles ({:.3g} MB) moved between them\n", r.ranks,
+                     r.moved, static_cast<double>(r.moved_bytes) / 1e6);
   }
   s += observables_table(r.observables);
   s += fmt::format("  digest          {}\n", digest_hex(r.digest));

@@ -193,14 +193,17 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
     }
     if (wants_snapshot(opt, phase))
       opt.on_snapshot(phase, HostParticleSet<Sim>(particles.to_host(n)));
-    if (comm.size() > 1) {
+    if (comm.size() > 1 && phase + 1 < plan.count) {
       const auto t0 = std::chrono::steady_clock::now();
       const ranks::RebalancePlan moves = plan_rebalance(n, c.capacity, comm);
       if (moves.needed) n = compactor.refill(rebalanced(particles.to_host(n), moves, comm), n);
       r.parts_ms["rebalance"] +=
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      r.moved += moves.moved();
     }
   }
+  r.ranks = comm.size();
+  r.moved_bytes = r.moved * sizeof(Particle);
   slowest_rank(r.parts_ms, comm);
   for (const auto& [part, ms] : r.parts_ms)
     r.time_ms += ms;

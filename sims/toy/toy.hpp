@@ -24,13 +24,14 @@ inline const DeclaredParameter& layout() {
   return p;
 }
 
-// Steps per phase, each phase end a frame of `run --frames`; not given: one phase. Phases change
+// Steps per phase, each phase end a frame of `run --frames` (and a boundary where the ranks of a
+// run rebalance); not given: one phase, or at most 100 frames with --frames. Phases change
 // nothing but when pictures are taken: toy draws no random numbers and nothing dies.
 inline const DeclaredParameter& frame_every() {
   static const DeclaredParameter p = recorded_when_given(with_role(
       whole_parameter("frame_every", "--frame-every",
-                      "toy: steps per frame of --frames, a divisor of --steps (default: at most "
-                      "100 frames)",
+                      "toy: steps per phase, each phase end a frame of --frames; a divisor of "
+                      "--steps (default: one phase, or at most 100 frames with --frames)",
                       "steps per frame", 1, kMaxSteps, std::nullopt),
       ParameterRole::kBookkeeping));
   return p;

@@ -158,10 +158,6 @@ const BadInput kBadInputs[] = {
     {"too_many_frames", toy_frames_args({"--steps", "1000", "--frame-every", "1"}),
      "--frame-every: 1 makes 1000 frames of --steps 1000; accepted: at most 500 frames, every 2 "
      "steps or more"},
-    {"frame_every_without_frames",
-     {"run", "--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "5", "--steps", "5",
-      "--frame-every", "5"},
-     "--frame-every: needs --frames DIR"},
     {"frames_with_density_png",
      toy_frames_args({"--density-png", "/tmp/schedbench-never-written/density"}),
      "--frames: cannot be combined with --density-png"},

@@ -82,7 +82,9 @@ TEST_P(Ranks, EveryRankCountGivesTheOneRankRun) {
     const std::string json = "n" + std::to_string(n) + ".json";
     const Outcome o = run_on_ranks(n, GetParam().args, dir, json);
     ASSERT_EQ(o.exit_code, 0) << n << " ranks: " << o.err;
-    expect_same_run(result_of(dir, json), want, std::to_string(n) + " ranks");
+    const nlohmann::json got = result_of(dir, json);
+    expect_same_run(got, want, std::to_string(n) + " ranks");
+    EXPECT_EQ(got["ranks"], n);
     // Rank 0 alone prints: one summary, one digest line.
     size_t digests = 0;
     for (size_t at = o.out.find("digest"); at != std::string::npos;
@@ -102,9 +104,11 @@ INSTANTIATE_TEST_SUITE_P(
                     RankCase{"mvp_openmp",
                              {"--sim", "mvp", "--scheduler", "cpu-openmp", "--init-n", "997",
                               "--steps", "300", "--split-chance", "1"}},
+                    // In phases of 50 steps: the low particles split first, so the ranks that
+                    // hold them grow, and the ranks move particles between them.
                     RankCase{"toy_column",
                              {"--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "203",
-                              "--steps", "600", "--layout", "column"}},
+                              "--steps", "600", "--layout", "column", "--frame-every", "50"}},
                     // pic's mock field: the cell counts summed over the ranks.
                     RankCase{"pic_mock",
                              {"--sim", "pic", "--scheduler", "cpu-openmp", "--init-n", "1001",
@@ -177,6 +181,21 @@ TEST(RanksFaults, RanksGivenDifferentArgumentsAreRefused) {
   EXPECT_EQ(o.exit_code, 2) << o.err;
   EXPECT_NE(o.err.find("rank 1 of 2 was given other arguments than rank 0"), std::string::npos)
       << o.err;
+}
+
+// toy's column grows at its low ids only: a hot spot on the first ranks, which the others relieve.
+TEST(Ranks, AHotSpotMovesParticlesBetweenRanks) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  const Outcome o = run_on_ranks(3,
+                                 {"--sim", "toy", "--scheduler", "cpu-openmp", "--init-n", "301",
+                                  "--steps", "600", "--layout", "column", "--frame-every", "50"},
+                                 dir, "r.json");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json r = result_of(dir, "r.json");
+  EXPECT_GT(r["moved_particles"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r["moved_bytes"].get<uint64_t>() % r["moved_particles"].get<uint64_t>(), 0u);
+  EXPECT_NE(o.out.find("ranks           3: "), std::string::npos) << o.out;
 }
 
 TEST(RanksFaults, DrawingTheParticlesIsRefused) {
