@@ -27,10 +27,12 @@ int gpu_count() {
   return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
 }
 
-void require_gpus_and_mpirun() {
-  if (gpu_count() < 2) GTEST_SKIP() << "fewer than two CUDA devices";
-  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
-}
+// Skips the test (returning from it) without two GPUs or without mpirun.
+#define SB_REQUIRE_GPUS_AND_MPIRUN()                                    \
+  do {                                                                  \
+    if (gpu_count() < 2) GTEST_SKIP() << "fewer than two CUDA devices"; \
+    if (testing_support::mpirun().empty()) GTEST_SKIP() << "no mpirun"; \
+  } while (0)
 
 struct GpuRankCase {
   const char* name;
@@ -41,7 +43,7 @@ struct GpuRankCase {
 class GpuRanks : public testing::TestWithParam<GpuRankCase> {};
 
 TEST_P(GpuRanks, EveryGpuCountGivesCpuSerialsRun) {
-  require_gpus_and_mpirun();
+  SB_REQUIRE_GPUS_AND_MPIRUN();
   TempDir dir;
   std::vector<std::string> args = GetParam().workload;
   args.insert(args.end(), {"--scheduler", "cpu-serial"});
@@ -87,7 +89,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const testing::TestParamInfo<GpuRankCase>& c) { return std::string(c.param.name); });
 
 TEST(GpuRanksFaults, MoreRanksThanGpusAreRefused) {
-  require_gpus_and_mpirun();
+  SB_REQUIRE_GPUS_AND_MPIRUN();
   TempDir dir;
   const Outcome o = run_on_ranks(
       gpu_count() + 1,
@@ -98,7 +100,7 @@ TEST(GpuRanksFaults, MoreRanksThanGpusAreRefused) {
 }
 
 TEST(GpuRanksFaults, GridWorkOnTheDeviceIsRefusedOnRanks) {
-  require_gpus_and_mpirun();
+  SB_REQUIRE_GPUS_AND_MPIRUN();
   TempDir dir;
   const Outcome o = run_on_ranks(2,
                                  {"--sim", "pic", "--scheduler", "dynamic-warp", "--init-n", "100",
