@@ -90,8 +90,8 @@ std::vector<typename Sim::Particle> initial_particles(const RunConfig& c,
                                                       const typename Sim::Params& prm,
                                                       uint64_t first = 0,
                                                       uint64_t count = UINT64_MAX) {
-  if (c.init_n > c.capacity) throw CapacityError(c.capacity, c.init_n);
   count = std::min(count, c.init_n - first);
+  if (count > c.capacity) throw CapacityError(c.capacity, count);
   const DrawKey key = DrawKey::from_seed(c.seed);
   auto ps = allocate_host<typename Sim::Particle>(count, "the initial particles");
   for (uint64_t i = 0; i < count; ++i)

@@ -3,6 +3,7 @@
 #include "core/cuda_check.hpp"
 #include "fields/device/field_device.hpp"
 #include "fields/device/poisson_device.hpp"
+#include "ranks/device_reduce.hpp"
 
 namespace sb::fields {
 
@@ -46,6 +47,9 @@ void DeviceMeshField::deposit(DevicePositions positions, uint64_t count, int sig
 }
 
 void DeviceMeshField::solve(double unit_charge, cudaStream_t stream) {
+  // Each rank deposited its own particles: the sum is every particle's charge, exactly, and
+  // every rank solves for the same field (docs/design.md §10).
+  ranks::sum_on_device(ranks::world(), charge_.data(), solver_mesh_.nodes(), stream);
   device_charge_density(solver_mesh_, charge_.data(), unit_charge, rho_.data(), stream);
   solver_.solve(rho_.data(), phi_.data(), stream);
   device_electric_field(placed_, boundary_, phi_.data(), ex_.data(), ey_.data(), ez_.data(),

@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "core/printable.hpp"
 #include "core/run_parameters.hpp"
+#include "ranks/communicator.hpp"
 #include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/catalog.hpp"
@@ -329,9 +330,18 @@ void check_parameters(const RunConfig& c, const std::vector<std::string>& given)
           fmt::format("{}: required for sim {} ({})", p.flag, owners.sim.name, p.help));
     }
   }
-  if (c.init_n > c.capacity) {
+  // --capacity bounds each rank's slots: the largest initial share must fit (docs/design.md §10).
+  const int ranks = ranks::world().size();
+  const uint64_t share = c.init_n / ranks + (c.init_n % ranks == 0 ? 0 : 1);
+  if (share > c.capacity && ranks == 1) {
     throw UsageError(fmt::format("--capacity: {} is below --init-n {}; accepted: at least {}",
                                  c.capacity, c.init_n, c.init_n));
+  }
+  if (share > c.capacity) {
+    throw UsageError(fmt::format(
+        "--capacity: {} is below {}, the largest of {} ranks' shares of --init-n {}; accepted: at "
+        "least {}",
+        c.capacity, share, ranks, c.init_n, share));
   }
 }
 

@@ -83,12 +83,6 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
   const RunConfig& c = spec.config;
   ranks::Communicator& comm = ranks::world();
   check_ranks(spec, opt, comm);
-  if (comm.size() > 1 && kDeviceGridWork<Sim>) {
-    throw UsageError(fmt::format(
-        "{} with {} on {} ranks: its grid work on the device is not yet summed over ranks; "
-        "accepted: one rank, or the CPU engines (cpu-serial, cpu-openmp) on several",
-        c.sim, c.scheduler, comm.size()));
-  }
   use_rank_device(comm);
   HostState<Sim> host_state(spec.setup<Sim>());
   const PhasePlan& plan = spec.plan();

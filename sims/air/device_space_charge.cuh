@@ -75,7 +75,7 @@ class DeviceSpaceCharge {
   void update(ChargedParticle* ps, uint64_t n, PhaseWindow w, uint32_t steps_per_phase,
               cudaStream_t stream) {
     add_ions(ps, n, PendingIon{w, steps_per_phase}, stream);
-    const Box box = Box::merged(device_box(ps, n, stream), ion_box_);
+    const Box box = over_ranks(Box::merged(device_box(ps, n, stream), ion_box_));
     mesh_now_ = mesh_around(box, unit_.n);
     SB_CUDA_CHECK(cudaMemcpyAsync(mesh_.data(), &mesh_now_, sizeof mesh_now_,
                                   cudaMemcpyHostToDevice, stream));
@@ -133,7 +133,6 @@ class AirSpaceChargeSim::DeviceState {
 
   Params params() const { return {air_.params(), field_.view()}; }
 
-  static constexpr bool kGridWork = true;  // before_phase below (sim_device_state.cuh)
   void before_phase(Particle* ps, uint64_t n, PhaseWindow w, cudaStream_t stream) {
     field_.update(ps, n, w, steps_per_phase_, stream);
   }

@@ -38,8 +38,6 @@ std::string field_what(const SpaceChargeSetup& setup) {
   return fmt::format("--grid {} (the space charge)", setup.nodes);
 }
 
-// The box around what every rank holds (docs/design.md §10): each rank's electrons and ions go on
-// one mesh, whose charges the field sums over the ranks.
 Box over_ranks(Box box) {
   ranks::bounds(ranks::world(), box.lo, box.hi, 3);
   return box;

@@ -108,6 +108,10 @@ inline constexpr double kMeshMargin = 1.5;
 inline constexpr double kMinMeshSide = 1e-9;  // m: a swarm still at one point
 fields::Mesh mesh_around(const Box& box, int n);
 
+// The box around every rank's `box` (docs/design.md §10): each rank's electrons and ions go on
+// one mesh, whose charges the field sums over the ranks.
+Box over_ranks(Box box);
+
 // The unit mesh the open solver is made for: the free-space Green's function of a mesh of spacing
 // h is the unit mesh's divided by h, so a solve for rho h^2 on the unit mesh gives the potential
 // of rho on the mesh of spacing h, and one solver (plans made once) serves a mesh that moves.

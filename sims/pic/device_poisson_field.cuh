@@ -50,7 +50,6 @@ class PicPoissonSim::DeviceState {
 
   Params params() const { return {tables_.params(), field_.view()}; }
 
-  static constexpr bool kGridWork = true;  // before_phase below (sim_device_state.cuh)
   void before_phase(Particle* ps, uint64_t n, PhaseWindow, cudaStream_t stream) {
     field_.update(ps, n, stream);
   }

@@ -8,6 +8,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/grid_shape.hpp"
+#include "ranks/device_reduce.hpp"
 #include "sims/pic/pic.hpp"
 
 namespace sb {
@@ -63,21 +64,28 @@ class PicSim::DeviceState {
 
   Params params() const { return {levels_.data()}; }
 
-  static constexpr bool kGridWork = true;  // before_phase below (sim_device_state.cuh)
+  // Over several ranks, the box and the counts are every rank's (docs/design.md §10).
   void before_phase(Particle* ps, uint64_t n, PhaseWindow, cudaStream_t stream) {
-    if (n == 0) return;
-    const pic::CellBox box =
-        thrust::transform_reduce(thrust::cuda::par.on(stream), ps, ps + n, pic::CellBoxOf{},
-                                 pic::CellBox{}, pic::MergeBoxes{});
+    ranks::Communicator& comm = ranks::world();
+    pic::CellBox box =
+        n == 0 ? pic::CellBox{}
+               : thrust::transform_reduce(thrust::cuda::par.on(stream), ps, ps + n,
+                                          pic::CellBoxOf{}, pic::CellBox{}, pic::MergeBoxes{});
+    ranks::bounds(comm, box.lo, box.hi, 3);
+    if (box.empty()) return;  // no particle on any rank
     const pic::LocalGrid grid(box);
     counts_.reserve(grid.cells());
     accel_.reserve(3 * grid.cells());
     SB_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, grid.cells() * sizeof(uint32_t), stream));
     const uint32_t by_particle = blocks_for(n, pic::kGridBlock);
     const uint32_t by_cell = blocks_for(grid.cells(), pic::kGridBlock);
-    pic::count_cells<Particle>
-        <<<by_particle, pic::kGridBlock, 0, stream>>>(ps, n, grid, counts_.data());
-    SB_CUDA_CHECK(cudaGetLastError());
+    if (n > 0) {
+      pic::count_cells<Particle>
+          <<<by_particle, pic::kGridBlock, 0, stream>>>(ps, n, grid, counts_.data());
+      SB_CUDA_CHECK(cudaGetLastError());
+    }
+    ranks::sum_on_device(comm, counts_.data(), grid.cells(), stream);
+    if (n == 0) return;
     pic::accelerate_cells<Particle><<<by_cell, pic::kGridBlock, 0, stream>>>(
         grid, counts_.data(), pic::acceleration_constant(), accel_.data());
     SB_CUDA_CHECK(cudaGetLastError());

@@ -163,6 +163,25 @@ TEST(RanksFaults, ACapacityOverflowEndsEveryRankWithOneError) {
   EXPECT_EQ(o.err.find("run failed", o.err.find("run failed") + 1), std::string::npos) << o.err;
 }
 
+// --capacity bounds each rank: 4 ranks of 11 particles need 3 slots each, not 11.
+TEST(RanksFaults, TheCapacityIsEachRanks) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  const std::vector<std::string> run = {"--sim", "toy",     "--scheduler", "cpu-serial", "--init-n",
+                                        "11",    "--steps", "5",           "--capacity"};
+  std::vector<std::string> fits = run, too_few = run;
+  fits.push_back("3");
+  too_few.push_back("2");
+  const Outcome ok = run_on_ranks(4, fits, dir, "");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  const Outcome refused = run_on_ranks(4, too_few, dir, "");
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("--capacity: 2 is below 3, the largest of 4 ranks' shares of --init-n "
+                             "11; accepted: at least 3"),
+            std::string::npos)
+      << refused.err;
+}
+
 TEST(RanksFaults, RanksGivenDifferentArgumentsAreRefused) {
   if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
   TempDir dir;

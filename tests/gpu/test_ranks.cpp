@@ -1,6 +1,6 @@
 // One simulation over the GPUs of a node (docs/design.md §10): GPU schedulers on 2 to 4 ranks
-// under mpirun, a GPU each, against cpu-serial's one-rank run; the refusals of what ranks do not
-// do on GPUs yet. Reported skipped without two GPUs or without mpirun.
+// under mpirun, a GPU each, against cpu-serial's one-rank run; more ranks than GPUs refused.
+// Reported skipped without two GPUs or without mpirun.
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -81,11 +81,44 @@ INSTANTIATE_TEST_SUITE_P(
                     "dynamic-warp",
                     {"--sim", "air", "--init-n", "3001", "--reduced-field", "400", "--phases", "3",
                      "--phase-time", "3e-12", "--max-energy", "1000", "--extrapolate", "constant"}},
+        GpuRankCase{"air_cpu_sync",
+                    "cpu-sync",
+                    {"--sim", "air", "--init-n", "2999", "--reduced-field", "400", "--phases", "3",
+                     "--phase-time", "3e-12", "--max-energy", "1000", "--extrapolate", "constant"}},
+        // The device grids, summed over the ranks: pic's mock counts, pic's Poisson charge and
+        // air's space charge (solved on the host, as cpu-serial does, for its digest).
+        GpuRankCase{"pic_mock_dynamic_warp",
+                    "dynamic-warp",
+                    {"--sim", "pic", "--init-n", "20001", "--poisson-steps", "3",
+                     "--mobility-steps", "100"}},
         GpuRankCase{
-            "air_cpu_sync",
-            "cpu-sync",
-            {"--sim", "air", "--init-n", "2999", "--reduced-field", "400", "--phases", "3",
-             "--phase-time", "3e-12", "--max-energy", "1000", "--extrapolate", "constant"}}),
+            "pic_poisson_dynamic_warp",
+            "dynamic-warp",
+            {"--sim", "pic", "--init-n", "20001", "--poisson-steps", "2", "--mobility-steps", "50",
+             "--field", "poisson", "--grid", "32", "--field-solver", "host"}},
+        GpuRankCase{"air_space_charge_dynamic_warp",
+                    "dynamic-warp",
+                    {"--sim",
+                     "air",
+                     "--init-n",
+                     "2001",
+                     "--reduced-field",
+                     "400",
+                     "--phases",
+                     "3",
+                     "--phase-time",
+                     "3e-12",
+                     "--max-energy",
+                     "1000",
+                     "--extrapolate",
+                     "constant",
+                     "--init-radius",
+                     "2e-5",
+                     "--space-charge",
+                     "--grid",
+                     "16",
+                     "--field-solver",
+                     "host"}}),
     [](const testing::TestParamInfo<GpuRankCase>& c) { return std::string(c.param.name); });
 
 TEST(GpuRanksFaults, MoreRanksThanGpusAreRefused) {
@@ -97,19 +130,6 @@ TEST(GpuRanksFaults, MoreRanksThanGpusAreRefused) {
       "r.json");
   EXPECT_EQ(o.exit_code, 2) << o.err;
   EXPECT_NE(o.err.find("ranks on this node but"), std::string::npos) << o.err;
-}
-
-TEST(GpuRanksFaults, GridWorkOnTheDeviceIsRefusedOnRanks) {
-  SB_REQUIRE_GPUS_AND_MPIRUN();
-  TempDir dir;
-  const Outcome o = run_on_ranks(2,
-                                 {"--sim", "pic", "--scheduler", "dynamic-warp", "--init-n", "100",
-                                  "--poisson-steps", "1", "--mobility-steps", "5"},
-                                 dir, "r.json");
-  EXPECT_EQ(o.exit_code, 2) << o.err;
-  EXPECT_NE(o.err.find("its grid work on the device is not yet summed over ranks"),
-            std::string::npos)
-      << o.err;
 }
 
 }  // namespace
