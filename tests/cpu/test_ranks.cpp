@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
@@ -180,6 +181,37 @@ TEST(RanksFaults, TheCapacityIsEachRanks) {
                              "11; accepted: at least 3"),
             std::string::npos)
       << refused.err;
+}
+
+// A rank killed mid-run ends the run: mpirun ends the other ranks and returns non-zero, and no
+// result file is written (rank 0 writes it atomically, once the run is done).
+TEST(RanksFaults, ARankKilledMidRunEndsTheRunAndWritesNothing) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  using testing_support::children_of;
+  TempDir dir;
+  // Minutes of work on two cores, far longer than the test waits.
+  const std::vector<std::string> argv =
+      testing_support::ranks_argv(2,
+                                  {"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "1e6",
+                                   "--steps", "1e5", "--split-chance", "0"},
+                                  dir.path("r.json"));
+  const pid_t launcher =
+      testing_support::start_program(argv, dir.path("stdout"), dir.path("stderr"));
+  ASSERT_GT(launcher, 0);
+  std::vector<testing_support::ProcessInfo> ranks;
+  ASSERT_TRUE(testing_support::eventually(
+      [&] {
+        ranks = children_of(launcher);
+        return ranks.size() == 2;
+      },
+      30))
+      << "the ranks did not start";
+  kill(ranks[1].pid, SIGKILL);
+  ASSERT_TRUE(testing_support::eventually([&] { return testing_support::has_ended(launcher); }, 60))
+      << "mpirun did not end after a rank was killed";
+  EXPECT_NE(testing_support::wait_exit_code(launcher), 0);
+  EXPECT_TRUE(testing_support::has_ended(ranks[0].pid));
+  EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
 }
 
 TEST(RanksFaults, RanksGivenDifferentArgumentsAreRefused) {

@@ -23,10 +23,10 @@ inline std::string mpirun() {
   return "";
 }
 
-// `schedbench run ARGS` on `n` ranks (0: without a launcher), its result JSON, where `json` names
-// one, in `dir`.
-inline Outcome run_on_ranks(int n, const std::vector<std::string>& args, const TempDir& dir,
-                            const std::string& json) {
+// The command line of `schedbench run ARGS` on `n` ranks (0: without a launcher), writing its
+// result JSON to `json` where that is not empty.
+inline std::vector<std::string> ranks_argv(int n, const std::vector<std::string>& args,
+                                           const std::string& json) {
   std::vector<std::string> argv;
   if (n > 0) {
     // Oversubscribed on CI's two cores; as root in CI's container; without the kernel's
@@ -47,9 +47,15 @@ inline Outcome run_on_ranks(int n, const std::vector<std::string>& args, const T
   argv.insert(argv.end(), args.begin(), args.end());
   if (!json.empty()) {
     argv.push_back("--json");
-    argv.push_back(dir.path(json));
+    argv.push_back(json);
   }
-  return run_program(argv, dir.path("."));
+  return argv;
+}
+
+// `schedbench run ARGS` on `n` ranks to its end, its result JSON, where `json` names one, in `dir`.
+inline Outcome run_on_ranks(int n, const std::vector<std::string>& args, const TempDir& dir,
+                            const std::string& json) {
+  return run_program(ranks_argv(n, args, json.empty() ? "" : dir.path(json)), dir.path("."));
 }
 
 inline nlohmann::json result_of(const TempDir& dir, const std::string& json) {
