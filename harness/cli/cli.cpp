@@ -109,8 +109,7 @@ void add_parameter_options(CLI::App& cmd, WorkloadArgs& a,
   for (const auto& [old_key, p] : renamed_keys()) {
     if (std::count(except.begin(), except.end(), p->key) > 0 || a.options.count(old_key) > 0)
       continue;
-    std::string flag = "--" + old_key;
-    std::replace(flag.begin(), flag.end(), '_', '-');
+    const std::string flag = option_of(old_key);
     CLI::Option* o = p->is_switch ? cmd.add_flag(flag, a.switches[old_key])
                                   : cmd.add_option(flag, a.values[old_key]);
     a.options[old_key] = o->group("");

@@ -171,13 +171,12 @@ bool contains(const std::vector<T>& v, const T& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-// A key as its option writes it: "cross_sections" -> "cross-sections".
-std::string dashed(std::string key) {
-  std::replace(key.begin(), key.end(), '_', '-');
-  return key;
-}
-
 }  // namespace
+
+std::string option_of(std::string key) {
+  std::replace(key.begin(), key.end(), '_', '-');
+  return "--" + key;
+}
 
 const std::vector<Parameter>& parameters() {
   static const std::vector<Parameter> table = [] {
@@ -233,7 +232,7 @@ const Parameter* set_parameter(const std::string& key, RunConfig& c, const std::
   static std::set<std::string> noted;
   if (p->key != key && noted.insert(owner(*p, c) + "\n" + key).second) {
     fmt::print(stderr, "note: {}'s {} is now {} (key {}); read as such\n", owner(*p, c),
-               "--" + dashed(key), p->flag, p->key);
+               option_of(key), p->flag, p->key);
   }
   return p;
 }

@@ -61,6 +61,9 @@ const Parameter* parameter_for(const std::string& key, const RunConfig& c);
 const Parameter* set_parameter(const std::string& key, RunConfig& c, const std::string& where,
                                const std::string& text);
 
+// The command-line option of a key: "cross_sections" -> "--cross-sections".
+std::string option_of(std::string key);
+
 // The old keys of renamed parameters that are no row's key (air's cross_sections), each with the
 // row of a parameter it was renamed to: what the command line and job files still read.
 std::vector<std::pair<std::string, const Parameter*>> renamed_keys();
