@@ -77,11 +77,16 @@ struct RunResult {
   double time_ms = 0;                      // the timed region: all phases
   std::map<std::string, double> parts_ms;  // its split by kind of work, where measured
   uint64_t digest = 0;
-  uint64_t device_bytes = 0;                     // most device memory the run held (GPU schedulers)
-  // Over several ranks (docs/design.md §10): how many, and the particles that changed rank at
-  // phase boundaries, with their bytes.
+  uint64_t device_bytes = 0;  // most device memory the run held (GPU schedulers)
+  // Over several ranks (docs/design.md §10): how many; the particles that changed rank at phase
+  // boundaries, with their bytes; the grids and bounds reduced over the ranks, with their bytes
+  // and the time the reductions took; and the imbalance (most particles on a rank over the mean)
+  // at the worst phase boundary, before and after rebalancing.
   int ranks = 1;
   uint64_t moved = 0, moved_bytes = 0;
+  uint64_t reduced_bytes = 0;
+  double reduce_ms = 0;
+  double imbalance_before = 1, imbalance_after = 1;
   std::shared_ptr<const ParticleSet> particles;  // null unless RunOptions::keep_particles
   std::vector<Observables> observables;          // per phase, where the sim observes
 };

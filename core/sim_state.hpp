@@ -99,14 +99,20 @@ struct HasPhaseWork<Sim, std::void_t<typename Sim::HostState>> : std::true_type 
 
 namespace sb {
 
-// Whether the sim's HostState observes its particles after each phase.
+// Whether the sim observes its particles after each phase: the drivers sum Sim::phase_sums over
+// the particles alive at its end (a Sim::PhaseSums, whose + is exact and so the same in any
+// order), on the host or the device, and the sim's HostState turns the sum into observables.
 template <class Sim, class = void>
 struct Observes : std::false_type {};
 
 template <class Sim>
-struct Observes<Sim, std::void_t<decltype(std::declval<HostState<Sim>&>().observe(
-                         std::declval<const std::vector<typename Sim::Particle>&>(),
-                         std::declval<PhaseWindow>(), std::declval<PhaseEvents>()))>>
+struct Observes<Sim,
+                std::void_t<decltype(std::declval<HostState<Sim>&>().observe(
+                                std::declval<const typename Sim::PhaseSums&>(),
+                                std::declval<PhaseWindow>(), std::declval<PhaseEvents>())),
+                            decltype(Sim::phase_sums(std::declval<const typename Sim::Particle&>(),
+                                                     std::declval<const typename Sim::Params&>(),
+                                                     std::declval<PhaseWindow>()))>>
     : std::true_type {};
 
 }  // namespace sb

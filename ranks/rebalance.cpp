@@ -26,6 +26,14 @@ uint64_t RebalancePlan::moved() const {
   return n;
 }
 
+double imbalance(const std::vector<uint64_t>& counts) {
+  const uint64_t total = std::accumulate(counts.begin(), counts.end(), uint64_t{0});
+  if (total == 0) return 1;
+  const uint64_t most = *std::max_element(counts.begin(), counts.end());
+  return static_cast<double>(most) * static_cast<double>(counts.size()) /
+         static_cast<double>(total);
+}
+
 RebalancePlan rebalance(const std::vector<uint64_t>& counts) {
   const int size = static_cast<int>(counts.size());
   const uint64_t total = std::accumulate(counts.begin(), counts.end(), uint64_t{0});
@@ -35,11 +43,13 @@ RebalancePlan rebalance(const std::vector<uint64_t>& counts) {
   plan.needed = std::any_of(counts.begin(), counts.end(), [mean](uint64_t n) {
     return static_cast<double>(n) > mean * (1 + kMostAboveMean);
   });
+  plan.before = plan.after = imbalance(counts);
   if (!plan.needed) {
     for (int r = 0; r < size; ++r)
       plan.moves[r][r] = counts[r];
     return plan;
   }
+  plan.after = imbalance(shares(total, size));
   // Rank `from` holds [start, start + counts[from]) of the order; rank `to` receives its share.
   uint64_t start = 0;
   for (int from = 0; from < size; ++from) {

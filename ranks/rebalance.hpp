@@ -23,10 +23,14 @@ uint64_t share_start(uint64_t total, int size, int r);
 // arrive in the order of their ranks.
 struct RebalancePlan {
   std::vector<std::vector<uint64_t>> moves;
-  bool needed = false;  // some rank held more than kMostAboveMean above the mean
+  bool needed = false;           // some rank held more than kMostAboveMean above the mean
+  double before = 1, after = 1;  // imbalance() of the counts, and of the counts the plan leaves
 
   uint64_t moved() const;  // particles that change rank
 };
+
+// The most particles on a rank over the mean: 1 where balanced (or where no rank holds any).
+double imbalance(const std::vector<uint64_t>& counts);
 
 RebalancePlan rebalance(const std::vector<uint64_t>& counts);
 

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "ranks/traffic.hpp"
+
 namespace sb::ranks {
 namespace {
 
@@ -25,6 +27,7 @@ double from_ordered(uint64_t u) {
 template <class T, class F, class G>
 void box_bounds(Communicator& comm, T* lo, T* hi, size_t n, F f, G g) {
   if (comm.size() == 1) return;
+  const CountedReduction counted(2 * n * sizeof(uint64_t));
   std::vector<uint64_t> u(2 * n);
   for (size_t i = 0; i < n; ++i) {
     u[i] = ~f(lo[i]);  // the most of ~f is the least of f
@@ -42,11 +45,14 @@ constexpr uint64_t kIntBias = uint64_t{1} << 31;  // an int plus this is at leas
 }  // namespace
 
 void sum(Communicator& comm, int64_t* values, uint64_t n) {
+  if (comm.size() == 1) return;
+  const CountedReduction counted(n * sizeof(int64_t));
   comm.sum(reinterpret_cast<uint64_t*>(values), n);
 }
 
 void sum(Communicator& comm, uint32_t* values, uint64_t n) {
   if (comm.size() == 1) return;
+  const CountedReduction counted(n * sizeof(uint64_t));
   std::vector<uint64_t> wide(values, values + n);
   comm.sum(wide);
   for (uint64_t i = 0; i < n; ++i)

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/fixed_sum.hpp"
 #include "ranks/communicator.hpp"
 
 namespace sb::ranks {
@@ -18,9 +19,6 @@ void sum(Communicator& comm, uint32_t* values, uint64_t n);
 // i < n; doubles through a map to integers that keeps their order, so exact.
 void bounds(Communicator& comm, double* lo, double* hi, size_t n);
 void bounds(Communicator& comm, int* lo, int* hi, size_t n);
-
-// A signed 128-bit integer (GCC's, as an extension of ISO C++).
-__extension__ typedef __int128 Int128;
 
 // The sum over the ranks of a signed 128-bit value, the same on every rank.
 Int128 sum(Communicator& comm, Int128 value);

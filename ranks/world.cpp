@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "ranks/communicator.hpp"
+#include "ranks/device_communicator.hpp"
 
 namespace sb::ranks {
 namespace {
@@ -38,23 +39,49 @@ const char* launcher_variable() {
   return nullptr;
 }
 
-// The MPI communicator, from libsb_mpi.so beside the program's libraries (ranks/mpi.cpp), which
-// alone links MPI.
-std::unique_ptr<Communicator> load_mpi(const char* variable) {
+// A symbol of one of schedbench's modules beside the program's libraries (build/lib), which
+// alone link MPI and NCCL; null, with `error` set, where the module or a library it needs is
+// missing.
+void* module_symbol(const char* module, const char* symbol, std::string& error) {
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe");
-  const std::string path = (exe.parent_path().parent_path() / "lib" / "libsb_mpi.so").string();
-  void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
-  if (module == nullptr) {
+  const std::string path = (exe.parent_path().parent_path() / "lib" / module).string();
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (handle == nullptr) {
+    error = dlerror();
+    return nullptr;
+  }
+  void* found = dlsym(handle, symbol);
+  if (found == nullptr) error = path + ": not schedbench's module";
+  return found;
+}
+
+// The MPI communicator (ranks/mpi.cpp).
+std::unique_ptr<Communicator> load_mpi(const char* variable) {
+  std::string error;
+  void* make = module_symbol("libsb_mpi.so", "sb_mpi_communicator", error);
+  if (make == nullptr) {
     throw UsageError(fmt::format(
         "started by an MPI launcher ({} is set) but its ranks cannot be joined: {}; accepted: "
         "OpenMPI's runtime installed (README, \"Many GPUs and nodes\"), or a run without a "
         "launcher",
-        variable, dlerror()));
+        variable, error));
   }
-  using Make = Communicator* (*)();
-  const auto make = reinterpret_cast<Make>(dlsym(module, "sb_mpi_communicator"));
-  if (make == nullptr) throw UsageError(fmt::format("{}: not schedbench's MPI module", path));
-  return std::unique_ptr<Communicator>(make());
+  return std::unique_ptr<Communicator>(reinterpret_cast<Communicator* (*)()>(make)());
+}
+
+// The NCCL communicator (ranks/nccl.cpp) of the ranks of `host`.
+std::unique_ptr<DeviceCommunicator> load_nccl(Communicator& host) {
+  std::string error;
+  void* make = module_symbol("libsb_nccl.so", "sb_nccl_communicator", error);
+  if (make == nullptr) {
+    throw UsageError(fmt::format(
+        "{} ranks on GPUs need NCCL to sum their grids and move particles between GPUs, but it "
+        "cannot be loaded: {}; accepted: NCCL installed (libnccl.so.2; README, \"Many GPUs and "
+        "nodes\"), or a CPU scheduler",
+        host.size(), error));
+  }
+  using Make = DeviceCommunicator* (*)(Communicator*);
+  return std::unique_ptr<DeviceCommunicator>(reinterpret_cast<Make>(make)(&host));
 }
 
 }  // namespace
@@ -66,6 +93,12 @@ Communicator& world() {
     return load_mpi(variable);
   }();
   return *ranks;
+}
+
+DeviceCommunicator& device_world() {
+  // Never destroyed: see ranks/nccl.cpp.
+  static DeviceCommunicator* const gpus = load_nccl(world()).release();
+  return *gpus;
 }
 
 }  // namespace sb::ranks

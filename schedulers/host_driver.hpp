@@ -33,6 +33,7 @@
 #include "core/sim_state.hpp"
 #include "ranks/communicator.hpp"
 #include "ranks/rebalance.hpp"
+#include "ranks/traffic.hpp"
 #include "schedulers/run_spec.hpp"
 #include "schedulers/scheduler.hpp"
 #include "schedulers/scheduler_interface.hpp"
@@ -225,6 +226,29 @@ inline void slowest_rank(std::map<std::string, double>& parts_ms, ranks::Communi
   }
 }
 
+// What a phase boundary's rebalancing adds to a run's result.
+inline void add_rebalance(RunResult& r, const ranks::RebalancePlan& plan) {
+  r.moved += plan.moved();
+  r.imbalance_before = std::max(r.imbalance_before, plan.before);
+  r.imbalance_after = std::max(r.imbalance_after, plan.after);
+}
+
+// A run's time and its costs of running on several ranks, once every rank has run every phase:
+// each part as its slowest rank's, and the reductions counted since the run began
+// (ranks/traffic.hpp), in the slowest rank's time.
+template <class Particle>
+void finish_timing(RunResult& r, ranks::Communicator& comm) {
+  r.ranks = comm.size();
+  r.moved_bytes = r.moved * sizeof(Particle);
+  r.reduced_bytes = ranks::traffic().reduced_bytes;
+  std::vector<uint64_t> reduce_ns = {static_cast<uint64_t>(ranks::traffic().reduce_ms * 1e6)};
+  comm.max(reduce_ns);
+  r.reduce_ms = static_cast<double>(reduce_ns[0]) * 1e-6;
+  slowest_rank(r.parts_ms, comm);
+  for (const auto& [part, ms] : r.parts_ms)
+    r.time_ms += ms;
+}
+
 template <class Sim, template <class> class Engine>
 RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
   const RunConfig& c = spec.config;
@@ -251,6 +275,7 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
 
   RunResult r;
   r.counts.initial = c.init_n;
+  ranks::traffic() = {};
   for (uint32_t phase = 0; phase < plan.count; ++phase) {
     const HostPhase<Sim> ph{prm, DrawKey::from_seed(c.seed), plan.window(phase), c.capacity};
     auto t0 = Clock::now();
@@ -278,8 +303,11 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
     }
     if constexpr (Observes<Sim>::value) {
       try {
+        typename Sim::PhaseSums sums{};
+        for (const Particle& p : ps)
+          sums = sums + Sim::phase_sums(p, prm, ph.window);
         r.observables.push_back(
-            state.observe(ps, ph.window, {n.start, n.held - n.start, n.dead + n.gone}));
+            state.observe(sums, ph.window, {n.start, n.held - n.start, n.dead + n.gone}));
       } catch (const RunError&) {
         failed = std::current_exception();
       }
@@ -291,14 +319,10 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
       const ranks::RebalancePlan moves = plan_rebalance(ps.size(), c.capacity, comm);
       if (moves.needed) ps = rebalanced(ps, moves, comm);
       r.parts_ms["rebalance"] += ms_since(t0);
-      r.moved += moves.moved();
+      add_rebalance(r, moves);
     }
   }
-  r.ranks = comm.size();
-  r.moved_bytes = r.moved * sizeof(Particle);
-  slowest_rank(r.parts_ms, comm);
-  for (const auto& [part, ms] : r.parts_ms)
-    r.time_ms += ms;
+  finish_timing<Particle>(r, comm);
   std::vector<uint64_t> tail = {ps.size(), digest_of(ps)};
   comm.sum(tail);
   r.counts.final = tail[0];

@@ -102,6 +102,9 @@ json result_json(const RunResult& r) {
           {"ranks", r.ranks},
           {"moved_particles", r.moved},
           {"moved_bytes", r.moved_bytes},
+          {"reduced_bytes", r.reduced_bytes},
+          {"reduce_ms", r.reduce_ms},
+          {"imbalance", {{"before", r.imbalance_before}, {"after", r.imbalance_after}}},
           {"observables", observables_json(r.observables)}};
 }
 
@@ -135,6 +138,11 @@ std::string run_summary(const RunConfig& c, const RunResult& r) {
   if (r.ranks > 1) {
     s += fmt::format("  ranks           {}: {} particles ({:.3g} MB) moved between them\n", r.ranks,
                      r.moved, static_cast<double>(r.moved_bytes) / 1e6);
+    s += fmt::format(
+        "                  {:.3g} MB of grids reduced in {:.3f} ms; most on a rank over "
+        "the mean {:.3f} before rebalancing, {:.3f} after\n",
+        static_cast<double>(r.reduced_bytes) / 1e6, r.reduce_ms, r.imbalance_before,
+        r.imbalance_after);
   }
   s += observables_table(r.observables);
   s += fmt::format("  digest          {}\n", digest_hex(r.digest));

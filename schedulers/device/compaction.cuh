@@ -174,17 +174,6 @@ class Compactor {
     return alive;
   }
 
-  // Puts `ps` in [0, ps.size()) of the current array in place of its `n` particles, emptying the
-  // slots after them: the particles a rebalance over ranks leaves this rank (docs/design.md §10).
-  SlotIndex refill(const std::vector<Particle>& ps, SlotIndex n) {
-    if (ps.size() > current_.size()) throw std::logic_error("Compactor::refill: past the capacity");
-    SB_CUDA_CHECK(cudaMemcpyAsync(current_.data(), ps.data(), ps.size() * sizeof(Particle),
-                                  cudaMemcpyHostToDevice, stream_));
-    dirty_[0] = std::max<SlotIndex>(dirty_[0], n);
-    clear(ps.size());
-    return ps.size();
-  }
-
  private:
   SlotIndex in_place(SlotIndex n) {
     using compaction::AliveAt;

@@ -14,7 +14,9 @@
 #include "core/digest.hpp"
 #include "core/errors.hpp"
 #include "ranks/communicator.hpp"
+#include "ranks/device_communicator.hpp"
 #include "ranks/rebalance.hpp"
+#include "ranks/traffic.hpp"
 #include "schedulers/device/compaction.cuh"
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/phase.cuh"
@@ -52,6 +54,22 @@ struct HashParticle {
   __device__ uint64_t operator()(const Particle& p) const { return particle_hash(p); }
 };
 
+template <class Sim>
+struct PhaseSumsOf {
+  typename Sim::Params prm;
+  PhaseWindow window;
+  __device__ typename Sim::PhaseSums operator()(const typename Sim::Particle& p) const {
+    return Sim::phase_sums(p, prm, window);
+  }
+};
+
+struct AddSums {
+  template <class Sums>
+  __device__ Sums operator()(const Sums& a, const Sums& b) const {
+    return a + b;
+  }
+};
+
 // The block size of the driver's own compaction kernels (seed §3.4.2: 128 was best for them).
 inline constexpr uint32_t kCompactionBlock = 128;
 
@@ -74,6 +92,50 @@ void use_rank_device(ranks::Communicator& comm) {
   SB_CUDA_CHECK(cudaSetDevice(comm.local_rank()));
 }
 
+// The rank's n particles after `plan`, moved GPU to GPU (docs/design.md §10). Those it sends lie
+// before and after those it keeps, consecutive by destination (ranks/rebalance.hpp); those that
+// arrive fill the slots the sent ones leave, front first, then the slots after n, and the
+// compaction closes what stays empty. Returns the new count.
+template <class Particle>
+SlotIndex rebalance_on_device(Particle* particles, SlotIndex n, const ranks::RebalancePlan& plan,
+                              ranks::Communicator& comm, Compactor<Particle>& compactor,
+                              cudaStream_t stream) {
+  const int me = comm.rank();
+  const std::vector<uint64_t>& send = plan.moves[me];
+  std::vector<uint64_t> receive(comm.size(), 0);
+  uint64_t kept_from = 0, arriving = 0;
+  for (int k = 0; k < comm.size(); ++k) {
+    if (k != me) receive[k] = plan.moves[k][me];
+    arriving += receive[k];
+    if (k < me) kept_from += send[k];
+  }
+  const uint64_t kept_to = kept_from + send[me];
+  DeviceBuffer<Particle> arrived(arriving, "the particles a rebalance brings");
+  ranks::device_world().exchange(particles, send, arrived.data(), receive, sizeof(Particle),
+                                 stream);
+  const uint64_t front = std::min<uint64_t>(arriving, kept_from);
+  const uint64_t back = std::min<uint64_t>(arriving - front, n - kept_to);
+  const uint64_t after = arriving - front - back;
+  const auto place = [&](uint64_t from, uint64_t count, uint64_t to) {
+    if (count == 0) return;
+    SB_CUDA_CHECK(cudaMemcpyAsync(particles + to, arrived.data() + from, count * sizeof(Particle),
+                                  cudaMemcpyDeviceToDevice, stream));
+  };
+  place(0, front, 0);
+  place(front, back, kept_to);
+  place(front + back, after, n);
+  const auto empty = [&](uint64_t from, uint64_t to) {
+    if (from >= to) return;
+    compaction::clear_status<Particle>
+        <<<blocks_for(to - from, kCompactionBlock), kCompactionBlock, 0, stream>>>(particles, from,
+                                                                                   to);
+    SB_CUDA_CHECK(cudaGetLastError());
+  };
+  empty(front, kept_from);
+  empty(kept_to + back, n);
+  return compactor.compact(n + after);
+}
+
 }  // namespace
 
 template <class Sim>
@@ -84,6 +146,7 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
   ranks::Communicator& comm = ranks::world();
   check_ranks(spec, opt, comm);
   use_rank_device(comm);
+  if (comm.size() > 1) ranks::device_world();  // made now, every rank taking part, untimed
   HostState<Sim> host_state(spec.setup<Sim>());
   const PhasePlan& plan = spec.plan();
   const std::vector<Particle> initial = initial_particles<Sim>(
@@ -118,6 +181,7 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
 
   RunResult r;
   r.counts.initial = c.init_n;
+  ranks::traffic() = {};
   SlotIndex n = initial.size();
   EventTimer grid, mobility, compaction;
   for (uint32_t phase = 0; phase < plan.count; ++phase) {
@@ -174,12 +238,14 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
       watchdog.sync(stream);
       r.parts_ms["compaction"] += compaction.elapsed_ms();
     }
-    // Observed on the host, outside the timed regions, so that every engine sums alike.
+    // Observed outside the timed regions, summed on the device exactly (as every engine sums).
     if constexpr (Observes<Sim>::value) {
       try {
-        r.observables.push_back(
-            host_state.observe(particles.to_host(n), ph.window,
-                               {total.start, total.held - total.start, total.dead + total.gone}));
+        const typename Sim::PhaseSums sums = thrust::transform_reduce(
+            on_stream, particles.data(), particles.data() + n, PhaseSumsOf<Sim>{prm, ph.window},
+            typename Sim::PhaseSums{}, AddSums{});
+        r.observables.push_back(host_state.observe(
+            sums, ph.window, {total.start, total.held - total.start, total.dead + total.gone}));
       } catch (const RunError&) {
         failed = std::current_exception();
       }
@@ -190,17 +256,14 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
     if (comm.size() > 1 && phase + 1 < plan.count) {
       const auto t0 = std::chrono::steady_clock::now();
       const ranks::RebalancePlan moves = plan_rebalance(n, c.capacity, comm);
-      if (moves.needed) n = compactor.refill(rebalanced(particles.to_host(n), moves, comm), n);
+      if (moves.needed)
+        n = rebalance_on_device(particles.data(), n, moves, comm, compactor, stream);
       r.parts_ms["rebalance"] +=
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      r.moved += moves.moved();
+      add_rebalance(r, moves);
     }
   }
-  r.ranks = comm.size();
-  r.moved_bytes = r.moved * sizeof(Particle);
-  slowest_rank(r.parts_ms, comm);
-  for (const auto& [part, ms] : r.parts_ms)
-    r.time_ms += ms;
+  finish_timing<Particle>(r, comm);
   std::vector<uint64_t> sums = {
       n, thrust::transform_reduce(on_stream, particles.data(), particles.data() + n,
                                   HashParticle<Particle>{}, uint64_t{0}, thrust::plus<uint64_t>())};

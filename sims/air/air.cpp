@@ -226,19 +226,6 @@ uint32_t steps_per_phase(double nu_max, double phase_time, uint32_t phases) {
   return static_cast<uint32_t>(s);
 }
 
-// An exact, order-independent sum of doubles: each rounded to a multiple of 2^-64 and added as
-// a 128-bit integer, so that every engine's particle order gives the same observables.
-class ExactSum {
- public:
-  void add(double x) { sum_ += static_cast<ranks::Int128>(std::ldexp(x, 64)); }
-  double value() const { return std::ldexp(static_cast<double>(sum_), -64); }
-  // Every rank's particles summed, exactly (docs/design.md §10).
-  void sum_over_ranks(ranks::Communicator& comm) { sum_ = ranks::sum(comm, sum_); }
-
- private:
-  ranks::Int128 sum_ = 0;
-};
-
 }  // namespace
 
 AirSim::Setup::Setup(const RunConfig& c)
@@ -280,46 +267,35 @@ AirSim::Params AirSim::Setup::params() const {
           init_radius_};
 }
 
-template <class P>
-Observables AirSim::HostState::observe(const std::vector<P>& alive, PhaseWindow w,
-                                       PhaseEvents events) {
+Observables AirSim::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents events) {
   const Setup& s = *setup_;
   const double end = air::phase_end_time(s.params(), w.start);
   const uint32_t phase = w.start / s.phases().steps;
   if (phase == 0) note_effective(s.path(), s.table());
-  ExactSum energy, vz, z;
-  uint64_t elastic = 0, excitations = 0;
-  std::string problem;  // the first electron's that ended the phase wrongly, thrown after the sums
-  for (const Particle& p : alive) {  // P's air::Particle part
-    const air::Vec3 u{p.ux, p.uy, p.uz};
-    if (p.parked == air::kAboveTable && problem.empty()) {
-      problem = fmt::format(
-          "an electron reached {:.6g} eV in phase {}, above the top of the cross sections "
-          "({} eV, {}); raise --max-energy or give --extrapolate constant or zero",
-          air::energy_ev(u), phase, s.table().top, s.path());
-    }
-    if (p.clock != end && problem.empty()) {
-      problem = fmt::format(
-          "an electron used all {} flights of phase {} and stopped at {:.6g} s before its end "
-          "{:.6g} s: more flights than the 12-sigma Poisson bound allows",
-          s.phases().steps, phase, p.clock, end);
-    }
-    energy.add(air::energy_ev(u));
-    vz.add(p.uz / air::lorentz_factor(u));
-    z.add(p.z);
-    elastic += p.elastic;
-    excitations += p.excitations;
-  }
-  // The sums over every rank's electrons, each rank taking part before any throws, so that none
-  // waits for a rank that did (the drivers agree on which failed).
+  // Every rank's electrons (docs/design.md §10), each rank taking part before any throws, so that
+  // none waits for a rank that did; every rank then throws the same error.
   ranks::Communicator& comm = ranks::world();
-  for (ExactSum* sum : {&energy, &vz, &z})
-    sum->sum_over_ranks(comm);
-  std::vector<uint64_t> counts = {alive.size(), elastic, excitations};
+  for (FixedSum* sum : {&sums.energy, &sums.vz, &sums.z})
+    sum->bits = ranks::sum(comm, sum->bits);
+  std::vector<uint64_t> counts = {sums.electrons, sums.elastic, sums.excitations, sums.above_table,
+                                  sums.short_of_end};
   comm.sum(counts);
-  elastic = counts[1];
-  excitations = counts[2];
-  if (!problem.empty()) throw RunError(problem);
+  double lowest[2] = {0, 0}, worst[2] = {sums.top_energy, sums.most_short};
+  ranks::bounds(comm, lowest, worst, 2);
+  if (counts[3] > 0) {
+    throw RunError(fmt::format(
+        "{} electron(s) reached up to {:.6g} eV in phase {}, above the top of the cross sections "
+        "({} eV, {}); raise --max-energy or give --extrapolate constant or zero",
+        counts[3], worst[0], phase, s.table().top, s.path()));
+  }
+  if (counts[4] > 0) {
+    throw RunError(fmt::format(
+        "{} electron(s) used all {} flights of phase {} and stopped up to {:.6g} s before its end "
+        "{:.6g} s: more flights than the 12-sigma Poisson bound allows",
+        counts[4], s.phases().steps, phase, worst[1], end));
+  }
+  const uint64_t elastic = counts[1], excitations = counts[2];
+  const FixedSum &energy = sums.energy, &vz = sums.vz, &z = sums.z;
   const double n_end = static_cast<double>(counts[0]);
   const double n_start = static_cast<double>(events.start);
   const double t = s.params().phase_time;
@@ -345,11 +321,6 @@ Observables AirSim::HostState::observe(const std::vector<P>& alive, PhaseWindow 
           {"alpha_N_m2", ionization_rate / (bulk * s.density())},
           {"eta_N_m2", attachment_rate / (bulk * s.density())}};
 }
-
-template Observables AirSim::HostState::observe(const std::vector<air::Particle>&, PhaseWindow,
-                                                PhaseEvents);
-template Observables AirSim::HostState::observe(const std::vector<air::ChargedParticle>&,
-                                                PhaseWindow, PhaseEvents);
 
 Image AirSim::picture(const std::vector<Particle>& ps) {
   // Square cells, 128 across the swarm's longer extent in x or z, and a margin of 4.

@@ -14,6 +14,7 @@
 #include "core/declared_parameter.hpp"
 #include "core/det_math.hpp"
 #include "core/draws.hpp"
+#include "core/fixed_sum.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
@@ -156,6 +157,50 @@ SB_HD inline double phase_end_time(const Params& prm, uint32_t t) {
   return static_cast<double>(t / prm.steps_per_phase + 1) * prm.phase_time;
 }
 
+// One phase's sums over the electrons alive at its end, on the host or the device, from which
+// AirSim::HostState::observe finds the phase's observables: energies, flux drifts and heights in
+// exact fixed point (so the same in any order and over any number of ranks), collision counts,
+// and the electrons that ended the phase wrongly, with the worst of them for the error.
+struct PhaseSums {
+  FixedSum energy, vz, z;  // eV, m/s, m
+  uint64_t electrons = 0, elastic = 0, excitations = 0;
+  uint64_t above_table = 0;   // flew above the table's top (--extrapolate error)
+  uint64_t short_of_end = 0;  // used every flight of the phase before its end
+  double top_energy = 0;      // the most energy of those above the table, eV
+  double most_short = 0;      // the most time short of the end of those that stopped, s
+
+  SB_HD PhaseSums operator+(const PhaseSums& o) const {
+    return {energy + o.energy,
+            vz + o.vz,
+            z + o.z,
+            electrons + o.electrons,
+            elastic + o.elastic,
+            excitations + o.excitations,
+            above_table + o.above_table,
+            short_of_end + o.short_of_end,
+            top_energy > o.top_energy ? top_energy : o.top_energy,
+            most_short > o.most_short ? most_short : o.most_short};
+  }
+};
+
+// One electron's part of its phase's sums: that phase's, starting at step `start`.
+SB_HD inline PhaseSums phase_sums(const Particle& p, const Params& prm, uint32_t start) {
+  const Vec3 u{p.ux, p.uy, p.uz};
+  const double energy = energy_ev(u);
+  const double end = phase_end_time(prm, start);
+  const bool above = p.parked == kAboveTable, short_of_end = p.clock != end;
+  return {FixedSum::of(energy),
+          FixedSum::of(p.uz / lorentz_factor(u)),
+          FixedSum::of(p.z),
+          1,
+          p.elastic,
+          p.excitations,
+          above ? 1u : 0u,
+          short_of_end ? 1u : 0u,
+          above ? energy : 0.0,
+          short_of_end ? end - p.clock : 0.0};
+}
+
 // air's parameters (defined in air.cpp).
 const DeclaredParameter& gas();
 const DeclaredParameter& pressure();
@@ -210,17 +255,21 @@ struct AirSim {
     bool thermal_ = false;
     double init_radius_ = 0;
   };
-  // The observables after each phase, which follow the swarm's drift from phase to phase.
+  // The observables after each phase, from the sums over its electrons (air::PhaseSums), which
+  // follow the swarm's drift from phase to phase.
+  using PhaseSums = air::PhaseSums;
+  SB_HD static PhaseSums phase_sums(const Particle& p, const Params& prm, PhaseWindow w) {
+    return air::phase_sums(p, prm, w.start);
+  }
   class HostState {
    public:
     explicit HostState(std::shared_ptr<const Setup> setup) : setup_(std::move(setup)) {}
     Params params() const { return setup_->params(); }
     void before_phase(std::vector<Particle>&, PhaseWindow) {}
-    // The phase's observables from the electrons alive at its end; RunError for an electron
-    // that left the table (--extrapolate error) or used every step of the phase. P is air's
-    // Particle or one that extends it (the space charge's, sims/air/space_charge.hpp).
-    template <class P>
-    Observables observe(const std::vector<P>& alive, PhaseWindow w, PhaseEvents events);
+    // The phase's observables from this rank's sums over the electrons alive at its end, summed
+    // over the ranks; RunError for an electron that left the table (--extrapolate error) or used
+    // every step of the phase.
+    Observables observe(PhaseSums sums, PhaseWindow w, PhaseEvents events);
 
     const air::CollisionTable& table() const { return setup_->table(); }
     double density() const { return setup_->density(); }

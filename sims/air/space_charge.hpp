@@ -183,8 +183,8 @@ struct AirSpaceChargeSim : AirSim {
     void before_phase(std::vector<Particle>& ps, PhaseWindow w) {
       field_.update(ps, w, air_.params().steps_per_phase);
     }
-    Observables observe(const std::vector<Particle>& alive, PhaseWindow w, PhaseEvents events) {
-      return air_.observe(alive, w, events);
+    Observables observe(const PhaseSums& sums, PhaseWindow w, PhaseEvents events) {
+      return air_.observe(sums, w, events);
     }
 
     const AirSim::HostState& air() const { return air_; }

@@ -9,6 +9,7 @@
 #include "core/cuda_check.hpp"
 #include "core/grid_shape.hpp"
 #include "ranks/device_reduce.hpp"
+#include "ranks/reduce.hpp"
 #include "sims/pic/pic.hpp"
 
 namespace sb {

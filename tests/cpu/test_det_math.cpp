@@ -6,9 +6,32 @@
 #include <random>
 
 #include "core/det_math.hpp"
+#include "core/fixed_sum.hpp"
 
 namespace sb {
 namespace {
+
+// The device's conversion by shifts gives what a cast of ldexp(x, 64) gives on the host, for
+// either sign, below and above one unit of 2^-64, and a sum is the same in any order.
+TEST(FixedSum, IsTheTruncatedProductAndSumsInAnyOrder) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> mantissa(-2.0, 2.0);
+  std::vector<double> xs = {
+      0.0, -0.0, 1.0, -1.0, std::ldexp(1.0, -64), std::ldexp(1.0, -70), -std::ldexp(3.0, -66)};
+  for (int e = -80; e <= 60; ++e) {
+    for (int k = 0; k < 20; ++k)
+      xs.push_back(std::ldexp(mantissa(rng), e));
+  }
+  FixedSum forward, backward;
+  for (const double x : xs) {
+    EXPECT_TRUE(FixedSum::of(x).bits == static_cast<Int128>(std::ldexp(x, 64))) << x;
+    forward = forward + FixedSum::of(x);
+  }
+  for (auto it = xs.rbegin(); it != xs.rend(); ++it)
+    backward = backward + FixedSum::of(*it);
+  EXPECT_TRUE(forward.bits == backward.bits);
+  EXPECT_EQ(FixedSum::of(0.75).value(), 0.75);
+}
 
 TEST(DetLog, MatchesStdLogOverManyDecades) {
   std::mt19937_64 rng(7);

@@ -64,6 +64,8 @@ TEST(Rebalance, AHotSpotIsSharedOutInRankOrder) {
   EXPECT_EQ(plan.moves[3][3], 7u);    // the order's last 7 stay in the last share
   EXPECT_EQ(plan.moves[2][2], 252u);  // rank 2 keeps what of its range lies in its own share
   EXPECT_EQ(plan.moved(), 251u + 252 + 245);
+  EXPECT_DOUBLE_EQ(plan.before, 1000.0 * 4 / 1008);  // the most on a rank over the mean
+  EXPECT_DOUBLE_EQ(plan.after, 252.0 * 4 / 1008);
 }
 
 struct RankCase {
@@ -246,6 +248,8 @@ TEST(Ranks, AHotSpotMovesParticlesBetweenRanks) {
   const nlohmann::json r = result_of(dir, "r.json");
   EXPECT_GT(r["moved_particles"].get<uint64_t>(), 0u);
   EXPECT_EQ(r["moved_bytes"].get<uint64_t>() % r["moved_particles"].get<uint64_t>(), 0u);
+  EXPECT_GT(r["imbalance"]["before"].get<double>(), 1 + ranks::kMostAboveMean);
+  EXPECT_LE(r["imbalance"]["after"].get<double>(), 1 + ranks::kMostAboveMean);
   EXPECT_NE(o.out.find("ranks           3: "), std::string::npos) << o.out;
 }
 
