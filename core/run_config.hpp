@@ -26,6 +26,9 @@ struct RunConfig {
   uint64_t init_n = 0;
   uint64_t capacity = 100'000'000;
   uint64_t seed = 1;
+  // The ranks the run takes, one GPU (or CPU engine) each (docs/design.md §10): an MPI launcher
+  // starts them; a sweep launches a point of several with its --launcher.
+  uint32_t ranks = 1;
 
   // The values given for parameters that the sim or the scheduler declares, by key: checked,
   // canonical text. The owner reads them through its declarations (core/declared_parameter.hpp),

@@ -15,7 +15,7 @@ const DeclaredParameter& init_n() {
 const DeclaredParameter& capacity() {
   static const DeclaredParameter p = stored_in(
       with_role(whole_parameter("capacity", "--capacity",
-                                "most particle slots the run may use (default 1e8)",
+                                "most particle slots each rank may use (default 1e8)",
                                 "particle slots (capacity)", 1, kMaxCount, RunConfig{}.capacity),
                 ParameterRole::kBookkeeping),
       &RunConfig::capacity);
@@ -32,8 +32,23 @@ const DeclaredParameter& seed() {
   return p;
 }
 
+// The most ranks a run may take: far above any node count a sweep would launch, low enough that
+// every per-rank table stays small.
+constexpr uint64_t kMostRanks = 4096;
+
+const DeclaredParameter& ranks() {
+  static const DeclaredParameter p = stored_in(
+      whole_parameter("ranks", "--ranks",
+                      "ranks of the run, one GPU or CPU engine each (default: those the MPI "
+                      "launcher started, else 1); a sweep launches a point of several with its "
+                      "--launcher",
+                      "ranks", 1, kMostRanks, RunConfig{}.ranks),
+      &RunConfig::ranks);
+  return p;
+}
+
 DeclaredParameters parameters() {
-  return {&init_n(), &capacity(), &seed()};
+  return {&init_n(), &capacity(), &seed(), &ranks()};
 }
 
 }  // namespace sb::every_run

@@ -148,10 +148,16 @@ inline bool wants_snapshot(const RunOptions& opt, uint32_t phase) {
                                       phase) != opt.snapshot_phases.end();
 }
 
-// What a run on more than one rank does not do: keep or draw its particles (each rank holds a
-// share of them).
+// A run takes the ranks its configuration names, and on more than one it does not keep or draw
+// its particles (each rank holds a share of them).
 inline void check_ranks(const RunSpec& spec, const RunOptions& opt,
                         const ranks::Communicator& comm) {
+  if (spec.config.ranks != static_cast<uint32_t>(comm.size())) {
+    throw UsageError(fmt::format(
+        "--ranks: {} but {} rank(s) started; accepted: the launcher's count (mpirun -n {}, srun "
+        "-n {}), or no --ranks",
+        spec.config.ranks, comm.size(), spec.config.ranks, spec.config.ranks));
+  }
   if (comm.size() == 1 || !(opt.keep_particles || opt.on_snapshot)) return;
   throw UsageError(fmt::format(
       "{} with {} on {} ranks: its particles are kept or drawn, and each rank holds a share of "

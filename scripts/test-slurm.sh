@@ -3,7 +3,9 @@
 # machine (scripts/slurm-cluster.sh), which it starts and, whatever happens, stops.
 #   1. a CPU-only job in 2 shards and its merge: the merged results must hold the same points,
 #      in the same order and with the same digests, as a plain `schedbench sweep` of the job;
-#   2. the same job with its second shard cancelled: the merge must fail, naming that shard.
+#   2. the same job with its second shard cancelled: the merge must fail, naming that shard;
+#   3. a job whose point takes 2 ranks (one simulation over two processes, launched by srun in
+#      the job's allocation): its digest must equal the same run's on one rank.
 # Needs root; as root it installs Slurm where it is missing (scripts/install-deps.sh --slurm).
 # Where the cluster cannot start it prints SKIPPED and exits 0: skipped, never passed.
 # Usage: scripts/test-slurm.sh [SCHEDBENCH]   (default build/bin/schedbench)
@@ -11,7 +13,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 schedbench=$(realpath "${1:-$root/build/bin/schedbench}")
-checks=2
+checks=3
 
 say() { printf 'test-slurm: %s\n' "$*"; }
 skip() {
@@ -112,5 +114,29 @@ grep -q 'merge: shard 2 of 2: no file' cancel.out ||
 [ ! -e cancelled/seeds.json ] || fail "cancelled/seeds.json: written by a failed merge"
 passed=$((passed + 1))
 say "passed: a cancelled shard fails the merge, which names it"
+
+# 3. One simulation on 2 ranks (srun through PMIx, which OpenMPI's ranks join) against 1 rank.
+cat >ranks.json <<'EOF'
+{"name": "ranks", "sims": ["mvp"], "schedulers": ["cpu-serial"], "repetitions": 1,
+ "warmup": 0, "axes": {"init_n": 2001, "steps": 200, "split_chance": 0.5, "ranks": [1, 2]}}
+EOF
+"$schedbench" submit ranks.json --slurm --time 00:05:00 --out ranks/ranks.json \
+  --launcher 'srun --mpi=pmix -n {ranks}' --script ranks.slurm.sh
+grep -q -- '--nodes=1 --ntasks-per-node=2' ranks.slurm.sh ||
+  fail "ranks.slurm.sh: a job of 2-rank points must ask for 1 node of 2 tasks"
+status=0
+timeout 240 bash ranks.slurm.sh --wait >ranks.out 2>&1 || status=$?
+cat ranks.out
+[ "$status" -eq 0 ] || fail "bash ranks.slurm.sh --wait: exit $status"
+python3 - ranks/ranks.json <<'EOF' || fail "the 2-rank run differs from the 1-rank run"
+import json, sys
+points = json.load(open(sys.argv[1]))["points"]
+rows = [(p["config"]["ranks"], p["status"], p.get("digest")) for p in points]
+assert [r[:2] for r in rows] == [(1, "ok"), (2, "ok")], rows
+assert rows[0][2] == rows[1][2], rows
+print("test-slurm: 1 and 2 ranks on Slurm give the same digest,", rows[0][2])
+EOF
+passed=$((passed + 1))
+say "passed: one simulation on 2 ranks under srun, equal to 1 rank"
 
 say "$passed of $checks checks passed"

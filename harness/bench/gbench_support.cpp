@@ -103,6 +103,7 @@ void set_run_counters(benchmark::State& state, const RunResult& r) {
   for (const auto& [part, ms] : r.parts_ms)
     state.counters[part + "_ms"] = ms;
   state.counters["device_bytes"] = static_cast<double>(r.device_bytes);
+  state.counters["reduce_ms"] = r.reduce_ms;
 }
 
 }  // namespace sb

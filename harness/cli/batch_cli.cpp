@@ -94,6 +94,7 @@ int sweep_command(BatchArgs& a) {
   if (o.retry_failed && !o.resume) throw UsageError("--retry-failed: needs --resume");
   if (a.list) return list_points(job);  // every option checked, as for a sweep that runs
   o.runner = point_runner(a.runner);
+  o.launcher = point_launcher(a.launcher);
   const int failed = run_sweep(job, o);
   if (failed < 0) return 130;
   return failed == 0 ? 0 : 3;
@@ -118,6 +119,37 @@ bool cpu_only(const Job& job) {
   });
 }
 
+// The nodes and ranks per node a job of several-rank points asks for: enough for its largest
+// point, --nodes 1 and as many ranks on it unless told otherwise.
+void plan_ranks(const Job& job, const BatchArgs& a, SlurmRequest& r) {
+  const auto most = std::max_element(
+      job.points.begin(), job.points.end(),
+      [](const JobPoint& x, const JobPoint& y) { return x.config.ranks < y.config.ranks; });
+  const uint64_t ranks = most->config.ranks;
+  const auto given = [&](const char* option) { return a.submit->get_option(option)->count() > 0; };
+  if (ranks == 1 && !given("--nodes") && !given("--ranks-per-node")) return;
+  if (given("--gpus-per-shard")) {
+    throw UsageError(
+        fmt::format("--gpus-per-shard: {} takes ranks, one GPU each; accepted for it: --nodes and "
+                    "--ranks-per-node",
+                    a.job_path));
+  }
+  r.nodes = static_cast<int>(parse_whole("--nodes", a.nodes, 1, 100000));
+  const uint64_t per_node = (ranks + r.nodes - 1) / r.nodes;
+  r.ranks_per_node =
+      given("--ranks-per-node")
+          ? static_cast<int>(parse_whole("--ranks-per-node", a.ranks_per_node, 1, 4096))
+          : static_cast<int>(per_node);
+  if (static_cast<uint64_t>(r.nodes) * r.ranks_per_node < ranks) {
+    throw UsageError(fmt::format(
+        "--ranks-per-node: {} on {} node(s) is {} ranks, but point {} takes {}; accepted: at "
+        "least {} ranks per node",
+        r.ranks_per_node, r.nodes, r.nodes * r.ranks_per_node, most->label, ranks, per_node));
+  }
+  point_launcher(a.slurm_launcher);  // checked: names where the count goes
+  r.launcher = a.slurm_launcher;
+}
+
 int submit_command(BatchArgs& a) {
   if (!a.slurm) throw UsageError("submit: name the batch system; accepted: --slurm");
   const Job job = load_job_of(a, true);
@@ -140,6 +172,7 @@ int submit_command(BatchArgs& a) {
         a.job_path));
   }
   r.gpus_per_shard = static_cast<int>(parse_whole("--gpus-per-shard", a.gpus_per_shard, 1, 64));
+  plan_ranks(job, a, r);
   // A GPU job's shard runs a point process per GPU at once: a core each unless told otherwise.
   r.cpus_per_shard =
       !given("--cpus-per-shard")
@@ -193,6 +226,12 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
   a.sweep->add_option(
       "--runner", a.runner,
       "command that runs one point, given REQUEST RESULT (default: schedbench-point)");
+  a.sweep
+      ->add_option("--launcher", a.launcher,
+                   fmt::format("MPI launcher of a point of several ranks, with {{ranks}} for "
+                               "their count (default '{}')",
+                               kDefaultLauncher))
+      ->check(not_empty());
   a.sweep->add_flag("--list", a.list, "print the points and the estimate; run nothing");
   const std::string max_points_help = fmt::format(
       "refuse a job of more points (default {}; at most {})", kDefaultMaxPoints, kMaxMaxPoints);
@@ -219,6 +258,17 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
   a.submit->add_option("--cpus-per-shard", a.cpus_per_shard,
                        "CPU cores each shard asks for (default: 1 for a CPU-only job, one per "
                        "GPU otherwise)");
+  a.nodes = "1";
+  a.submit->add_option("--nodes", a.nodes,
+                       "nodes each shard asks for, where the job's points take several ranks "
+                       "(default 1)");
+  a.submit->add_option("--ranks-per-node", a.ranks_per_node,
+                       "ranks (Slurm tasks, one GPU each) per node (default: the job's most ranks "
+                       "over --nodes)");
+  a.submit->add_option("--launcher", a.slurm_launcher,
+                       "the launcher of a point of several ranks in a shard, with {ranks} for "
+                       "their count (default 'srun -n {ranks}'; e.g. 'srun --mpi=pmix -n "
+                       "{ranks}' or 'mpirun -n {ranks}' where the cluster says so)");
   a.submit->add_option("--time", a.slurm_request.time_limit,
                        "time limit per shard (default 01:00:00)");
   a.submit->add_option("--partition", a.slurm_request.partition, "Slurm partition");

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "harness/sweep/point_process.hpp"
 #include "harness/sweep/slurm.hpp"
 #include "harness/sweep/sweep.hpp"
 
@@ -16,16 +17,19 @@ struct BatchArgs {
   CLI::App* submit = nullptr;
   std::string job_path;
   std::string out_path;
-  std::string shard;          // "I/N"
-  std::string gpus;           // "0,1"
-  std::string runner;         // command line
-  std::string point_timeout;  // seconds
-  std::string max_points;     // most points of the job; empty: kDefaultMaxPoints
+  std::string shard;                        // "I/N"
+  std::string gpus;                         // "0,1"
+  std::string runner;                       // command line
+  std::string launcher = kDefaultLauncher;  // "mpirun -n {ranks}"
+  std::string point_timeout;                // seconds
+  std::string max_points;                   // most points of the job; empty: kDefaultMaxPoints
   bool list = false;
   bool slurm = false;
   SweepOptions sweep_options;
   SlurmRequest slurm_request;
   std::string shards, gpus_per_shard, cpus_per_shard, script_path;
+  std::string nodes, ranks_per_node;
+  std::string slurm_launcher = "srun -n {ranks}";
 };
 
 void add_batch_commands(CLI::App& app, BatchArgs& a);

@@ -18,6 +18,7 @@
 #include "core/errors.hpp"
 #include "core/hash.hpp"
 #include "core/printable.hpp"
+#include "core/run_parameters.hpp"
 #include "core/values.hpp"
 #include "harness/cli/batch_cli.hpp"
 #include "harness/cli/option_checks.hpp"
@@ -298,6 +299,10 @@ std::string start_banner(const RunConfig& c, const nlohmann::json& config) {
 
 int run_command(RunArgs& a) {
   const std::vector<std::string> given = apply_parameters(a);
+  // Under a launcher the run takes its ranks (a --ranks given must be their count: the driver
+  // checks it).
+  if (std::find(given.begin(), given.end(), every_run::ranks().key) == given.end())
+    a.config.ranks = static_cast<uint32_t>(ranks::world().size());
   check_parameters(a.config, given);
   plan_frames(a, find_sim(a.config.sim));
   const RunSpec spec = resolve(a.config);  // the sim's checks, its setup built once

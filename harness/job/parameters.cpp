@@ -12,7 +12,6 @@
 #include "core/errors.hpp"
 #include "core/printable.hpp"
 #include "core/run_parameters.hpp"
-#include "ranks/communicator.hpp"
 #include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/catalog.hpp"
@@ -330,7 +329,7 @@ void check_parameters(const RunConfig& c, const std::vector<std::string>& given)
     }
   }
   // --capacity bounds each rank's slots: the largest initial share must fit (docs/design.md §10).
-  const int ranks = ranks::world().size();
+  const uint64_t ranks = c.ranks;
   const uint64_t share = c.init_n / ranks + (c.init_n % ranks == 0 ? 0 : 1);
   if (share > c.capacity && ranks == 1) {
     throw UsageError(fmt::format("--capacity: {} is below --init-n {}; accepted: at least {}",

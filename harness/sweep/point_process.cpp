@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "core/errors.hpp"
+#include "core/printable.hpp"
 #include "core/values.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
@@ -65,6 +67,42 @@ std::vector<std::string> point_runner(const std::string& command) {
   return {runner.string()};
 }
 
+std::vector<std::string> point_launcher(const std::string& command) {
+  std::vector<std::string> argv;
+  for (const std::string& word : split(command, ' ')) {
+    if (!word.empty()) argv.push_back(word);
+  }
+  const bool counted = std::any_of(argv.begin(), argv.end(), [](const std::string& w) {
+    return w.find("{ranks}") != std::string::npos;
+  });
+  if (argv.empty() || !counted) {
+    throw UsageError(fmt::format(
+        "--launcher: '{}' does not say where the rank count goes; accepted: a command with "
+        "{{ranks}}, e.g. '{}' or 'srun -n {{ranks}}'",
+        printable(command), kDefaultLauncher));
+  }
+  return argv;
+}
+
+void check_launcher(const Job& job, const std::vector<std::string>& launcher) {
+  const auto several = std::find_if(job.points.begin(), job.points.end(),
+                                    [](const JobPoint& p) { return p.config.ranks > 1; });
+  if (several == job.points.end()) return;
+  const std::string& program = launcher.front();
+  bool found = program.find('/') != std::string::npos && access(program.c_str(), X_OK) == 0;
+  const char* path = std::getenv("PATH");
+  for (const std::string& dir : split(path == nullptr ? "" : path, ':')) {
+    if (!found && !dir.empty()) found = access((dir + "/" + program).c_str(), X_OK) == 0;
+  }
+  if (!found) {
+    throw UsageError(fmt::format(
+        "--launcher: {} is not an executable on PATH, and point {} takes {} ranks; accepted: "
+        "OpenMPI installed (scripts/install-deps.sh), or --launcher with the cluster's (e.g. "
+        "'srun -n {{ranks}}')",
+        printable(program), several->label, several->config.ranks));
+  }
+}
+
 bool runs_on_cpu(const RunConfig& c) {
   return find_scheduler(c.scheduler).kind == SchedulerKind::kCpu;
 }
@@ -74,7 +112,8 @@ double default_point_timeout(const Job& job, const JobPoint& p) {
 }
 
 RunningPoint start_point(const Job& job, size_t index, const std::string& gpu,
-                         const std::vector<std::string>& runner, double timeout_s,
+                         const std::vector<std::string>& runner,
+                         const std::vector<std::string>& launcher, double timeout_s,
                          const ScratchDir& scratch) {
   const JobPoint& p = job.points[index];
   RunningPoint r;
@@ -90,7 +129,15 @@ RunningPoint start_point(const Job& job, size_t index, const std::string& gpu,
                                         {"repetitions", job.repetitions},
                                         {"warmup", job.warmup}}
                                        .dump(2));
-  std::vector<std::string> argv = runner;
+  std::vector<std::string> argv;
+  if (p.config.ranks > 1) {
+    for (std::string word : launcher) {
+      for (size_t at = word.find("{ranks}"); at != std::string::npos; at = word.find("{ranks}"))
+        word.replace(at, 7, std::to_string(p.config.ranks));
+      argv.push_back(word);
+    }
+  }
+  argv.insert(argv.end(), runner.begin(), runner.end());
   argv.push_back(r.request);
   argv.push_back(r.result);
   std::vector<std::string> env;

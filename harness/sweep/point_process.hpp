@@ -32,16 +32,28 @@ struct RunningPoint {
 // Throws UsageError.
 std::vector<std::string> point_runner(const std::string& command);
 
+// The MPI launcher that starts a point of several ranks (RunConfig::ranks) before its runner:
+// `command` split at spaces, with "{ranks}" in one of its words; the default,
+// kDefaultLauncher, is OpenMPI's mpirun. Throws UsageError.
+inline constexpr const char* kDefaultLauncher = "mpirun -n {ranks}";
+std::vector<std::string> point_launcher(const std::string& command);
+
+// Where some point of `job` takes several ranks: UsageError unless the launcher's program can be
+// found (a path, or a name on PATH), before anything runs.
+void check_launcher(const Job& job, const std::vector<std::string>& launcher);
+
 // Whether `c` runs on the host (a CPU scheduler).
 bool runs_on_cpu(const RunConfig& c);
 
 // Long enough for every run of the point to reach its own watchdog, and a minute to start.
 double default_point_timeout(const Job& job, const JobPoint& p);
 
-// Starts point `index` of `job` (its repetitions and warm-up) with `runner` + REQUEST RESULT, on
-// CUDA device `gpu` ("": the default), killed after `timeout_s` by whoever polls it.
+// Starts point `index` of `job` (its repetitions and warm-up) with `runner` + REQUEST RESULT,
+// behind `launcher` where it takes several ranks, on CUDA devices `gpu` ("0" or "0,1"; "": the
+// default), killed after `timeout_s` by whoever polls it.
 RunningPoint start_point(const Job& job, size_t index, const std::string& gpu,
-                         const std::vector<std::string>& runner, double timeout_s,
+                         const std::vector<std::string>& runner,
+                         const std::vector<std::string>& launcher, double timeout_s,
                          const ScratchDir& scratch);
 
 // The record of a point that ended (`status` empty: killed at its deadline).

@@ -21,6 +21,7 @@
 #include "harness/io/json_file.hpp"
 #include "harness/job/parameters.hpp"
 #include "harness/job/run_report.hpp"
+#include "ranks/communicator.hpp"
 #include "schedulers/registry.hpp"
 
 namespace sb {
@@ -33,6 +34,7 @@ using Json = nlohmann::ordered_json;
 struct Observed {
   RunResult first;
   int repetitions = 0;
+  bool peer_failed = false;  // another rank's run failed, and it reports the error
 };
 
 // One repetition: a run of `c`, its time and counters.
@@ -40,6 +42,10 @@ void measure(benchmark::State& state, const RunSpec& spec, Observed& seen) {
   RunResult r;
   try {
     r = run(spec);
+  } catch (const ranks::PeerFailure& e) {
+    seen.peer_failed = true;
+    state.SkipWithError(e.what());
+    return;
   } catch (const RunError& e) {
     state.SkipWithError(e.what());
     return;
@@ -72,7 +78,14 @@ Json measured(const TimedRepetitions& t, const Observed& seen, int warmup) {
             {"ns_per_particle_step", t.counters.at("ns_per_particle_step")}}},
           {"parts_ms", parts},
           {"digest", result["digest"]},
-          {"device_bytes", seen.first.device_bytes}};
+          {"device_bytes", seen.first.device_bytes},
+          // Over several ranks: what moved between them and what was reduced (the counts of every
+          // repetition, the reductions' time its median), and the worst imbalance.
+          {"ranks", seen.first.ranks},
+          {"moved_bytes", seen.first.moved_bytes},
+          {"reduced_bytes", seen.first.reduced_bytes},
+          {"reduce_ms", t.counters.at("reduce_ms")},
+          {"imbalance", result["imbalance"]}};
 }
 
 int point_main(int argc, char** argv) {
@@ -82,7 +95,11 @@ int point_main(int argc, char** argv) {
     return 2;
   }
   const std::string result_path = argv[2];
-  const auto fail = [&](const std::string& why) {
+  // On several ranks (an MPI launch) rank 0 writes the result, or the rank whose run failed
+  // writes the failure (the others' runs failed with it).
+  const bool first_rank = ranks::world().rank() == 0;
+  const auto fail = [&](const std::string& why, bool peer_failed) {
+    if (peer_failed) return 3;
     fmt::print(stderr, "schedbench-point: run failed: {}\n", why);
     write_file_atomically(result_path,
                           Json{{"failure", "run-error"}, {"error", why}}.dump(2) + "\n");
@@ -104,14 +121,16 @@ int point_main(int argc, char** argv) {
       const RunResult r = run(spec);
       fmt::print("warm-up {}: {:.3f} ms\n", i + 1, r.time_ms);
     }
+  } catch (const ranks::PeerFailure& e) {
+    return fail(e.what(), true);
   } catch (const RunError& e) {
-    return fail(e.what());
+    return fail(e.what(), false);
   }
   Observed seen;
   const TimedRepetitions t =
       time_repetitions(repetitions, [&](benchmark::State& state) { measure(state, spec, seen); });
-  if (!t.error.empty()) return fail(t.error);
-  write_file_atomically(result_path, measured(t, seen, warmup).dump(2) + "\n");
+  if (!t.error.empty()) return fail(t.error, seen.peer_failed);
+  if (first_rank) write_file_atomically(result_path, measured(t, seen, warmup).dump(2) + "\n");
   return 0;
 }
 

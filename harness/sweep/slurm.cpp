@@ -25,7 +25,13 @@ std::string sbatch_options(const SlurmRequest& r, const std::string& name, bool 
 
 // What one shard asks for: cores only for a CPU-only job (a GPU request would be refused where
 // the cluster has none), GPUs and cores otherwise.
+// A job of ranks asks for nodes and tasks (ranks) on each, cores per rank and a GPU per rank.
 std::string resources(const SlurmRequest& r) {
+  if (r.ranks_per_node > 0) {
+    std::string o = fmt::format("--nodes={} --ntasks-per-node={} --cpus-per-task={}", r.nodes,
+                                r.ranks_per_node, r.cpus_per_shard);
+    return r.cpu_only ? o : o + fmt::format(" --gpus-per-node={}", r.ranks_per_node);
+  }
   if (r.cpu_only) return fmt::format("--cpus-per-task={}", r.cpus_per_shard);
   return fmt::format("--gres=gpu:{} --cpus-per-task={}", r.gpus_per_shard, r.cpus_per_shard);
 }
@@ -34,6 +40,11 @@ std::string resources_in_words(const SlurmRequest& r) {
   const auto plural = [](int n, const char* what) {
     return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
   };
+  if (r.ranks_per_node > 0) {
+    return fmt::format("{} of {} ({} each{})", plural(r.nodes, "node"),
+                       plural(r.ranks_per_node, "rank"), plural(r.cpus_per_shard, "core"),
+                       r.cpu_only ? ", no GPU" : " and a GPU");
+  }
   return r.cpu_only ? plural(r.cpus_per_shard, "CPU core") + ", no GPU"
                     : plural(r.gpus_per_shard, "GPU") + ", " + plural(r.cpus_per_shard, "core");
 }
@@ -46,7 +57,12 @@ std::string sweep_batch_script(const SlurmRequest& r, const std::string& shard) 
   if (!r.max_points.empty()) sweep += " --max-points " + r.max_points;
   sweep += " --resume";
   std::string setup;
-  if (r.cpu_only) {
+  if (r.ranks_per_node > 0) {
+    // A point of several ranks runs alone on the allocation, its ranks started by the launcher,
+    // each taking a GPU of its node; a point of one runs in the batch step.
+    sweep += " --launcher " + quoted(r.launcher);
+    if (r.cpu_only) setup = fmt::format("export OMP_NUM_THREADS={}\n", r.cpus_per_shard);
+  } else if (r.cpu_only) {
     // cpu-openmp points use the cores Slurm gave the shard, not every core of the node.
     setup = fmt::format("export OMP_NUM_THREADS={}\n", r.cpus_per_shard);
   } else {

@@ -20,6 +20,12 @@ struct SlurmRequest {
   std::string schedbench;  // absolute path of the schedbench binary
   std::string workdir;     // absolute path the jobs run in (relative paths resolve here)
   std::string max_points;  // submit's --max-points, passed on to every shard's sweep; empty: none
+  // A job whose points take several ranks (RunConfig::ranks): each shard asks for this many
+  // nodes and ranks (tasks) on each, one GPU per rank for a GPU job, and its sweep launches such
+  // points with `launcher` ("srun -n {ranks}"). ranks_per_node 0: every point one rank.
+  int nodes = 1;
+  int ranks_per_node = 0;
+  std::string launcher;
 };
 
 // The bash script's text: running it calls sbatch and prints the job ids and their logs;

@@ -118,9 +118,40 @@ double h100_estimate(const Job& job, const std::vector<size_t>& mine) {
              : 0;
 }
 
+// Whether a recorded point ran `c`: a parameter its configuration lacks, one declared after it
+// was written, counts as that parameter's default.
+bool recorded_as(const Json& rec, const RunConfig& c) {
+  nlohmann::json recorded = rec["config"];
+  RunConfig defaults;  // but for the sim, the scheduler and --init-n, which has no default
+  defaults.sim = c.sim;
+  defaults.scheduler = c.scheduler;
+  defaults.init_n = c.init_n;
+  const nlohmann::json declared = config_json(defaults);
+  for (auto it = declared.begin(); it != declared.end(); ++it) {
+    if (!recorded.contains(it.key())) recorded[it.key()] = *it;
+  }
+  return recorded == config_json(c);
+}
+
 }  // namespace
 
 int run_sweep(const Job& job, const SweepOptions& o) {
+  // GPU slots: one per device of --gpus, or one for the default devices. A point of several
+  // ranks takes one slot per rank (every device where --gpus names none).
+  const std::vector<std::string> slots = o.gpus.empty() ? std::vector<std::string>{""} : o.gpus;
+  const auto slots_of = [&](const JobPoint& p) -> size_t {
+    return o.gpus.empty() ? 1 : p.config.ranks;
+  };
+  for (size_t k = 0; k < job.points.size(); ++k) {
+    if (slots_of(job.points[k]) > slots.size()) {
+      throw UsageError(fmt::format(
+          "--gpus: names {} device(s), but point {} takes {} ranks, one GPU each; accepted: "
+          "--gpus with at least {} devices, or no --gpus (each point then has every GPU)",
+          slots.size(), job.points[k].label, job.points[k].config.ranks,
+          job.points[k].config.ranks));
+    }
+  }
+  check_launcher(job, o.launcher);
   const Json environment = environment_json();
   std::string path = o.out_path.empty() ? default_results_path(job, environment) : o.out_path;
   if (o.shard_count > 1) path = shard_path(path, o.shard_index, o.shard_count);
@@ -143,8 +174,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
     if (static_cast<int>(k % static_cast<size_t>(o.shard_count)) != o.shard_index - 1) continue;
     mine.push_back(k);
     const Json* rec = results.find(job.points[k].label);
-    const bool finished = rec != nullptr &&
-                          nlohmann::json((*rec)["config"]) == config_json(job.points[k].config) &&
+    const bool finished = rec != nullptr && recorded_as(*rec, job.points[k].config) &&
                           ((*rec)["status"] == "ok" || !o.retry_failed);
     if (!finished) todo.push_back(k);
   }
@@ -158,45 +188,62 @@ int run_sweep(const Job& job, const SweepOptions& o) {
       o.shard_count > 1 ? fmt::format(" (shard {} of {})", o.shard_index, o.shard_count) : "",
       path);
 
-  const std::vector<std::string> slots = o.gpus.empty() ? std::vector<std::string>{""} : o.gpus;
   const ScratchDir scratch(path);  // outlives the points, which write into it
-  std::vector<std::optional<RunningPoint>> running(slots.size());
+  std::vector<bool> taken(slots.size(), false);
+  struct Running {
+    RunningPoint point;
+    std::vector<size_t> slots;
+  };
+  std::vector<Running> running;
   const StopSignals stop_signals;
   Progress progress(mine.size(), mine.size() - todo.size(), slots.size(), h100_estimate(job, mine),
                     isatty(STDOUT_FILENO) != 0);
-  size_t next = 0, busy = 0;
+  size_t next = 0;
   int failed = 0;
-  while (!StopSignals::requested() && (next < todo.size() || busy > 0)) {
-    for (size_t s = 0; s < slots.size() && next < todo.size(); ++s) {
-      if (running[s]) continue;
-      const size_t k = todo[next++];
-      running[s] =
-          start_point(job, k, slots[s], o.runner, point_timeout(job, job.points[k], o), scratch);
-      ++busy;
-      progress.started(job.points[running[s]->index].label);
+  while (!StopSignals::requested() && (next < todo.size() || !running.empty())) {
+    // In job order: a point waits for its slots, and those after it wait with it.
+    while (next < todo.size()) {
+      const size_t k = todo[next];
+      std::vector<size_t> free;
+      for (size_t s = 0; s < slots.size(); ++s) {
+        if (!taken[s] && free.size() < slots_of(job.points[k])) free.push_back(s);
+      }
+      if (free.size() < slots_of(job.points[k])) break;
+      std::string gpus;
+      for (const size_t s : free) {
+        taken[s] = true;
+        gpus += (gpus.empty() || slots[s].empty() ? "" : ",") + slots[s];
+      }
+      running.push_back({start_point(job, k, gpus, o.runner, o.launcher,
+                                     point_timeout(job, job.points[k], o), scratch),
+                         free});
+      ++next;
+      progress.started(job.points[k].label);
     }
-    for (auto& slot : running) {
-      if (!slot) continue;
-      std::optional<ExitStatus> status = slot->child->poll();
-      const bool killed = !status && late(*slot);
-      if (!status && !killed) continue;
-      if (killed) slot->child->kill();
-      const Json rec = point_record(job, *slot, status);
+    for (auto it = running.begin(); it != running.end();) {
+      std::optional<ExitStatus> status = it->point.child->poll();
+      const bool killed = !status && late(it->point);
+      if (!status && !killed) {
+        ++it;
+        continue;
+      }
+      if (killed) it->point.child->kill();
+      const Json rec = point_record(job, it->point, status);
       failed += rec["status"] == "ok" ? 0 : 1;
       results.put(rec);
       results.write(path);
       progress.finished(rec["label"].get<std::string>(), point_outcome(rec));
-      slot.reset();
-      --busy;
+      for (const size_t s : it->slots)
+        taken[s] = false;
+      it = running.erase(it);
     }
     progress.tick(Clock::now());
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   progress.clear();
   if (StopSignals::requested()) {
-    for (auto& slot : running) {
-      if (slot) slot->child->kill();
-    }
+    for (Running& r : running)
+      r.point.child->kill();
     fmt::print("\ninterrupted: the finished points are in {}; `--resume` runs the others\n", path);
     return -1;
   }

@@ -1,5 +1,6 @@
 // Runs the points of a job, each in its own process (schedbench-point), one per GPU slot at a
-// time, and keeps the job's results file (job_results.hpp) up to date after every point.
+// time (a point of several ranks takes one slot per rank, behind an MPI launcher), and keeps the
+// job's results file (job_results.hpp) up to date after every point.
 #pragma once
 
 #include <string>
@@ -16,9 +17,10 @@ struct SweepOptions {
   bool overwrite = false;     // start afresh even though the file exists
   int shard_index = 1;        // this process runs points k with k % count == index - 1
   int shard_count = 1;
-  std::vector<std::string> gpus;    // CUDA devices, one point on each at a time; empty: default
-  double point_timeout_s = 0;       // kill a point after this; 0: from its runs' watchdog
-  std::vector<std::string> runner;  // the command that runs one point: REQUEST RESULT appended
+  std::vector<std::string> gpus;      // CUDA devices, one point on each at a time; empty: default
+  double point_timeout_s = 0;         // kill a point after this; 0: from its runs' watchdog
+  std::vector<std::string> runner;    // the command that runs one point: REQUEST RESULT appended
+  std::vector<std::string> launcher;  // before the runner, for a point of several ranks
 };
 
 // Returns the number of failed points, or -1 if the sweep was interrupted (finished points are

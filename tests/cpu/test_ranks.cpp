@@ -253,6 +253,19 @@ TEST(Ranks, AHotSpotMovesParticlesBetweenRanks) {
   EXPECT_NE(o.out.find("ranks           3: "), std::string::npos) << o.out;
 }
 
+// --ranks names the launcher's count: without a launcher a run is one rank.
+TEST(RanksFaults, RanksThatTheLauncherDidNotStartAreRefused) {
+  TempDir dir;
+  const Outcome o = run_on_ranks(0,
+                                 {"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "100",
+                                  "--steps", "5", "--ranks", "2"},
+                                 dir, "");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(o.err,
+            "schedbench: error: --ranks: 2 but 1 rank(s) started; accepted: the launcher's count "
+            "(mpirun -n 2, srun -n 2), or no --ranks\n");
+}
+
 TEST(RanksFaults, DrawingTheParticlesIsRefused) {
   if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
   TempDir dir;

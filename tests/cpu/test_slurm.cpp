@@ -100,6 +100,40 @@ TEST(Slurm, AGpuJobAsksForItsGpusAndRunsAPointOnEach) {
   EXPECT_TRUE(has(script_for(dir, gpu_job(dir), {}), "--gres=gpu:1 --cpus-per-task=1 "));
 }
 
+// Points of several ranks: the shard asks for nodes and tasks (one GPU per rank), and its sweep
+// launches those points with the launcher.
+TEST(Slurm, AJobOfRanksAsksForNodesAndTasksAndLaunchesItsPoints) {
+  TempDir dir;
+  const std::string job = dir.write("ranks.json", R"({"name": "ranks", "sims": ["mvp"],
+    "schedulers": ["dynamic-warp"], "axes": {"init_n": 2000, "steps": 50, "ranks": [1, 4]}})");
+  const std::string text = script_for(dir, job, {"--nodes", "2"});
+  EXPECT_TRUE(has(text, "--nodes=2 --ntasks-per-node=2 --cpus-per-task=1 --gpus-per-node=2"))
+      << text;
+  EXPECT_TRUE(has(text, "--resume --launcher 'srun -n {ranks}'\n")) << text;
+  EXPECT_FALSE(has(text, "--gres")) << text;
+  EXPECT_FALSE(has(text, "--gpus 0")) << text;
+  const std::string cpu = dir.write("cpu.json", R"({"name": "cpu", "sims": ["mvp"],
+    "schedulers": ["cpu-serial"], "axes": {"init_n": 2000, "steps": 50, "ranks": 3}})");
+  const std::string on_one = script_for(dir, cpu, {"--launcher", "srun --mpi=pmix -n {ranks}"});
+  EXPECT_TRUE(has(on_one, "--nodes=1 --ntasks-per-node=3 --cpus-per-task=1 ")) << on_one;
+  EXPECT_FALSE(has(on_one, "--gpus-per-node")) << on_one;
+  EXPECT_TRUE(has(on_one, "--launcher 'srun --mpi=pmix -n {ranks}'")) << on_one;
+
+  const Outcome few = schedbench(dir, {"submit", job, "--slurm", "--nodes", "1", "--ranks-per-node",
+                                       "2", "--script", dir.path("s.sh")});
+  EXPECT_EQ(few.exit_code, 2);
+  EXPECT_EQ(few.err,
+            "schedbench: error: --ranks-per-node: 2 on 1 node(s) is 2 ranks, but point "
+            "mvp__dynamic-warp__ranks-4 takes 4; accepted: at least 4 ranks per node\n");
+  const Outcome uncounted = schedbench(
+      dir, {"submit", job, "--slurm", "--launcher", "srun", "--script", dir.path("s.sh")});
+  EXPECT_EQ(uncounted.exit_code, 2);
+  EXPECT_NE(uncounted.err.find("--launcher: 'srun' does not say where the rank count goes"),
+            std::string::npos)
+      << uncounted.err;
+  EXPECT_FALSE(fs::exists(dir.path("s.sh")));
+}
+
 TEST(Slurm, AGpuRequestForACpuOnlyJobIsRefused) {
   TempDir dir;
   const Outcome o = schedbench(dir, {"submit", seed_job(dir, "[1]"), "--slurm", "--gpus-per-shard",

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "harness/job/job_results.hpp"
+#include "tests/support/ranks.hpp"
 #include "tests/support/sweep_job.hpp"
 
 namespace sb {
@@ -264,7 +265,61 @@ const BadSweep kBadSweeps[] = {
     {"runner_missing",
      {"--runner", "/nonexistent/runner"},
      "--runner: '/nonexistent/runner' is not an executable file"},
+    {"launcher_uncounted",
+     {"--launcher", "mpirun -n 2"},
+     "--launcher: 'mpirun -n 2' does not say where the rank count goes"},
 };
+
+// A job of points on 1 to 3 ranks (mvp on cpu-serial), in `dir`.
+std::string ranks_job(const TempDir& dir) {
+  return dir.write("ranks.json", R"({"name": "ranks", "sims": ["mvp"],
+    "schedulers": ["cpu-serial"], "repetitions": 2, "warmup": 0,
+    "axes": {"init_n": 2001, "steps": 300, "split_chance": 0.3, "ranks": [1, 2, 3]}})");
+}
+
+// Each point of several ranks runs behind the launcher, as one simulation: every rank count
+// gives the one-rank digest, and the record says how many ranks ran it.
+TEST(Sweep, APointOfSeveralRanksRunsBehindTheLauncherWithTheOneRankDigest) {
+  if (testing_support::mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  std::string launcher;
+  for (const std::string& word : testing_support::ranks_argv(2, {}, ""))
+    launcher += (word == "2"                               ? "{ranks}"
+                 : word == SCHEDBENCH_EXE || word == "run" ? ""
+                                                           : word) +
+                " ";
+  const Outcome o = schedbench(
+      dir, {"sweep", ranks_job(dir), "--out", dir.path("r.json"), "--launcher", launcher});
+  ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
+  const nlohmann::json points = read_json(dir.path("r.json"))["points"];
+  ASSERT_EQ(points.size(), 3u);
+  for (uint32_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(points[k]["status"], "ok") << points[k].dump();
+    EXPECT_EQ(points[k]["config"]["ranks"], k + 1);
+    EXPECT_EQ(points[k]["ranks"], k + 1);
+    EXPECT_EQ(points[k]["digest"], points[0]["digest"]) << k + 1 << " ranks";
+  }
+}
+
+TEST(Sweep, APointOfMoreRanksThanGpusOrWithoutItsLauncherIsRefused) {
+  TempDir dir;
+  const std::string job = ranks_job(dir);
+  const Outcome gpus =
+      schedbench(dir, {"sweep", job, "--out", dir.path("r.json"), "--gpus", "0,1"});
+  EXPECT_EQ(gpus.exit_code, 2);
+  EXPECT_EQ(gpus.err,
+            "schedbench: error: --gpus: names 2 device(s), but point mvp__cpu-serial__ranks-3 "
+            "takes 3 ranks, one GPU each; accepted: --gpus with at least 3 devices, or no --gpus "
+            "(each point then has every GPU)\n");
+  const Outcome missing = schedbench(dir, {"sweep", job, "--out", dir.path("r.json"), "--launcher",
+                                           "/nonexistent/mpirun -n {ranks}"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("--launcher: /nonexistent/mpirun is not an executable on PATH, and "
+                             "point mvp__cpu-serial__ranks-2 takes 2 ranks"),
+            std::string::npos)
+      << missing.err;
+  EXPECT_FALSE(fs::exists(dir.path("r.json")));
+}
 
 INSTANTIATE_TEST_SUITE_P(Sweep, SweepBadInput, testing::ValuesIn(kBadSweeps),
                          [](const testing::TestParamInfo<BadSweep>& i) { return i.param.name; });
