@@ -253,6 +253,23 @@ TEST(Ranks, AHotSpotMovesParticlesBetweenRanks) {
   EXPECT_NE(o.out.find("ranks           3: "), std::string::npos) << o.out;
 }
 
+// Where a launcher started the process but MPI's module cannot be loaded (MPI missing), the run
+// ends with one line, not a crash.
+TEST(RanksFaults, MpiMissingAtRunTimeIsOneLine) {
+  TempDir dir;
+  const std::string exe = testing_support::schedbench_without(dir, "libsb_mpi.so");
+  const Outcome o = testing_support::run_program(
+      {exe, "run", "--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "100", "--steps", "5"},
+      dir.path("."), {"OMPI_COMM_WORLD_SIZE=2"});
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  EXPECT_NE(o.err.find("schedbench: error: started by an MPI launcher (OMPI_COMM_WORLD_SIZE is "
+                       "set) but its ranks cannot be joined: "),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("libsb_mpi.so"), std::string::npos) << o.err;
+}
+
 // --ranks names the launcher's count: without a launcher a run is one rank.
 TEST(RanksFaults, RanksThatTheLauncherDidNotStartAreRefused) {
   TempDir dir;

@@ -132,5 +132,23 @@ TEST(GpuRanksFaults, MoreRanksThanGpusAreRefused) {
   EXPECT_NE(o.err.find("ranks on this node but"), std::string::npos) << o.err;
 }
 
+// Where NCCL's module cannot be loaded (NCCL missing), a GPU run on several ranks ends with one
+// error, not a crash.
+TEST(GpuRanksFaults, NcclMissingAtRunTimeIsOneError) {
+  SB_REQUIRE_GPUS_AND_MPIRUN();
+  TempDir dir;
+  const std::string exe = testing_support::schedbench_without(dir, "libsb_nccl.so");
+  const Outcome o = testing_support::run_program(
+      testing_support::ranks_argv(
+          2, {"--sim", "mvp", "--scheduler", "dynamic-warp", "--init-n", "100", "--steps", "5"}, "",
+          exe),
+      dir.path("."));
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_NE(o.err.find("2 ranks on GPUs need NCCL to sum their grids and move particles between "
+                       "GPUs, but it cannot be loaded: "),
+            std::string::npos)
+      << o.err;
+}
+
 }  // namespace
 }  // namespace sb

@@ -26,7 +26,8 @@ inline std::string mpirun() {
 // The command line of `schedbench run ARGS` on `n` ranks (0: without a launcher), writing its
 // result JSON to `json` where that is not empty.
 inline std::vector<std::string> ranks_argv(int n, const std::vector<std::string>& args,
-                                           const std::string& json) {
+                                           const std::string& json,
+                                           const std::string& exe = SCHEDBENCH_EXE) {
   std::vector<std::string> argv;
   if (n > 0) {
     // Oversubscribed on CI's two cores; as root in CI's container; without the kernel's
@@ -42,7 +43,7 @@ inline std::vector<std::string> ranks_argv(int n, const std::vector<std::string>
             "btl_vader_single_copy_mechanism",
             "none"};
   }
-  argv.push_back(SCHEDBENCH_EXE);
+  argv.push_back(exe);
   argv.push_back("run");
   argv.insert(argv.end(), args.begin(), args.end());
   if (!json.empty()) {
@@ -56,6 +57,21 @@ inline std::vector<std::string> ranks_argv(int n, const std::vector<std::string>
 inline Outcome run_on_ranks(int n, const std::vector<std::string>& args, const TempDir& dir,
                             const std::string& json) {
   return run_program(ranks_argv(n, args, json.empty() ? "" : dir.path(json)), dir.path("."));
+}
+
+// A copy of schedbench in DIR/bin beside the libraries of its build in DIR/lib but `left_out`
+// (libsb_mpi.so, libsb_nccl.so): a machine where MPI or NCCL is missing. Returns its path.
+inline std::string schedbench_without(const TempDir& dir, const std::string& left_out) {
+  namespace fs = std::filesystem;
+  const fs::path exe(SCHEDBENCH_EXE);
+  fs::create_directories(dir.path("bin"));
+  fs::create_directories(dir.path("lib"));
+  fs::copy_file(exe, dir.path("bin/schedbench"));
+  for (const auto& entry : fs::directory_iterator(exe.parent_path().parent_path() / "lib")) {
+    if (entry.path().filename() != left_out)
+      fs::copy(entry.path(), dir.path("lib") + "/" + entry.path().filename().string());
+  }
+  return dir.path("bin/schedbench");
 }
 
 inline nlohmann::json result_of(const TempDir& dir, const std::string& json) {
