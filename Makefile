@@ -12,6 +12,10 @@ DEVICE ?= nvidia-h100-80gb-hbm3
 FIGURE_JOBS := toy-block-size toy-init-n toy-steps mvp pic-cross-section pic-block-size \
 	pic-poisson-steps pic-mobility-steps pic-init-n pic-scale pic-turnover table-3.2-compaction \
 	warp-sync air-reduced-field air-phase-time pic-field air-space-charge
+# Figures that draw several jobs' results, in the report after FIGURE_JOBS'; plot/fig_<name>.py
+# names the jobs (PARTS). The many-GPU jobs need a GPU per rank and a launcher (sweep --launcher),
+# so `make results` does not run them.
+MERGED_FIGURES := many-gpus
 
 .PHONY: all deps configure build build-demo demo test test-slurm clean format figures report results
 
@@ -46,11 +50,12 @@ results: build
 # Figures and report from committed results only: no build, no GPU. A job without a results
 # file is reported and skipped.
 figures: deps
-	$(PYTHON) plot/make_figures.py results/$(DEVICE) --out report/figures $(FIGURE_JOBS)
+	$(PYTHON) plot/make_figures.py results/$(DEVICE) --out report/figures $(FIGURE_JOBS) \
+		$(MERGED_FIGURES)
 
 report: figures
 	$(PYTHON) report/make_report.py results/$(DEVICE) --figures report/figures --out report \
-		$(FIGURE_JOBS)
+		$(FIGURE_JOBS) $(MERGED_FIGURES)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -1,23 +1,29 @@
 """Renders the figures of every job named on the command line from RESULTS_DIR/<job>.json into
---out (make figures). A job whose results file is missing is reported and skipped: results
-arrive job by job, and the figures of the jobs that have run are still wanted."""
+--out (make figures); a script that draws the results of several jobs (its PARTS) reads each of
+theirs. A job whose results file is missing is reported and skipped: results arrive job by job,
+and the figures of the jobs that have run are still wanted."""
 
 import argparse
 import importlib
 import pathlib
 
-from results import module_name, plot_job
+from results import draw_job, load_parts, module_name, parts
 
 
 def make_figures(results_dir, out_dir, jobs):
     """{job: [Figure]} for the jobs whose results exist; prints what it skips and writes."""
     made = {}
     for job in jobs:
-        path = pathlib.Path(results_dir) / f"{job}.json"
-        if not path.exists():
-            print(f"make_figures: {path} is missing; {job}'s figures are skipped")
-            continue
-        made[job] = plot_job(importlib.import_module(module_name(job)).figures, path, out_dir)
+        paths = [pathlib.Path(results_dir) / f"{part}.json" for part in parts(job)]
+        found = [p for p in paths if p.exists()]
+        fate = "figures leave it out" if found else "figures are skipped"
+        for path in paths:
+            if not path.exists():
+                print(f"make_figures: {path} is missing; {job}'s {fate}")
+        if found:
+            source = found[0] if len(paths) == 1 else job
+            made[job] = draw_job(importlib.import_module(module_name(job)).figures,
+                                 load_parts(job, found), out_dir, source)
     return made
 
 

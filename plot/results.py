@@ -1,12 +1,14 @@
 """Reading a job's results (schema schedbench.job/1, results/README.md) and drawing them.
 
 Every fig_*.py script only says which figures its job feeds, as `Figure` records built from the
-results; this module holds what they share: loading and filtering points, finding sub-sweeps,
-grouping into series, the quantities a panel can show, rendering to PNG and PDF, and the
-command line. The report generator (report/make_report.py) reads the same records, so a
-figure's caption and the text about it come from one place."""
+results (a script may draw the results of several jobs, its PARTS, merged into one); this module
+holds what they share: loading and filtering points, finding sub-sweeps, grouping into series,
+the quantities a panel can show, rendering to PNG and PDF, and the command line. The report
+generator (report/make_report.py) reads the same records, so a figure's caption and the text
+about it come from one place."""
 
 import argparse
+import importlib
 import json
 import pathlib
 import re
@@ -128,6 +130,11 @@ class Figure:
     table: bool = False  # also write NAME.md, the first quantity per series x value
     choice: bool = False  # ranked at each x in the report's "Choosing a scheduler" section
     along: tuple = ()  # config keys that change with x in this sweep: they name no series
+    # A figure the lines and bars above do not fit draws each panel itself, draw(ax, figure,
+    # panel), and brings its words as Markdown lines (text) in place of the sentences the report
+    # computes from the panels' quantities; with table, NAME.md holds that text.
+    draw: object = None
+    text: tuple = ()
 
 
 def figure(job, name, seed_ref, what, x, points, panels, **options):
@@ -483,7 +490,7 @@ def render(figure, out_dir):
     n = len(figure.panels)
     fig, axes = plt.subplots(1, n, figsize=(8 * n, 4.6), squeeze=False)
     for ax, panel in zip(axes[0], figure.panels):
-        draw_panel(ax, figure, panel)
+        (figure.draw or draw_panel)(ax, figure, panel)
     fig.suptitle(textwrap.fill(figure.title, 70 * n), fontsize=11)
     fig.text(0.01, 0.005, footnote(figure.job), fontsize=7, color="0.35")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
@@ -495,7 +502,7 @@ def render(figure, out_dir):
     plt.close(fig)
     if figure.table:
         paths.append(out / f"{figure.name}.md")
-        paths[-1].write_text(markdown_table(figure) + "\n")
+        paths[-1].write_text("\n".join(figure.text or [markdown_table(figure)]) + "\n")
     return paths
 
 
@@ -522,12 +529,47 @@ def module_name(job_name):
     return "fig_" + re.sub(r"[-.]", "_", job_name)
 
 
+def parts(name):
+    """The jobs whose results figure job `name` draws: itself, or, where its script draws the
+    results of several jobs (its PARTS: the many-GPU jobs, one per sim), theirs."""
+    return tuple(getattr(importlib.import_module(module_name(name)), "PARTS", (name,)))
+
+
+def load_parts(name, paths):
+    """The results of figure job `name` from `paths`, the files of those of its parts that exist:
+    its own file as load_job reads it, or several jobs' results as one (merge_jobs)."""
+    if parts(name) == (name,):
+        return load_job(paths[0])
+    return merge_jobs(name, [load_job(p) for p in paths],
+                      getattr(importlib.import_module(module_name(name)), "TITLE", name))
+
+
+def merge_jobs(name, jobs, title):
+    """The results of several jobs as one job named `name` (the report's heading: `title`) for a
+    figure that spans them: their points in order, the environment of the first (the footnote's
+    device and commit), and the jobs themselves as `parts`, each a row of the report's table of
+    where and at which commit."""
+    names = [j["job"]["name"] for j in jobs]
+    return {"schema": SCHEMA,
+            "job": {"name": name, "title": title,
+                    "description": "From the results of the jobs "
+                                   + ", ".join(f"`{n}`" for n in names) + "."},
+            "environment": jobs[0].get("environment"), "parts": jobs,
+            "points": [p for j in jobs for p in j["points"]]}
+
+
 def plot_job(figures, path, out_dir):
     """Renders every figure `figures(job)` makes from the results at `path`; prints each path
     written and what was left out. Returns the Figure records."""
-    job = load_job(path)
+    return draw_job(figures, load_job(path), out_dir, path)
+
+
+def draw_job(figures, job, out_dir, source=None):
+    """Renders every figure `figures(job)` makes from loaded results (read from `source`, a
+    file, or for merged results the job's name); prints each path written and what was left
+    out. Returns the Figure records."""
     if not ok_points(job):
-        raise SystemExit(f"{path}: no finished points to plot")
+        raise SystemExit(f"{source or job['job']['name']}: no finished points to plot")
     for p in failed_points(job):
         print(f"skipped failed point {p.get('label', '?')}: {p.get('failure', '?')}")
     made = build(figures, job)
@@ -548,11 +590,16 @@ def build(figures, job):
     return made
 
 
-def main(figures, description):
-    """The command line every figure script shares: RESULTS_JSON --out DIR."""
+def main(figures, description, name=None):
+    """The command line every figure script shares: RESULTS_JSON --out DIR; a script that draws
+    the results of several jobs (figure job `name`, its PARTS) takes each of their files."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("results", help="a job results file (schema schedbench.job/1)")
+    parser.add_argument("results", nargs="+" if name else None,
+                        help="a job results file (schema schedbench.job/1)"
+                             + ("; one per job it draws" if name else ""))
     parser.add_argument("--out", required=True, help="folder for the figures")
     args = parser.parse_args()
-    if not plot_job(figures, args.results, args.out):
+    made = (draw_job(figures, load_parts(name, args.results), args.out, name) if name
+            else plot_job(figures, args.results, args.out))
+    if not made:
         sys.exit(f"{args.results}: none of this script's figures has data in it")

@@ -24,10 +24,16 @@ import make_report  # noqa: E402
 
 
 def makefile_jobs():
-    """The jobs `make figures` draws (FIGURE_JOBS in the Makefile)."""
+    """The jobs `make figures` draws (FIGURE_JOBS, then MERGED_FIGURES in the Makefile)."""
     text = (ROOT / "Makefile").read_text()
-    block = re.search(r"^FIGURE_JOBS :=((?:.*\\\n)*.*)$", text, re.M).group(1)
-    return block.replace("\\\n", " ").split()
+    blocks = [re.search(rf"^{name} :=((?:.*\\\n)*.*)$", text, re.M).group(1)
+              for name in ("FIGURE_JOBS", "MERGED_FIGURES")]
+    return " ".join(blocks).replace("\\\n", " ").split()
+
+
+def fixture_paths(job):
+    """The fixture results files figure job `job` reads: its own, or its parts'."""
+    return [JOBS / f"{part}.json" for part in results.parts(job)]
 
 
 def quietly(fn, *args):
@@ -44,18 +50,21 @@ class EveryFamily(unittest.TestCase):
         jobs = makefile_jobs()
         self.assertEqual(scripts, {results.module_name(j) for j in jobs})
         for job in jobs:
-            self.assertTrue((JOBS / f"{job}.json").exists(), job)
+            for path in fixture_paths(job):
+                self.assertTrue(path.exists(), path)
             self.assertEqual(importlib.import_module(results.module_name(job)).JOB, job)
 
     def test_each_script_renders_png_and_pdf_without_the_failed_point(self):
         for job in makefile_jobs() + ["demo"]:
             module = "plot_demo" if job == "demo" else results.module_name(job)
+            paths = [JOBS / "demo.json"] if job == "demo" else fixture_paths(job)
             with self.subTest(job=job), tempfile.TemporaryDirectory() as tmp:
-                figures, printed = quietly(results.plot_job,
+                figures, printed = quietly(results.draw_job,
                                            importlib.import_module(module).figures,
-                                           JOBS / f"{job}.json", tmp)
+                                           results.load_parts(job, paths) if job != "demo"
+                                           else results.load_job(paths[0]), tmp)
                 self.assertTrue(figures)
-                failed = results.load_job(JOBS / f"{job}.json")["points"][-1]
+                failed = results.load_job(paths[-1])["points"][-1]
                 self.assertEqual(failed["status"], "failed")
                 self.assertIn(f"skipped failed point {failed['label']}", printed)
                 for f in figures:
@@ -162,6 +171,7 @@ class Report(unittest.TestCase):
         cls.results = cls.tmp / "results"
         shutil.copytree(JOBS, cls.results)
         (cls.results / "warp-sync.json").unlink()
+        (cls.results / "many-gpus-air-1e8.json").unlink()
         cls.jobs = makefile_jobs()
         cls.made, cls.printed = quietly(make_figures, cls.results, cls.tmp / "report/figures",
                                         cls.jobs)
@@ -174,6 +184,12 @@ class Report(unittest.TestCase):
         self.assertNotIn("warp-sync", self.made)
         self.assertIn("warp-sync.json is missing", self.printed)
         self.assertEqual(set(self.made), set(self.jobs) - {"warp-sync"})
+        # A figure of several jobs' results draws those that exist.
+        self.assertIn("many-gpus-air-1e8.json is missing; many-gpus's figures leave it out",
+                      self.printed)
+        (figure,) = self.made["many-gpus"]
+        self.assertNotIn("air at 1e5", "\n".join(figure.text))
+        self.assertIn("air, space charge, 32^3 mesh at 2e4", "\n".join(figure.text))
 
     def test_writes_markdown_and_html_referencing_every_figure(self):
         (md, html), printed = quietly(make_report.write_report, self.results,
@@ -189,7 +205,13 @@ class Report(unittest.TestCase):
         self.assertIn("f1x7ure0000000000000000000000000000000000", text)
         self.assertIn("580.00.00", text)
         self.assertIn("`warp-sync`", text.split("## Not measured yet")[1])
+        self.assertIn("`many-gpus-air-1e8`", text.split("## Not measured yet")[1])
         self.assertIn("<table>", page)
+        # The merged figure's section: its title, a row per job read in the table of where.
+        section = text.split("\n## Many GPUs\n")[1].split("\n## ")[0]
+        self.assertIn("Every rank count gave the one-GPU run's digest", section)
+        self.assertIn("| workload | GPUs | particles | strong efficiency |", section)
+        self.assertIn("| many-gpus-pic | Fixture GPU |", text)
 
     def test_best_table_names_the_fastest_from_the_data(self):
         text = make_report.report_markdown(self.results, self.tmp / "report/figures",
@@ -271,6 +293,92 @@ class Agreement(unittest.TestCase):
         self.assertIn("every scheduler reports the same", self.sentence(agreeing))
         differing = agreeing + [self.point("naive", 10, "0x2")]
         self.assertIn("DISAGREE at 1 steps value", self.sentence(differing))
+
+
+class ManyGpus(unittest.TestCase):
+    """Strong and weak efficiency over GPU counts; the digest every rank count must share."""
+
+    @staticmethod
+    def point(init_n, ranks, median, low, high, digest, sim="mvp", **record):
+        config = {"sim": sim, "scheduler": "dynamic-warp", "steps": 100, "init_n": init_n,
+                  "ranks": ranks, "capacity": 10**6 * ranks}
+        config.update(record.pop("config", {}))
+        return dict({"label": f"{sim}__init_n-{init_n}__ranks-{ranks}", "status": "ok",
+                     "config": config, "ranks": ranks, "digest": digest,
+                     "stats": {"median_ms": median, "min_ms": low, "max_ms": high}}, **record)
+
+    def job(self, points):
+        results.use_catalog(JOBS / "toy-steps.json")  # capacity is bookkeeping: no new workload
+        return {"job": {"name": "many-gpus"}, "points": points,
+                "environment": {"device": {"name": "Fixture GPU"}}}
+
+    def points(self):
+        """mvp on 1 rank at 100, 200 and 400, on 2 ranks at 200, on 4 at 400."""
+        return [self.point(100, 1, 10.0, 9.5, 10.5, "0xa"),
+                self.point(200, 1, 19.0, 19.0, 19.0, "0xb"),
+                self.point(200, 2, 10.0, 10.0, 10.0, "0xb", moved_bytes=4_000_000,
+                           reduced_bytes=0, reduce_ms=0.0,
+                           imbalance={"before": 1.25, "after": 1.01}),
+                self.point(400, 1, 40.0, 40.0, 40.0, "0xc"),
+                self.point(400, 4, 12.5, 12.5, 12.5, "0xc")]
+
+    def test_strong_and_weak_efficiency_on_each_gpu_count(self):
+        import fig_many_gpus
+        rows = {s.ranks: s for s in fig_many_gpus.scalings(self.job(self.points())["points"])}
+        self.assertEqual(set(rows), {2, 4})
+        expected = {(2, "strong"): (19 / 20, 19 / 20, 19 / 20),  # t(1, 200) / (2 t(2, 200))
+                    (2, "weak"): (1.0, 9.5 / 10, 10.5 / 10),  # t(1, 100) / t(2, 200)
+                    (4, "strong"): (0.8, 0.8, 0.8),  # t(1, 400) / (4 t(4, 400))
+                    (4, "weak"): (0.8, 9.5 / 12.5, 10.5 / 12.5)}  # t(1, 100) / t(4, 400)
+        for (count, kind), want in expected.items():
+            for got, value in zip(rows[count].efficiency(kind), want):
+                self.assertAlmostEqual(got, value, msg=(count, kind))
+
+    def test_the_report_text_has_the_tables(self):
+        import fig_many_gpus
+        (figure,) = fig_many_gpus.figures(self.job(self.points()))
+        text = "\n".join(figure.text)
+        self.assertIn("| mvp at 4e2 | 4 | 400 | 0.800 (0.800–0.800) | 100 | "
+                      "0.800 (0.760–0.840) |", text)
+        self.assertIn("| 2 | 200 | 19 ms | 10 ms | 0.950 (0.950–0.950) | 10 ms | 1.000 "
+                      "(0.950–1.050) | 0 | 0 ms | 4 MB | 1.250 → 1.010 |", text)
+        self.assertIn("reduced per run", text)  # mvp: the boundaries are not recorded
+        self.assertIn("Strong efficiency ranges from 0.800 (mvp at 4e2, 4 GPUs) to 0.950", text)
+        self.assertIn("2 pairs of workload and initial population", text)
+
+    def test_reductions_are_per_phase_where_the_sim_says_how_many(self):
+        import fig_many_gpus
+        pic = {"poisson_steps": 10, "mobility_steps": 100}
+        points = [self.point(200, 1, 19.0, 19.0, 19.0, "0xb", sim="pic", config=pic),
+                  self.point(200, 2, 10.0, 10.0, 10.0, "0xb", sim="pic", config=pic,
+                             reduced_bytes=20_000_000, reduce_ms=5.0)]
+        text = "\n".join(fig_many_gpus.figures(self.job(points))[0].text)
+        self.assertIn("reduced per phase", text)
+        self.assertIn("| 2 MB | 0.5 ms |", text)
+
+    def test_a_digest_that_differs_between_rank_counts_is_refused(self):
+        import fig_many_gpus
+        points = self.points()
+        points[4]["digest"] = "0xd"
+        with self.assertRaises(SystemExit) as raised:
+            fig_many_gpus.figures(self.job(points))
+        message = str(raised.exception)
+        self.assertIn("digests differ across rank counts", message)
+        self.assertIn("init_n 400", message)
+        self.assertIn("mvp__init_n-400__ranks-4 (ranks 4): 0xd", message)
+
+    def test_the_fixtures_agree_and_draw(self):
+        import fig_many_gpus
+        job = results.load_parts("many-gpus", fixture_paths("many-gpus"))
+        self.assertEqual(len(job["parts"]), 5)
+        self.assertEqual(fig_many_gpus.check_digests(results.ok_points(job)), 7)
+        with tempfile.TemporaryDirectory() as tmp:
+            (figure,), _ = quietly(results.draw_job, fig_many_gpus.figures, job, tmp)
+            written = pathlib.Path(tmp, f"{figure.name}.md").read_text()
+        self.assertEqual(written, "\n".join(figure.text) + "\n")
+        # The hot spot loses 30 % per rank added in the fixture: 2 / (2 · 1.3).
+        self.assertIn("| toy, column layout, phases of 200 steps at 1e3 | 2 | 1000 | 0.769",
+                      written)
 
 
 def job_results(points):

@@ -17,9 +17,9 @@ import markdown
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "plot"))
 
 from results import (QUANTITIES, build, catalog, config, is_yardstick,  # noqa: E402
-                     device_label, failed_points, fmt, fmt_measure, git_commit, load_job,
-                     markdown_table, module_name, ok_points, series, shared_values, sort_key,
-                     value)
+                     device_label, failed_points, fmt, fmt_measure, git_commit, load_parts,
+                     markdown_table, module_name, ok_points, parts, series, shared_values,
+                     sort_key, value)
 
 RACE_WORDS = {"time": "run time", "compaction": "compaction time"}
 
@@ -65,7 +65,10 @@ def ratio(a, b, quantity):
 # --- sentences -------------------------------------------------------------------------------
 
 def describe(figure):
-    """A few sentences on what the figure shows, every number from its points."""
+    """A few sentences on what the figure shows, every number from its points; none for a
+    figure that draws itself, whose text (figure_section) says what it shows."""
+    if figure.draw:
+        return []
     out = []
     for panel in figure.panels:
         first = panel.quantities[0]
@@ -295,8 +298,9 @@ def memory_row(job):
     boundary) and its record traffic per particle-step over its scheduler points, and the fastest
     GPU point of its largest workload against the memory line and against bound; None for results
     measured before runs reported these."""
+    # On several ranks slots are a rank's own and the memory line is one GPU's: one rank only.
     points = [p for p in ok_points(job) if "peak_live" in (p.get("counts") or {})
-              and not is_yardstick(p["config"]["scheduler"])]
+              and not is_yardstick(p["config"]["scheduler"]) and p.get("ranks", 1) == 1]
     if not points:
         return None
     slots = [p["counts"].get("slots_used", p["counts"]["peak"]) / p["counts"]["peak_live"]
@@ -363,10 +367,12 @@ def environment_row(job):
 
 
 def environment_table(jobs):
-    """Where and at which commit each job's results were measured."""
+    """Where and at which commit each job's results were measured (a row for each job whose
+    results a figure merged)."""
     head = ["job", "device", "SMs", "driver", "CUDA", "commit", "ok points", "failed points",
             "measured (UTC)"]
-    return markdown_rows(head, [environment_row(j) for j in jobs])
+    return markdown_rows(head, [environment_row(part) for j in jobs
+                                for part in j.get("parts", [j])])
 
 
 # --- the report ------------------------------------------------------------------------------
@@ -377,14 +383,17 @@ def figure_section(figure, figures_dir, out_dir):
     lines = [f"### {figure.title}", "", f"![{figure.title}]({rel}/{figure.name}.png)", "",
              f"*{figure.caption}* ([PDF]({rel}/{figure.name}.pdf))", ""]
     lines += [f"- {s}" for s in describe(figure)]
-    if figure.table:
+    if figure.text:
+        lines += list(figure.text)
+    elif figure.table:
         lines += ["", markdown_table(figure)]
     return "\n".join(lines + [""])
 
 
 def job_section(job, figures, figures_dir, out_dir):
     """A job's heading, description, failed points and figures."""
-    lines = [f"## {job['job']['name']}", "", job["job"].get("description", ""), ""]
+    lines = [f"## {job['job'].get('title', job['job']['name'])}", "",
+             job["job"].get("description", ""), ""]
     for p in failed_points(job):
         lines.append(f"- Left out: `{p.get('label', '?')}` failed ({p.get('failure', '?')}: "
                      f"{p.get('error', '')}).")
@@ -397,15 +406,19 @@ def job_section(job, figures, figures_dir, out_dir):
 
 
 def load_jobs(results_dir, jobs):
-    """[(job results, its Figure records)] for the jobs with a results file; names the others."""
+    """[(job results, its Figure records)] for the jobs with a results file; names the others.
+    A figure that draws several jobs' results (its script's PARTS) reads those that exist."""
     loaded, missing = [], []
     for name in jobs:
-        path = pathlib.Path(results_dir) / f"{name}.json"
-        if not path.exists():
-            print(f"make_report: {path} is missing; {name} is left out of the report")
-            missing.append(name)
+        paths = [pathlib.Path(results_dir) / f"{part}.json" for part in parts(name)]
+        for path in paths:
+            if not path.exists():
+                print(f"make_report: {path} is missing; {path.stem} is left out of the report")
+                missing.append(path.stem)
+        found = [p for p in paths if p.exists()]
+        if not found:
             continue
-        job = load_job(path)
+        job = load_parts(name, found)
         loaded.append((job, build(importlib.import_module(module_name(name)).figures, job)))
     return loaded, missing
 
