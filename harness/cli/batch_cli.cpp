@@ -127,6 +127,8 @@ void plan_ranks(const Job& job, const BatchArgs& a, SlurmRequest& r) {
       [](const JobPoint& x, const JobPoint& y) { return x.config.ranks < y.config.ranks; });
   const uint64_t ranks = most->config.ranks;
   const auto given = [&](const char* option) { return a.submit->get_option(option)->count() > 0; };
+  point_launcher(a.slurm_launcher);  // checked: names where the count goes
+  r.launcher = a.slurm_launcher;
   if (ranks == 1 && !given("--nodes") && !given("--ranks-per-node")) return;
   if (given("--gpus-per-shard")) {
     throw UsageError(
@@ -146,8 +148,6 @@ void plan_ranks(const Job& job, const BatchArgs& a, SlurmRequest& r) {
         "least {} ranks per node",
         r.ranks_per_node, r.nodes, r.nodes * r.ranks_per_node, most->label, ranks, per_node));
   }
-  point_launcher(a.slurm_launcher);  // checked: names where the count goes
-  r.launcher = a.slurm_launcher;
 }
 
 int submit_command(BatchArgs& a) {

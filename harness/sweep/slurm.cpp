@@ -2,6 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <utility>
+
+#include "core/errors.hpp"
+#include "core/printable.hpp"
+
 namespace sb {
 namespace {
 
@@ -103,9 +109,33 @@ std::string last_job(const std::string& what, const std::string& name, const std
       fmt::arg("name", quoted(name)), fmt::arg("submitted", submitted), fmt::arg("done", done));
 }
 
+// Every text that goes into the script is quoted for the shell where it is a word; a control
+// character (a newline ends a comment line or a here-document; a NUL ends the text) is refused
+// in all of them, so that no name can add a line to the script.
+void check_script_text(const SlurmRequest& r) {
+  const std::pair<const char*, const std::string*> texts[] = {
+      {"the job's name", &r.name},          {"the job file", &r.job_path},
+      {"--out", &r.results_path},           {"--time", &r.time_limit},
+      {"--partition", &r.partition},        {"--account", &r.account},
+      {"schedbench's path", &r.schedbench}, {"the working directory", &r.workdir},
+      {"--max-points", &r.max_points},      {"--launcher", &r.launcher}};
+  for (const auto& [what, text] : texts) {
+    const bool control = std::any_of(text->begin(), text->end(), [](char c) {
+      return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+    });
+    if (control) {
+      throw UsageError(fmt::format(
+          "{}: '{}' holds a control character (a newline would add a line to the script); "
+          "accepted: names without them",
+          what, printable(*text)));
+    }
+  }
+}
+
 }  // namespace
 
 std::string slurm_script(const SlurmRequest& r) {
+  check_script_text(r);
   const std::string time = " --time=" + quoted(r.time_limit);
   std::string text = fmt::format(
       "#!/usr/bin/env bash\n"

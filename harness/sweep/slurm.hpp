@@ -30,7 +30,7 @@ struct SlurmRequest {
 
 // The bash script's text: running it calls sbatch and prints the job ids and their logs;
 // `bash SCRIPT --wait` also waits for the last job (the merge, or the one shard) and exits
-// with its exit code.
+// with its exit code. UsageError where a value holds a control character.
 std::string slurm_script(const SlurmRequest& r);
 
 }  // namespace sb

@@ -134,6 +134,38 @@ TEST(Slurm, AJobOfRanksAsksForNodesAndTasksAndLaunchesItsPoints) {
   EXPECT_FALSE(fs::exists(dir.path("s.sh")));
 }
 
+// Names that a shell would read as commands run nothing: every value is quoted where it is a
+// word, and one holding a control character (a newline would end a comment line) is refused.
+TEST(Slurm, HostileNamesRunNothing) {
+  TempDir dir;
+  const std::string hostile = "a'b\"c$(touch pwned1)`touch pwned2`;touch pwned3;\\";
+  const std::string out = dir.path("r/" + hostile + ".json");
+  const std::string script = dir.path("s.sh");
+  const Outcome written =
+      schedbench(dir, {"submit", seed_job(dir, "[1]"), "--slurm", "--out", out, "--partition",
+                       "p$(touch pwned4)", "--account", "`touch pwned5`", "--script", script});
+  ASSERT_EQ(written.exit_code, 0) << written.err;
+  const Outcome ran = run_script(dir, script, {"--wait"});
+  EXPECT_EQ(ran.exit_code, 0) << ran.out << ran.err;
+  EXPECT_TRUE(fs::exists(out)) << ran.out << ran.err;
+  for (int k = 1; k <= 5; ++k)
+    EXPECT_FALSE(fs::exists(dir.path("pwned" + std::to_string(k)))) << k;
+
+  for (const std::vector<std::string>& flags :
+       {std::vector<std::string>{"--out", dir.path("r/x\ntouch pwned6\n.json")},
+        std::vector<std::string>{"--partition", "p\ntouch pwned6"},
+        std::vector<std::string>{"--launcher", "srun -n {ranks}\ntouch pwned6"}}) {
+    std::vector<std::string> args = {"submit", seed_job(dir, "[1]"), "--slurm", "--script",
+                                     dir.path("n.sh")};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const Outcome o = schedbench(dir, args);
+    EXPECT_EQ(o.exit_code, 2) << flags[0] << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_NE(o.err.find("holds a control character"), std::string::npos) << o.err;
+    EXPECT_FALSE(fs::exists(dir.path("n.sh"))) << flags[0];
+  }
+}
+
 TEST(Slurm, AGpuRequestForACpuOnlyJobIsRefused) {
   TempDir dir;
   const Outcome o = schedbench(dir, {"submit", seed_job(dir, "[1]"), "--slurm", "--gpus-per-shard",
