@@ -8,10 +8,12 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <set>
 
 #include "core/errors.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/json_file.hpp"
+#include "harness/job/job_form.hpp"
 #include "schedulers/registry.hpp"
 
 namespace sb {
@@ -20,14 +22,46 @@ namespace {
 using Json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
+// The fields of a point record that the sweep, merge and the plots read, with their types: a
+// record that lacks one or holds another type is refused, naming it, rather than read wrongly.
+void check_point(const Json& p, const std::string& where) {
+  const auto refuse = [&](const std::string& field, const char* accepted) {
+    throw UsageError(fmt::format("{}.{}: {}; accepted: {}", where, field,
+                                 p.contains(field) ? shown_json(p[field]) : "missing", accepted));
+  };
+  if (!p.is_object()) {
+    throw UsageError(
+        fmt::format("{}: {}; accepted: a point record (results/README.md)", where, shown_json(p)));
+  }
+  if (!p.contains("index") || !p["index"].is_number_unsigned()) refuse("index", "a whole number");
+  if (!p.contains("label") || !p["label"].is_string()) refuse("label", "a string");
+  if (!p.contains("config") || !p["config"].is_object()) refuse("config", "an object");
+  if (!p.contains("status") || (p["status"] != "ok" && p["status"] != "failed"))
+    refuse("status", "\"ok\" or \"failed\"");
+  if (p["status"] != "ok") return;
+  if (!p.contains("digest") || !p["digest"].is_string()) refuse("digest", "a string");
+  const bool times = p.contains("repetitions_ms") && p["repetitions_ms"].is_array() &&
+                     std::all_of(p["repetitions_ms"].begin(), p["repetitions_ms"].end(),
+                                 [](const Json& t) { return t.is_number(); });
+  if (!times) refuse("repetitions_ms", "a list of numbers");
+  if (!p.contains("stats") || !p["stats"].is_object() || !p["stats"].contains("median_ms") ||
+      !p["stats"]["median_ms"].is_number()) {
+    refuse("stats", "an object with a number median_ms");
+  }
+}
+
 void check_results(const Json& doc, const std::string& path, const std::string& job_name) {
-  if (!doc.is_object() || doc.value("schema", "") != kJobSchema || !doc["points"].is_array()) {
+  if (!doc.is_object() || doc.value("schema", "") != kJobSchema || !doc.contains("points") ||
+      !doc["points"].is_array()) {
     throw UsageError(fmt::format("{}: not a {} results file", path, kJobSchema));
   }
-  const std::string name = doc["job"].value("name", "");
+  const std::string name =
+      doc.contains("job") && doc["job"].is_object() ? doc["job"].value("name", "") : "";
   if (!job_name.empty() && name != job_name) {
     throw UsageError(fmt::format("{}: holds job '{}', not '{}'", path, name, job_name));
   }
+  for (size_t i = 0; i < doc["points"].size(); ++i)
+    check_point(doc["points"][i], fmt::format("{}: points[{}]", path, i));
 }
 
 // Whether `bound` measured the workload of `point`: every parameter both configurations have,
@@ -172,6 +206,30 @@ int shard_number(const std::string& file, const std::string& digits) {
   return std::stoi(digits);
 }
 
+// A shard's points are its own (a job's point k runs in shard k % N + 1), each once, and no more
+// than it planned.
+void check_shard_points(const Json& shard, const std::string& file, int index, int count) {
+  std::set<size_t> seen;
+  for (const Json& p : shard["points"]) {
+    const size_t k = p["index"].get<size_t>();
+    if (static_cast<int>(k % static_cast<size_t>(count)) != index - 1) {
+      throw UsageError(fmt::format("{}: point {} ({}) belongs to shard {} of {}, not {}", file, k,
+                                   p["label"].get<std::string>(), k % count + 1, count, index));
+    }
+    if (!seen.insert(k).second) {
+      throw UsageError(
+          fmt::format("{}: point {} ({}) is listed twice", file, k, p["label"].get<std::string>()));
+    }
+  }
+  const Json& plan = shard.contains("shard") && shard["shard"].is_object()
+                         ? shard["shard"].value("planned_points", Json())
+                         : Json();
+  if (plan.is_number_unsigned() && seen.size() > plan.get<size_t>()) {
+    throw UsageError(
+        fmt::format("{}: {} points but it planned {}", file, seen.size(), plan.get<size_t>()));
+  }
+}
+
 }  // namespace
 
 MergeOutcome merge_shards(const std::string& path) {
@@ -195,7 +253,12 @@ MergeOutcome merge_shards(const std::string& path) {
                         dir.string(), count, n));
       }
       count = n;
-      shards[shard_number(e.path().string(), m[1])] = e.path().string();
+      const int index = shard_number(e.path().string(), m[1]);
+      if (index > n) {
+        throw UsageError(fmt::format("{}: shard {} of {} sweeps; accepted: shards 1 to {}",
+                                     e.path().string(), index, n, n));
+      }
+      shards[index] = e.path().string();
     }
   }
   if (count == 0) {
@@ -210,6 +273,7 @@ MergeOutcome merge_shards(const std::string& path) {
       throw UsageError(
           fmt::format("{}: its job differs from {}'s", file, shards.at(docs.begin()->first)));
     }
+    check_shard_points(shard, file, index, count);
     docs.emplace(index, std::move(shard));
   }
   MergeOutcome outcome;

@@ -285,5 +285,49 @@ TEST(Merge, AShardNumberOutOfRangeIsBadInput) {
   EXPECT_FALSE(fs::exists(dir.path("seeds.json")));
 }
 
+// merge checks what it merges: a shard within the plan, each point of a shard its own and
+// listed once, every point's fields of their types; else exit 2 naming the file and the point.
+TEST(Merge, RefusesAForeignShardAPointTwiceAndIllTypedFields) {
+  TempDir dir;
+  const std::string job = seed_job(dir, "[1, 2, 3, 4]", 1), out = dir.path("seeds.json");
+  for (const char* shard : {"1/2", "2/2"})
+    ASSERT_EQ(schedbench(dir, {"sweep", job, "--out", out, "--shard", shard}).exit_code, 0);
+  const std::string first = dir.path("seeds.shard-1-of-2.json");
+  // Ordered as written: merge compares the shards' job specs.
+  const nlohmann::ordered_json good = nlohmann::ordered_json::parse(slurp(first));
+  const auto merged_with = [&](const nlohmann::ordered_json& shard) {
+    dir.write("seeds.shard-1-of-2.json", shard.dump());
+    const Outcome o = schedbench(dir, {"merge", out});
+    EXPECT_EQ(o.exit_code, 2) << o.out << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_FALSE(fs::exists(out));
+    return o.err;
+  };
+  nlohmann::ordered_json twice = good;
+  twice["points"].push_back(good["points"][0]);
+  EXPECT_TRUE(has(merged_with(twice), first + ": point 0 (")) << "twice";
+  EXPECT_TRUE(has(merged_with(twice), ") is listed twice")) << "twice";
+  nlohmann::ordered_json foreign = good;
+  foreign["points"][0]["index"] = 1;
+  EXPECT_TRUE(has(merged_with(foreign), "belongs to shard 2 of 2, not 1")) << "foreign";
+  nlohmann::ordered_json typed = good;
+  typed["points"][1]["stats"]["median_ms"] = "fast";
+  EXPECT_TRUE(has(merged_with(typed), first + ": points[1].stats: ")) << "typed";
+  nlohmann::ordered_json status = good;
+  status["points"][0]["status"] = true;
+  EXPECT_TRUE(has(merged_with(status), "points[0].status: true; accepted: \"ok\" or \"failed\""));
+
+  dir.write("seeds.shard-1-of-2.json", good.dump());
+  dir.write("seeds.shard-3-of-2.json", good.dump());
+  const Outcome beyond = schedbench(dir, {"merge", out});
+  EXPECT_EQ(beyond.exit_code, 2) << beyond.err;
+  EXPECT_TRUE(has(beyond.err,
+                  "seeds.shard-3-of-2.json: shard 3 of 2 sweeps; accepted: shards 1 "
+                  "to 2"))
+      << beyond.err;
+  fs::remove(dir.path("seeds.shard-3-of-2.json"));
+  EXPECT_EQ(schedbench(dir, {"merge", out}).exit_code, 0);
+}
+
 }  // namespace
 }  // namespace sb
