@@ -14,6 +14,7 @@
 #include "core/errors.hpp"
 #include "harness/bench/fields_kernels.hpp"
 #include "harness/cli/cli.hpp"
+#include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/io/output_path.hpp"
 #include "harness/job/fields_job.hpp"
@@ -73,5 +74,6 @@ int bench_fields_main(int argc, char** argv) {
 }  // namespace sb
 
 int main(int argc, char** argv) {
+  sb::fail_writes_past_size_limit();
   return sb::bench_fields_main(argc, argv);
 }

@@ -34,6 +34,7 @@
 #include "harness/job/run_report.hpp"
 #include "harness/sweep/point_process.hpp"
 #include "harness/sweep/recommend.hpp"
+#include "harness/sweep/sweep_guard.hpp"
 #include "ranks/communicator.hpp"
 #include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/registry.hpp"
@@ -315,6 +316,11 @@ int run_command(RunArgs& a) {
     throw UsageError("--density-phases: needs --density-png DIR");
   }
   if (!a.frames_dir.empty()) options = frame_options(a, spec, animation);
+  // One writer per results file: a run or sweep writing the same --json is refused until this
+  // run has written it (on several ranks rank 0 alone writes).
+  const bool writes = ranks::world().rank() == 0;
+  std::optional<ResultsLock> lock;
+  if (writes && !a.json_path.empty()) lock.emplace(a.json_path);
   check_run_outputs(a, options);
   const SchedulerEntry& entry = *spec.scheduler;
   for (const Parameter& p : parameters()) {
@@ -337,7 +343,7 @@ int run_command(RunArgs& a) {
     fmt::print("  wrote           {} frames {}/frame_*.png, {}\n", animation.frames(), a.frames_dir,
                frames_gif(a));
   }
-  if (!a.json_path.empty()) {
+  if (writes && !a.json_path.empty()) {
     write_file_atomically(a.json_path, run_json(config, r).dump(2) + "\n");
     fmt::print("  wrote           {}\n", a.json_path);
   }
@@ -552,6 +558,7 @@ int exit_code_of(const char* program, const std::function<int()>& body) {
 }
 
 int cli_main(int argc, char** argv) {
+  fail_writes_past_size_limit();
   CLI::App app(kAbout, "schedbench");
   app.require_subcommand(1);
   app.set_version_flag("--version", fmt::format("schedbench {}", kGitCommit),

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 
@@ -65,6 +66,10 @@ void write_file_atomically(const std::string& path, const std::string& text, mod
     fail("it is no longer a regular file; left as it is");
   }
   if (rename(tmp.c_str(), path.c_str()) != 0) fail(std::strerror(errno));
+}
+
+void fail_writes_past_size_limit() {
+  std::signal(SIGXFSZ, SIG_IGN);
 }
 
 }  // namespace sb

@@ -20,4 +20,9 @@ class WriteError : public std::runtime_error {
 // folders; `mode` before the umask. Throws WriteError; the temporary file never outlives it.
 void write_file_atomically(const std::string& path, const std::string& text, mode_t mode = 0644);
 
+// Makes a write past the process's file-size limit (ulimit -f) fail with EFBIG, reported as any
+// failed write (exit 3, no partial file), rather than let SIGXFSZ kill the process mid-write.
+// Each program calls it first.
+void fail_writes_past_size_limit();
+
 }  // namespace sb

@@ -138,6 +138,7 @@ int point_main(int argc, char** argv) {
 }  // namespace sb
 
 int main(int argc, char** argv) {
+  sb::fail_writes_past_size_limit();
   try {
     return sb::point_main(argc, argv);
   } catch (const sb::WriteError& e) {

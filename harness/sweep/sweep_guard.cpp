@@ -14,14 +14,16 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "harness/io/atomic_file.hpp"
 
 namespace sb {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::runtime_error os_error(const std::string& what, const std::string& path) {
-  return std::runtime_error(fmt::format("{} {}: {}", what, path, std::strerror(errno)));
+// A file or folder the sweep needs that the OS refused: a write failure (exit 3), naming it.
+WriteError os_error(const std::string& what, const std::string& path) {
+  return WriteError(fmt::format("{} {}: {}", what, path, std::strerror(errno)));
 }
 
 bool same_file(int fd, const std::string& path) {
@@ -42,7 +44,12 @@ std::string holder_of(int fd) {
 
 ResultsLock::ResultsLock(const std::string& results_path) : path_(results_path + ".lock") {
   const fs::path parent = fs::path(results_path).parent_path();
-  if (!parent.empty()) fs::create_directories(parent);
+  std::error_code error;
+  if (!parent.empty()) fs::create_directories(parent, error);
+  if (error) {
+    throw WriteError(fmt::format("cannot make the folder {} for {}: {}", parent.string(),
+                                 results_path, error.message()));
+  }
   // The holder removes the file before it lets go: whoever locked the removed file retries on a
   // new one, so two sweeps never both hold "the" lock.
   for (;;) {
@@ -57,7 +64,8 @@ ResultsLock::ResultsLock(const std::string& results_path) : path_(results_path +
         throw os_error("cannot lock", path_);
       }
       throw UsageError(fmt::format(
-          "{}: another sweep{} is writing it; accepted: one sweep per results file at a time",
+          "{}: another schedbench{} is writing it; accepted: one writer per results file at a "
+          "time",
           results_path, holder));
     }
     if (same_file(fd_, path_)) break;

@@ -12,10 +12,13 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <thread>
 
 #include "core/device.hpp"
 #include "harness/io/atomic_file.hpp"
@@ -274,10 +277,11 @@ TEST(Outputs, ARunThatCannotStartMakesNoFolder) {
 
 // --- A write that fails: the file and the reason, exit 3, nothing under the final name. ---
 
-// `args` run with files limited to a few kilobytes (RLIMIT_FSIZE): writes beyond fail with EFBIG
-// as they would with ENOSPC on a full disk.
+// `args` run with files limited to a few kilobytes (RLIMIT_FSIZE), SIGXFSZ at its default action
+// (which kills the process): schedbench must turn a write beyond into a failed write (EFBIG), as
+// with ENOSPC on a full disk.
 Outcome schedbench_with_small_files(const TempDir& dir, const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {"/bin/sh", "-c", "trap '' XFSZ; ulimit -f 16; exec \"$@\"", "sh",
+  std::vector<std::string> argv = {"/bin/sh", "-c", "trap - XFSZ; ulimit -f 16; exec \"$@\"", "sh",
                                    SCHEDBENCH_EXE};
   argv.insert(argv.end(), args.begin(), args.end());
   return testing_support::run_program(argv, dir.path(""));
@@ -300,6 +304,43 @@ TEST(Outputs, AFailedWriteNamesTheFileAndTheReasonAndLeavesNoPart) {
 }
 
 // The target is checked again when the file is committed: it may have changed since the check.
+// A run writing --json holds the file's lock, as a sweep does: a second writer of the same file is
+// refused while the first runs, and the first's result is what the file holds.
+TEST(Outputs, TwoRunsWritingOneJsonAtOnceAreRefusedButOne) {
+  TempDir dir;
+  const std::string out = dir.path("r.json");
+  const pid_t first = testing_support::start_program(
+      {SCHEDBENCH_EXE, "run", "--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "3e5",
+       "--steps", "3000", "--split-chance", "0.1", "--json", out},
+      dir.path("o1"), dir.path("e1"));
+  ASSERT_GT(first, 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline && !fs::exists(out + ".lock"))
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(fs::exists(out + ".lock"));
+  const Outcome second = schedbench(dir, {"run", "--sim", "mvp", "--scheduler", "cpu-serial",
+                                          "--init-n", "10", "--steps", "10", "--json", out});
+  EXPECT_EQ(second.exit_code, 2) << second.err;
+  EXPECT_NE(second.err.find(out + ": another schedbench (pid " + std::to_string(first) +
+                            ") is writing it"),
+            std::string::npos)
+      << second.err;
+  EXPECT_EQ(testing_support::wait_exit_code(first), 0) << slurp(dir.path("e1"));
+  EXPECT_EQ(nlohmann::json::parse(slurp(out))["config"]["init_n"], 300000);
+  EXPECT_FALSE(fs::exists(out + ".lock"));
+}
+
+// A lock, scratch or output file the OS will not create is a failed write: exit 3 naming it.
+TEST(Outputs, ALockFileThatCannotBeMadeIsAFailedWrite) {
+  TempDir dir;
+  const std::string job = dir.write("job.json", R"({"name": "j", "sims": ["mvp"],
+    "schedulers": ["cpu-serial"], "axes": {"init_n": 10, "steps": 10}})");
+  const Outcome o = schedbench(dir, {"sweep", job, "--out", "/proc/x.json"});
+  EXPECT_EQ(o.exit_code, 3) << o.err;
+  EXPECT_EQ(o.err, "schedbench: cannot create the lock file /proc/x.json.lock: " +
+                       std::string(std::strerror(ENOENT)) + "\n");
+}
+
 TEST(Outputs, TheCommitNeverReplacesWhatIsNotARegularFile) {
   TempDir dir;
   const std::string fifo = dir.path("fifo"), link = dir.path("link"), device = dir.path("full");

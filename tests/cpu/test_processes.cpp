@@ -105,7 +105,7 @@ TEST_F(HangingSweep, ASecondSweepOnItsResultsFileIsRefusedWhateverItsFlags) {
     const Outcome second = schedbench(dir, args);
     EXPECT_EQ(second.exit_code, 2) << second.out << second.err;
     EXPECT_EQ(std::count(second.err.begin(), second.err.end(), '\n'), 1) << second.err;
-    EXPECT_NE(second.err.find(out + ": another sweep (pid " + std::to_string(sweep) + ")"),
+    EXPECT_NE(second.err.find(out + ": another schedbench (pid " + std::to_string(sweep) + ")"),
               std::string::npos)
         << second.err;
   }
