@@ -63,6 +63,9 @@ std::string read_input_file(const std::string& path, const std::string& what, si
     done += static_cast<size_t>(n);
   }
   text.resize(done);
+  // A UTF-8 byte-order mark, which editors may add, is not part of any format we read.
+  constexpr const char* kByteOrderMark = "\xef\xbb\xbf";
+  if (text.rfind(kByteOrderMark, 0) == 0) text.erase(0, 3);
   return text;
 }
 

@@ -8,7 +8,7 @@
 
 namespace sb {
 
-// The whole of `path`. UsageError naming the path and `what` ("job file") where it is missing,
+// The whole of `path`, less a UTF-8 byte-order mark at its start. UsageError naming the path and `what` ("job file") where it is missing,
 // unreadable, not a regular file or above `max_bytes`.
 std::string read_input_file(const std::string& path, const std::string& what, size_t max_bytes);
 

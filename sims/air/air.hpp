@@ -188,7 +188,13 @@ SB_HD inline PhaseSums phase_sums(const Particle& p, const Params& prm, uint32_t
   const Vec3 u{p.ux, p.uy, p.uz};
   const double energy = energy_ev(u);
   const double end = phase_end_time(prm, start);
-  const bool above = p.parked == kAboveTable, short_of_end = p.clock != end;
+  // Under --extrapolate error an electron is above the table where a flight ended above it (it
+  // parked) or where the phase ended with it above, with no flight ending to see it.
+  uint32_t row = 0;
+  double f = 0;
+  const bool above = p.parked == kAboveTable ||
+                     (prm.extrapolate == Extrapolate::kError && !table_row(prm, energy, row, f));
+  const bool short_of_end = p.clock != end;
   return {FixedSum::of(energy),
           FixedSum::of(p.uz / lorentz_factor(u)),
           FixedSum::of(p.z),

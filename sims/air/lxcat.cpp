@@ -5,13 +5,17 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <optional>
+#include <sstream>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 
 namespace sb::air {
 namespace {
+
+// Far above LXCat's largest downloads (a few MB), far below what reading would exhaust.
+constexpr size_t kMostLxcatBytes = size_t{64} << 20;
 
 constexpr const char* kKeywords =
     "ELASTIC, EFFECTIVE, MOMENTUM, EXCITATION, IONIZATION, ATTACHMENT, or COMMENT";
@@ -215,8 +219,7 @@ std::vector<Process> parse_lxcat(std::istream& in, const std::string& name) {
 }
 
 std::vector<Process> read_lxcat(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("--cross-sections: cannot read '{}'", path));
+  std::istringstream in(read_input_file(path, "cross-section file", kMostLxcatBytes));
   return parse_lxcat(in, path);
 }
 

@@ -81,9 +81,6 @@ CrossSections constant_cross_sections(double chance) {
 CrossSections read_cross_sections(const std::string& path) {
   const std::string file = read_input_file(path, "cross-section file", kMaxFileBytes);
   std::string_view text = file;
-  constexpr std::string_view kByteOrderMark = "\xef\xbb\xbf";  // UTF-8's, which editors may add
-  if (text.substr(0, kByteOrderMark.size()) == kByteOrderMark)
-    text.remove_prefix(kByteOrderMark.size());
   CrossSections cs;
   size_t line = 0;
   while (!text.empty()) {

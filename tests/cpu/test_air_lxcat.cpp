@@ -1,7 +1,12 @@
 // The LXCat reader: the project's file, and one bad file per fault with the message it gets.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <sstream>
+#include <string>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "sims/air/lxcat.hpp"
@@ -136,6 +141,27 @@ INSTANTIATE_TEST_SUITE_P(Faults, LxcatBadFile, testing::ValuesIn(kBadFiles),
 
 TEST(Lxcat, MissingFileIsAUsageError) {
   EXPECT_THROW(read_lxcat("/nonexistent/cross-sections.txt"), UsageError);
+}
+
+// Only a regular file is read: a directory, a device or a FIFO is named as such at once (never
+// read forever, waited on or blamed on another option).
+TEST(Lxcat, WhatIsNotARegularFileIsNamedAtOnce) {
+  const std::string fifo = testing::TempDir() + "lxcat_fifo";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const std::pair<std::string, const char*> cases[] = {
+      {testing::TempDir(), "is a directory"}, {"/dev/zero", "is a device"}, {fifo, "is a FIFO"}};
+  for (const auto& [path, kind] : cases) {
+    try {
+      read_lxcat(path);
+      FAIL() << path;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("the cross-section file ") + kind),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  ::unlink(fifo.c_str());
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/air/air.hpp"
+#include "tests/support/process.hpp"
 
 namespace sb {
 namespace {
@@ -226,6 +227,38 @@ TEST(AirGas, EnergyAboveTheTableFailsTheRunByDefault) {
   }
   sb::air::extrapolate().set(c, "constant");
   EXPECT_GT(run(c).counts.particle_steps, 0u);
+}
+
+// --extrapolate error holds at the end of every flight and of every phase: with a table that
+// stops at 0.001 eV, below the electrons' start, and a phase shorter than any flight at that
+// table's rate, no flight ends to see it, and the phase's end must.
+TEST(AirGas, ATableBelowTheElectronsEnergiesFailsTheRun) {
+  RunConfig c = siglo("N2:1", 100);
+  sb::air::max_energy().set(c, 0.001);
+  sb::air::phase_time().set(c, 1e-13);  // flights of 0.001 eV's rate outlast it: none ends
+  c.init_n = 50;
+  try {
+    run(c);
+    FAIL() << "expected a RunError";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("above the top of the cross sections"), std::string::npos)
+        << e.what();
+  }
+}
+
+// A byte-order mark before the first keyword drops nothing: the run is the clean file's.
+TEST(AirGas, AByteOrderMarkChangesNothing) {
+  RunConfig c = siglo("N2:0.8,O2:0.2", 300);
+  c.init_n = 200;
+  const RunResult clean = run(c);
+  const std::string text =
+      testing_support::slurp(std::string(SCHEDBENCH_SOURCE_DIR) + "/data/lxcat-siglo.txt");
+  const std::string path = testing::TempDir() + "air_bom.txt";
+  std::ofstream(path) << "\xef\xbb\xbf" << text;
+  sb::air::cross_section().set(c, path);
+  const RunResult marked = run(c);
+  EXPECT_EQ(marked.digest, clean.digest);
+  EXPECT_EQ(marked.counts.spawned, clean.counts.spawned);
 }
 
 // Flights are what is counted: a run's particle-steps equal the elastic, excitation, ionization
