@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
+#include "core/decimal.hpp"
 #include "core/errors.hpp"
 #include "core/printable.hpp"
 #include "sims/air/constants.hpp"
@@ -70,9 +72,9 @@ std::vector<GasComponent> parse_gas(const std::string& text) {
     if (colon == std::string::npos || colon == 0)
       throw bad(fmt::format("has '{}'", printable(item)));
     const std::string number = item.substr(colon + 1);
-    char* end = nullptr;
-    const double f = std::strtod(number.c_str(), &end);
-    if (number.empty() || *end != '\0' || !(f > 0 && f <= 1)) {
+    const std::optional<double> parsed = parse_decimal(number);
+    const double f = parsed.value_or(0.0);
+    if (!parsed || !(f > 0 && f <= 1)) {
       throw bad(fmt::format("has fraction '{}'", printable(number)));
     }
     const std::string species = item.substr(0, colon);

@@ -2,12 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <optional>
 #include <sstream>
 
+#include "core/decimal.hpp"
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 
@@ -45,21 +44,21 @@ bool is_separator(const std::string& t) {
   return t.size() >= 5 && !is_dashes(t) && t.find_first_not_of("+-x") == std::string::npos;
 }
 
-// The numbers at the start of `t` (at most `most`), and whether anything else follows.
+// The numbers at the start of `t` (at most `most`), each a whitespace-separated word in the
+// decimal form every input uses (core/decimal.hpp), and whether anything else follows.
 std::vector<double> leading_numbers(const std::string& t, size_t most, bool& rest) {
   std::vector<double> out;
-  const char* s = t.c_str();
-  while (out.size() < most) {
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(s, &end);
-    if (end == s) break;
-    out.push_back(errno == ERANGE ? HUGE_VAL : v);
-    s = end;
+  std::istringstream words(t);
+  std::string word;
+  rest = false;
+  while (words >> word) {
+    const std::optional<double> v = out.size() < most ? parse_decimal(word) : std::nullopt;
+    if (!v) {
+      rest = true;
+      break;
+    }
+    out.push_back(*v);
   }
-  while (*s == ' ' || *s == '\t' || *s == '\r')
-    ++s;
-  rest = *s != '\0';
   return out;
 }
 

@@ -189,6 +189,8 @@ TEST(AirInitial, TheInitialBallIsFilledUniformlyAndRadiusZeroIsTheOrigin) {
 TEST(AirGas, BadMixturesAreUsageErrors) {
   expect_usage_error(siglo("N2:0.8,O2:0.3", 100), "has fractions summing to 1.1");
   expect_usage_error(siglo("N2:0.8,O2", 100), "has 'O2'");
+  for (const char* fraction : {"0x0.2", "+0.2", " 0.2", "0.2 "})
+    expect_usage_error(siglo(std::string("N2:0.8,O2:") + fraction, 100), "has fraction");
   expect_usage_error(siglo("N2:0.5,N2:0.5", 100), "names N2 twice");
   expect_usage_error(siglo("N2:1.5", 100), "has fraction '1.5'");
   expect_usage_error(siglo("He:1", 100), "species He is not in");
