@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/decimal.hpp"
 #include "core/errors.hpp"
 #include "core/printable.hpp"
 #include "harness/io/json_file.hpp"
@@ -44,6 +45,26 @@ bool axis_applies(const Axis& axis, const RunConfig& base) {
   return p != nullptr && applies(*p, base);
 }
 
+// A number or a switch is written as one, as the job's other keys are: a string that holds one
+// ("100", "true") where the parameter's values are numbers or switches is refused. (Other
+// strings meet the parameter's own check: a word such as blocks_per_sm's "fill" is a value.)
+void refuse_quoted_values(const std::string& path, const std::string& where, const Json& value,
+                          const Parameter& p) {
+  const ValueKind kind = p.declarations.front().second->kind;
+  if (kind != ValueKind::kWhole && kind != ValueKind::kReal && kind != ValueKind::kSwitch) return;
+  const auto check = [&](const Json& v, const std::string& at) {
+    if (!v.is_string()) return;
+    const std::string text = v.get<std::string>();
+    if (!parse_decimal(text) && text != "true" && text != "false") return;
+    job_error(path, at,
+              fmt::format("{} is a string; accepted: {}", shown_json(v),
+                          kind == ValueKind::kSwitch ? "true or false" : "a number"));
+  };
+  if (!value.is_array()) return check(value, where);
+  for (size_t i = 0; i < value.size(); ++i)
+    check(value[i], fmt::format("{}[{}]", where, i));
+}
+
 // The axes of one sub-sweep, every value checked by its parameter whether or not the parameter
 // applies to the job's sims and schedulers.
 std::vector<Axis> read_axes(const std::string& path, const std::string& where, const Json& axes,
@@ -60,6 +81,7 @@ std::vector<Axis> read_axes(const std::string& path, const std::string& where, c
     for (const auto& [old_key, q] : renamed) {
       if (p == nullptr && old_key == text.key) p = q;
     }
+    refuse_quoted_values(path, where + "." + text.key, axes.at(text.key), *p);
     Axis axis{text.key, p, std::move(text.values)};
     RunConfig scratch;
     for (const auto& [at, value] : axis.values)

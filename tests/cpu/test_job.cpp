@@ -295,17 +295,24 @@ TEST(Job, NumbersAreDecimalOnly) {
   TempDir dir;
   const std::string ok_steps = R"(, "steps": 5}})";
   const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"("axes": {"init_n": 1.5)" + ok_steps,
+       "bad.json: axes.init_n: '1.5' is not a whole number"},
+      // A number or a switch written as a string is refused.
+      {R"("axes": {"init_n": "100")" + ok_steps,
+       "bad.json: axes.init_n: \"100\" is a string; accepted: a number"},
+      {R"("axes": {"init_n": [10, "20"])" + ok_steps,
+       "bad.json: axes.init_n[1]: \"20\" is a string; accepted: a number"},
       {R"("axes": {"init_n": "0x10")" + ok_steps,
        "bad.json: axes.init_n: '0x10' is not a whole number from 1 to 1000000000000000, written in "
        "decimal"},
-      {R"("axes": {"init_n": 1.5)" + ok_steps,
-       "bad.json: axes.init_n: '1.5' is not a whole number"},
       {R"("axes": {"init_n": [10, "inf"])" + ok_steps, "bad.json: axes.init_n[1]: 'inf' is not"},
       {R"("axes": {"init_n": 10, "split_chance": "nan")" + ok_steps,
        "bad.json: axes.split_chance: 'nan' is not a number from 0 to 100, written in decimal"},
+      {R"("axes": {"init_n": 10, "skip_spawned": "true")" + ok_steps,
+       "bad.json: axes.skip_spawned: \"true\" is a string; accepted: true or false"},
       {R"("axes": {"init_n": 10, "split_chance": 1e400)" + ok_steps, "bad.json: not valid JSON"},
-      {R"("axes": {"init_n": 10, "seed": "18446744073709551616")" + ok_steps,
-       "bad.json: axes.seed: '18446744073709551616' is not a whole number from 0 to"},
+      {R"("axes": {"init_n": 10, "seed": 18446744073709551616)" + ok_steps,
+       "bad.json: axes.seed: '1.8446744073709552e+19' is not a whole number from 0 to"},
   };
   for (const auto& [text, message] : cases)
     expect_refused(dir, kHead + text, message);
