@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -44,6 +45,16 @@ template <class T>
 std::vector<T> allocate_host(size_t count, const char* what) {
   try {
     return std::vector<T>(count);
+  } catch (const std::bad_alloc&) {
+    throw allocation_error("host", what, count, sizeof(T));
+  }
+}
+
+// `count` elements (uninitialised, as `new T[count]` gives) for `what`, or AllocationError.
+template <class T>
+std::unique_ptr<T[]> allocate_array(size_t count, const char* what) {
+  try {
+    return std::unique_ptr<T[]>(new T[count]);
   } catch (const std::bad_alloc&) {
     throw allocation_error("host", what, count, sizeof(T));
   }

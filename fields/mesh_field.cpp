@@ -28,12 +28,12 @@ HostMeshField::HostMeshField(const Mesh& solver_mesh, Boundary boundary)
     : solver_mesh_(solver_mesh),
       placed_(solver_mesh),
       boundary_(boundary),
-      charge_(new int64_t[solver_mesh.nodes()]),
-      rho_(new double[solver_mesh.nodes()]),
-      phi_(new double[solver_mesh.nodes()]),
-      ex_(new double[solver_mesh.nodes()]),
-      ey_(new double[solver_mesh.nodes()]),
-      ez_(new double[solver_mesh.nodes()]) {}
+      charge_(allocate_array<int64_t>(solver_mesh.nodes(), "the field mesh's charge")),
+      rho_(allocate_array<double>(solver_mesh.nodes(), "the field mesh's density")),
+      phi_(allocate_array<double>(solver_mesh.nodes(), "the field mesh's potential")),
+      ex_(allocate_array<double>(solver_mesh.nodes(), "the field mesh's field")),
+      ey_(allocate_array<double>(solver_mesh.nodes(), "the field mesh's field")),
+      ez_(allocate_array<double>(solver_mesh.nodes(), "the field mesh's field")) {}
 
 void HostMeshField::begin(const Mesh& placed) {
   placed_ = placed;

@@ -15,6 +15,8 @@
 #include "fields/green.hpp"
 #include "fields/poisson.hpp"
 
+#include "core/memory.hpp"
+
 namespace sb::fields {
 
 PoissonSolver::~PoissonSolver() = default;
@@ -33,7 +35,8 @@ class InPlaceCube {
  public:
   explicit InPlaceCube(int m)
       : m_(m), row_(2 * (m / 2 + 1)), data_(fftw_alloc_real(uint64_t(m) * m * row_)) {
-    if (data_ == nullptr) throw std::bad_alloc();
+    if (data_ == nullptr)
+      throw allocation_error("host", "the FFT's cube", uint64_t(m) * m * row_, sizeof(double));
     auto* spectrum = reinterpret_cast<fftw_complex*>(data_);
     std::lock_guard<std::mutex> lock(planner_mutex());
     forward_ = fftw_plan_dft_r2c_3d(m, m, m, data_, spectrum, FFTW_ESTIMATE);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <new>
 #include <optional>
 #include <sstream>
 
@@ -550,6 +551,11 @@ int exit_code_of(const char* program, const std::function<int()>& body) {
     return 3;
   } catch (const WriteError& e) {
     fmt::print(stderr, "{}: {}\n", program, e.what());
+    return 3;
+  } catch (const std::bad_alloc&) {
+    // An allocation that no checked allocator named (core/memory.hpp names the buffer).
+    print_error(program, "run failed",
+                "out of host memory (this process's limit: ulimit -v, a cgroup, or the machine)");
     return 3;
   } catch (const std::exception& e) {
     print_error(program, "internal error", e.what());

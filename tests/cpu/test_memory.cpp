@@ -89,5 +89,18 @@ INSTANTIATE_TEST_SUITE_P(Engines, HostEngineMemory, testing::Values("cpu-serial"
                                                           : std::string("CpuOpenmp");
                          });
 
+// A field mesh the process cannot hold (pic's Poisson field on 512^3 nodes: six arrays of 1 GiB)
+// is an allocation error naming the mesh, exit 3, never "internal error".
+TEST(FieldMemory, AMeshTheProcessCannotHoldNamesTheMesh) {
+  TempDir dir;
+  const Outcome o =
+      limited_schedbench(dir, {"run", "--sim", "pic", "--scheduler", "cpu-serial", "--init-n",
+                               "100", "--capacity", "1000", "--field", "poisson", "--grid", "512",
+                               "--poisson-steps", "1", "--mobility-steps", "1"});
+  expect_one_line_exit_3(o);
+  EXPECT_NE(o.err.find("the field mesh's"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("internal error"), std::string::npos) << o.err;
+}
+
 }  // namespace
 }  // namespace sb
