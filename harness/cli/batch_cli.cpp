@@ -96,7 +96,8 @@ int sweep_command(BatchArgs& a) {
   o.runner = point_runner(a.runner);
   o.launcher = point_launcher(a.launcher);
   const int failed = run_sweep(job, o);
-  if (failed < 0) return 130;
+  // Stopped by a signal, also one that came after the last point ended.
+  if (failed < 0 || StopSignals::requested()) return 130;
   return failed == 0 ? 0 : 3;
 }
 

@@ -391,9 +391,9 @@ int run_recommend(const RecommendRequest& r) {
   Job job = recommend_job(r, recommend_candidates(r));
   const std::string path = r.out_path.empty() ? default_results_path(job, environment) : r.out_path;
   check_output_file("--out", path, !r.overwrite);
+  const StopSignals stop_signals;  // before the lock and the scratch folder: sweep.cpp says why
   const ResultsLock lock(path);
   const ScratchDir scratch(path);
-  const StopSignals stop_signals;
   fmt::print(stderr, "recommend: {} candidates for sim {}, budget {} s -> {}\n", job.points.size(),
              r.workload.sim, r.budget_s, path);
 

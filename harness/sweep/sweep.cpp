@@ -156,6 +156,9 @@ int run_sweep(const Job& job, const SweepOptions& o) {
   std::string path = o.out_path.empty() ? default_results_path(job, environment) : o.out_path;
   if (o.shard_count > 1) path = shard_path(path, o.shard_index, o.shard_count);
   check_output_file("--out", path);
+  // Installed before the lock, the results file and the scratch folder exist, and kept until
+  // they are cleaned up: a stop signal at any moment ends the sweep through the handler.
+  const StopSignals stop_signals;
   const ResultsLock lock(path);
   const bool exists = fs::exists(path);
   if (exists && !o.resume && !o.overwrite) {
@@ -195,7 +198,6 @@ int run_sweep(const Job& job, const SweepOptions& o) {
     std::vector<size_t> slots;
   };
   std::vector<Running> running;
-  const StopSignals stop_signals;
   Progress progress(mine.size(), mine.size() - todo.size(), slots.size(), h100_estimate(job, mine),
                     isatty(STDOUT_FILENO) != 0);
   size_t next = 0;

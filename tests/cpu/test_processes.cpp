@@ -4,6 +4,10 @@
 // its flags. The fake runner's seed 14 hangs, so a point is always running.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <chrono>
+#include <random>
+#include <thread>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -126,6 +130,47 @@ TEST(SweepProcesses, AFinishedSweepLeavesNoScratchFolderNorLockFile) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"catalog.json", "job.json", "seeds.json", "stderr",
                                              "stdout"}));
+}
+
+// SIGTERM or SIGHUP at seeded moments across a sweep's whole life, its first and last
+// milliseconds included: whenever it comes, the sweep leaves no scratch folder and no lock, a
+// results file it wrote is whole, and it ends through its handler (exit 130) or, before the handler
+// is in place or after its cleanup, by the signal itself.
+TEST(SweepProcesses, AStopSignalAtAnyMomentLeavesNoScratchNorLock) {
+  TempDir dir;
+  const std::string job = seed_job(dir, "[1, 2]", 1);
+  const auto started = std::chrono::steady_clock::now();
+  ASSERT_EQ(schedbench(dir, {"sweep", job, "--out", dir.path("timed.json")}).exit_code, 0);
+  const double life_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  std::mt19937 rng(2024);
+  std::uniform_real_distribution<double> at(0, life_ms + 20);
+  for (int attempt = 0; attempt < 24; ++attempt) {
+    const double delay_ms = attempt < 4 ? attempt * 2.0 : at(rng);  // the first ms, then anywhere
+    const int signal = attempt % 2 == 0 ? SIGTERM : SIGHUP;
+    const std::string out = dir.path("r" + std::to_string(attempt) + ".json");
+    const pid_t pid = testing_support::start_program({SCHEDBENCH_EXE, "sweep", job, "--out", out},
+                                                     dir.path("o"), dir.path("e"));
+    ASSERT_GT(pid, 0);
+    std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int>(delay_ms * 1000)));
+    kill(pid, signal);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    const bool by_handler = WIFEXITED(status) && WEXITSTATUS(status) == 130;
+    const bool by_signal = WIFSIGNALED(status) && WTERMSIG(status) == signal;
+    const bool finished = WIFEXITED(status) && WEXITSTATUS(status) == 0;  // before the signal
+    EXPECT_TRUE(by_handler || by_signal || finished)
+        << "attempt " << attempt << " at " << delay_ms << " ms: status " << status;
+    for (const auto& e : fs::directory_iterator(dir.path(""))) {
+      const std::string name = e.path().filename().string();
+      EXPECT_EQ(name.find(".lock"), std::string::npos) << "attempt " << attempt << ": " << name;
+      EXPECT_EQ(name.find("scratch"), std::string::npos) << "attempt " << attempt << ": " << name;
+      EXPECT_EQ(name.find(".tmp."), std::string::npos) << "attempt " << attempt << ": " << name;
+    }
+    if (fs::exists(out)) {
+      EXPECT_NO_THROW(nlohmann::json::parse(slurp(out))) << attempt;
+    }
+  }
 }
 
 }  // namespace
