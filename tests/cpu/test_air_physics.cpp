@@ -248,7 +248,8 @@ TEST(AirGas, ATableBelowTheElectronsEnergiesFailsTheRun) {
   }
 }
 
-// A byte-order mark before the first keyword drops nothing: the run is the clean file's.
+// A byte-order mark before the first keyword, or CRLF line ends, drop nothing: the run is the
+// clean file's.
 TEST(AirGas, AByteOrderMarkChangesNothing) {
   RunConfig c = siglo("N2:0.8,O2:0.2", 300);
   c.init_n = 200;
@@ -261,6 +262,14 @@ TEST(AirGas, AByteOrderMarkChangesNothing) {
   const RunResult marked = run(c);
   EXPECT_EQ(marked.digest, clean.digest);
   EXPECT_EQ(marked.counts.spawned, clean.counts.spawned);
+  // Nor do Windows line ends.
+  std::string crlf;
+  for (const char ch : text)
+    crlf += ch == '\n' ? std::string("\r\n") : std::string(1, ch);
+  const std::string windows = testing::TempDir() + "air_crlf.txt";
+  std::ofstream(windows) << crlf;
+  sb::air::cross_section().set(c, windows);
+  EXPECT_EQ(run(c).digest, clean.digest);
 }
 
 // Flights are what is counted: a run's particle-steps equal the elastic, excitation, ionization

@@ -24,6 +24,7 @@
 #include "core/errors.hpp"
 #include "harness/job/job.hpp"
 #include "harness/job/parameters.hpp"
+#include "sims/air/lxcat.hpp"
 #include "sims/pic/cross_sections.hpp"
 #include "tests/support/process.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -332,6 +333,75 @@ TEST(Fuzz, BadCrossSectionFilesAreRefusedWithOneLine) {
   }
 }
 
+// A small LXCat file of two blocks that the reader accepts.
+const char* const kGoodLxcat =
+    "ELASTIC\nXx\n 1e-4 / mass ratio\n-----\n 0 1e-20\n 10 2e-20\n 100 3e-20\n-----\n"
+    "IONIZATION\nXx -> Xx^+\n 15 / threshold\n-----\n 15 0\n 50 1e-20\n 100 2e-20\n-----\n";
+
+// Words no LXCat number may be (each whitespace-free, so that it stays one word).
+const std::vector<std::string> kBadLxcatWords = {"0x10", "nan",   "inf", "+5",   "1e400", "five",
+                                                 "5%",   "1_000", "--5", "1..5", "-nan",  "e5",
+                                                 "1e",   "1e+",   "0b1", "5,",   ".",     "-"};
+
+// kGoodLxcat with one change that makes it bad.
+std::string bad_lxcat(Rng& rng) {
+  std::vector<std::string> lines;
+  std::string line;
+  for (const char c : std::string(kGoodLxcat)) {
+    if (c != '\n') {
+      line += c;
+      continue;
+    }
+    lines.push_back(line);
+    line.clear();
+  }
+  // Data lines: 4-6 and 12-14; parameter lines 2 and 10; closing dashes 7 and 15.
+  const std::vector<size_t> data = {4, 5, 6, 12, 13, 14};
+  switch (below(rng, 5)) {
+    case 0: {  // a number that is not one
+      std::string& l = lines[pick(rng, data)];
+      const size_t cut = l.find(' ', 1);
+      l = below(rng, 2) == 0 ? " " + pick(rng, kBadLxcatWords) + l.substr(cut)
+                             : l.substr(0, cut) + " " + pick(rng, kBadLxcatWords);
+      break;
+    }
+    case 1:  // the last table never ends
+      lines.pop_back();
+      break;
+    case 2:  // energies that do not increase
+      std::swap(lines[4 + below(rng, 2)], lines[6]);
+      break;
+    case 3:  // an unknown keyword where one is expected
+      lines.insert(lines.begin() + 8, pick(rng, std::vector<std::string>{"ROTATION", "ELASTIK",
+                                                                         "elastic", "IONISATION"}));
+      break;
+    default:  // a block without its parameter line
+      lines.erase(lines.begin() + (below(rng, 2) == 0 ? 2 : 10));
+      break;
+  }
+  std::string out;
+  for (const std::string& l : lines)
+    out += l + "\n";
+  return out;
+}
+
+TEST(Fuzz, BadLxcatFilesAreRefusedWithOneLine) {
+  Rng rng(12008);
+  TempDir dir;
+  EXPECT_EQ(air::read_lxcat(dir.write("good.txt", kGoodLxcat)).size(), 2u);
+  for (int i = 0; i < 400; ++i) {
+    const std::string path = dir.write("lxcat.txt", bad_lxcat(rng));
+    const std::string context = "case " + std::to_string(i) + ":\n" + testing_support::slurp(path);
+    try {
+      air::read_lxcat(path);
+      ADD_FAILURE() << context << ": accepted";
+    } catch (const UsageError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(path + ":", 0), 0u) << context << "\n" << e.what();
+      expect_one_clean_line(e.what(), context);
+    }
+  }
+}
+
 // ---- the schedbench binary ----
 
 // Every file under `dir`.
@@ -413,7 +483,7 @@ std::vector<GoodCommand> good_commands(const Refusals& r, const std::string& job
        {"--shard", "--gpus", "--point-timeout", "--max-points"}},
       {{"sweep", job, "--list"}, {"--max-points", "--shard", "--gpus", "--point-timeout"}},
       {{"submit", job, "--slurm", "--script", r.path("s.sh"), "--out", r.path("m.json")},
-       {"--shards", "--gpus-per-shard", "--max-points"}},
+       {"--shards", "--gpus-per-shard", "--max-points", "--nodes", "--ranks-per-node"}},
       {{"table", "--sim", "pic", "--out", r.path("t.txt"), "--collision-chance", "5"},
        {"--collision-chance"}},
   };
@@ -492,6 +562,75 @@ TEST(Fuzz, SchedbenchRefusesBadCrossSectionFiles) {
         {"run", "--sim", "pic", "--scheduler", "cpu-serial", "--init-n", "10", "--poisson-steps",
          "1", "--mobility-steps", "2", "--cross-section", table, "--json", r.path("r.json")},
         "case " + std::to_string(i));
+  }
+}
+
+TEST(Fuzz, SchedbenchRefusesBadSlurmOptions) {
+  Rng rng(12009);
+  Refusals r;
+  const std::string job = r.write(
+      "job.json",
+      R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": {"init_n": [1, 2], "steps": 5}})");
+  const std::vector<std::pair<std::string, std::string>> texts = {{"--partition", "gpu"},
+                                                                  {"--account", "project-1"},
+                                                                  {"--launcher", "srun -n {ranks}"},
+                                                                  {"--time", "01:00:00"},
+                                                                  {"--out", r.path("merged.json")}};
+  const std::string control = "\n\r\x01\x1b\x7f";
+  for (int i = 0; i < 60; ++i) {
+    auto [option, value] = pick(rng, texts);
+    value.insert(below(rng, value.size() + 1), 1, control[below(rng, control.size())]);
+    const std::vector<std::string> args = {"submit",       job,    "--slurm", "--script",
+                                           r.path("s.sh"), option, value};
+    r.expect_refused(args, "case " + std::to_string(i) + ": " + joined(args));
+  }
+}
+
+// A shard file with one fault: a field of the wrong type, a point listed twice or in another
+// shard's place. merge refuses it: exit 2, one line, nothing written.
+TEST(Fuzz, SchedbenchRefusesBadShardFiles) {
+  Rng rng(12010);
+  Refusals r;
+  const std::string job = r.write("job.json", R"({"sims": ["mvp"], "schedulers": ["cpu-serial"],
+    "repetitions": 1, "warmup": 0, "axes": {"init_n": 20, "steps": 5, "seed": [1, 2, 3, 4]}})");
+  const std::string out = r.path("seeds.json");
+  for (const char* shard : {"1/2", "2/2"}) {
+    const Outcome o = testing_support::run_program(
+        {SCHEDBENCH_EXE, "sweep", job, "--out", out, "--shard", shard}, r.path(""));
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+  }
+  const std::string first = r.path("seeds.shard-1-of-2.json");
+  const nlohmann::ordered_json good = nlohmann::ordered_json::parse(testing_support::slurp(first));
+  const std::vector<std::pair<std::string, nlohmann::ordered_json>> wrong_types = {
+      {"index", "0"},
+      {"index", -1},
+      {"label", 3},
+      {"status", "done"},
+      {"status", nullptr},
+      {"config", "mvp"},
+      {"digest", 12},
+      {"repetitions_ms", 5},
+      {"repetitions_ms", {1, "a"}},
+      {"stats", {{"median_ms", "fast"}}}};
+  for (int i = 0; i < 40; ++i) {
+    nlohmann::ordered_json shard = good;
+    nlohmann::ordered_json& points = shard["points"];
+    const size_t k = below(rng, points.size());
+    switch (below(rng, 3)) {
+      case 0: {
+        const auto& [field, value] = pick(rng, wrong_types);
+        points[k][field] = value;
+        break;
+      }
+      case 1:
+        points.push_back(points[k]);
+        break;
+      default:
+        points[k]["index"] = points[k]["index"].get<size_t>() + 1;  // shard 2's point
+        break;
+    }
+    r.write("seeds.shard-1-of-2.json", shard.dump());
+    r.expect_refused({"merge", out}, "case " + std::to_string(i) + ": " + shard.dump());
   }
 }
 
