@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <regex>
 
 #include "core/device.hpp"
@@ -14,6 +15,7 @@
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/io/output_path.hpp"
+#include "harness/job/compare.hpp"
 #include "harness/job/job.hpp"
 #include "harness/job/job_results.hpp"
 #include "harness/sweep/point_process.hpp"
@@ -151,6 +153,42 @@ void plan_ranks(const Job& job, const BatchArgs& a, SlurmRequest& r) {
   }
 }
 
+// Exit code of compare where --fail-if-slower finds a point slower beyond it, or a digest change.
+constexpr int kCompareFailed = 4;
+
+int compare_command(const BatchArgs& a) {
+  CompareOptions o;
+  o.same_within = parse_real("--same-within", a.same_within, 0, 100) / 100;
+  const bool gate = !a.fail_if_slower.empty();  // compare as a CI check
+  const double fail_beyond =
+      gate ? parse_real("--fail-if-slower", a.fail_if_slower, 0, 1000) / 100 : 0.0;
+  if (!a.out_path.empty()) check_output_file("--out", a.out_path, false);
+  const Comparison c = compare_results(read_results_file(a.compare_a),
+                                       read_results_file(a.compare_b), a.compare_a, a.compare_b, o);
+  const std::string text = a.compare_format == "json"
+                               ? comparison_json(c).dump(2) + "\n"
+                               : comparison_text(c, a.compare_format == "md");
+  if (a.out_path.empty()) {
+    fmt::print("{}", text);
+  } else {
+    write_file_atomically(a.out_path, text);
+    fmt::print("wrote {}\n", a.out_path);
+  }
+  if (!gate) return 0;
+  for (const PointComparison& p : c.points) {
+    if (p.lo > 1 + fail_beyond || p.digest_changed) {
+      fmt::print(stderr, "schedbench: compare: {}: {}\n", p.label,
+                 p.digest_changed
+                     ? "its digest changed"
+                     : fmt::format("slower by {:.1f}% (interval from {:+.1f}%), beyond "
+                                   "--fail-if-slower {}",
+                                   100 * (p.ratio - 1), 100 * (p.lo - 1), a.fail_if_slower));
+      return kCompareFailed;
+    }
+  }
+  return 0;
+}
+
 int submit_command(BatchArgs& a) {
   if (!a.slurm) throw UsageError("submit: name the batch system; accepted: --slurm");
   const Job job = load_job_of(a, true);
@@ -238,6 +276,23 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       "refuse a job of more points (default {}; at most {})", kDefaultMaxPoints, kMaxMaxPoints);
   a.sweep->add_option("--max-points", a.max_points, max_points_help)->check(not_empty());
 
+  a.compare = app.add_subcommand(
+      "compare",
+      "compare two results files point by point: B's median against A's with a bootstrap "
+      "interval, and a verdict (faster, slower, same, unsure) per point");
+  a.compare->add_option("A", a.compare_a, "the baseline results file")->required();
+  a.compare->add_option("B", a.compare_b, "the results file compared with it")->required();
+  a.compare->add_option("--format", a.compare_format, "text (default), md or json")
+      ->check(CLI::IsMember({"text", "md", "json"}));
+  a.compare->add_option("--same-within", a.same_within,
+                        "percent: a point whose whole interval lies within it of A is 'same' "
+                        "(default 3)");
+  a.compare->add_option("--fail-if-slower", a.fail_if_slower,
+                        "percent: exit 4 where a point is slower beyond it (its whole interval) "
+                        "or its digest changed");
+  a.compare->add_option("--out", a.out_path, "write the comparison here instead of stdout")
+      ->check(output_file());
+
   a.merge = app.add_subcommand("merge",
                                "join the shard files of a sweep (X.shard-I-of-N.json) into X.json");
   a.merge->add_option("results", a.out_path, "the merged results file to write (replaced)")
@@ -286,7 +341,9 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
 }
 
 bool run_batch_command(BatchArgs& a, int& exit_code) {
-  if (a.sweep->parsed()) {
+  if (a.compare->parsed()) {
+    exit_code = compare_command(a);
+  } else if (a.sweep->parsed()) {
     exit_code = sweep_command(a);
   } else if (a.merge->parsed()) {
     exit_code = merge_command(a);

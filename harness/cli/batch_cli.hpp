@@ -1,5 +1,6 @@
 // The batch commands of schedbench: sweep (run a job file), merge (join a sharded sweep's
-// files) and submit (a Slurm script that runs the shards and the merge).
+// files), submit (a Slurm script that runs the shards and the merge) and compare (two results
+// files, point by point).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -15,6 +16,7 @@ struct BatchArgs {
   CLI::App* sweep = nullptr;
   CLI::App* merge = nullptr;
   CLI::App* submit = nullptr;
+  CLI::App* compare = nullptr;
   std::string job_path;
   std::string out_path;
   std::string shard;                        // "I/N"
@@ -29,6 +31,7 @@ struct BatchArgs {
   SlurmRequest slurm_request;
   std::string shards, gpus_per_shard, cpus_per_shard, script_path;
   std::string nodes, ranks_per_node;
+  std::string compare_a, compare_b, compare_format = "text", same_within = "3", fail_if_slower;
   std::string slurm_launcher = "srun -n {ranks}";
 };
 

@@ -232,6 +232,12 @@ void check_shard_points(const Json& shard, const std::string& file, int index, i
 
 }  // namespace
 
+nlohmann::ordered_json read_results_file(const std::string& path) {
+  Json doc = read_json_file(path, "results file");
+  check_results(doc, path, "");
+  return doc;
+}
+
 MergeOutcome merge_shards(const std::string& path) {
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : ".";

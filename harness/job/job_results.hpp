@@ -56,6 +56,10 @@ inline constexpr int kMaxShards = 100000;
 // The file shard `index` of `count` writes for `path`: X.json -> X.shard-I-of-N.json.
 std::string shard_path(const std::string& path, int index, int count);
 
+// A results file (schedbench.job/1) as read and checked: every point record's fields of their
+// types (UsageError naming the file and the point otherwise).
+nlohmann::ordered_json read_results_file(const std::string& path);
+
 struct MergeOutcome {
   size_t points = 0;                    // in the merged file
   std::vector<std::string> unfinished;  // a line per shard that did not finish; then no file

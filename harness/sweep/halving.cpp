@@ -9,27 +9,7 @@
 namespace sb {
 namespace {
 
-constexpr int kResamples = 2000;        // bootstrap resamples for the verdict
-constexpr double kLikelyP = 0.95;       // P(fastest) from which a winner is "likely" the fastest
-constexpr uint32_t kBootstrapSeed = 1;  // fixed: the same times give the same verdict
-
-// The value at fraction `f` of sorted `v`, between neighbours.
-double quantile(const std::vector<double>& v, double f) {
-  const double at = f * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<size_t>(std::floor(at));
-  const size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (at - static_cast<double>(lo)) * (v[hi] - v[lo]);
-}
-
-double median_of_resample(const std::vector<double>& v, std::mt19937& rng,
-                          std::vector<double>& scratch) {
-  std::uniform_int_distribution<size_t> pick(0, v.size() - 1);
-  scratch.resize(v.size());
-  for (double& x : scratch)
-    x = v[pick(rng)];
-  std::sort(scratch.begin(), scratch.end());
-  return quantile(scratch, 0.5);
-}
+constexpr double kLikelyP = 0.95;  // P(fastest) from which a winner is "likely" the fastest
 
 // Best first: a later round beats an earlier one (it survived more halvings), then the median.
 bool better(const CandidateOutcome& a, const CandidateOutcome& b) {
@@ -48,13 +28,6 @@ std::vector<size_t> faster_half(std::vector<size_t> alive,
 }
 
 }  // namespace
-
-Spread spread_of(std::vector<double> times_ms) {
-  if (times_ms.empty()) return {};
-  std::sort(times_ms.begin(), times_ms.end());
-  return {quantile(times_ms, 0.5), quantile(times_ms, 0.25), quantile(times_ms, 0.75),
-          times_ms.front(), times_ms.back()};
-}
 
 Verdict compare(const std::vector<double>& winner, const std::vector<double>& runner_up) {
   std::mt19937 rng(kBootstrapSeed);

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/bench/statistics.hpp"
+
 namespace sb {
 
 struct Measurement {
@@ -35,12 +37,6 @@ struct HalvingOptions {
   double budget_s = 60;
   int first_repetitions = 3;
 };
-
-// The spread of a measurement: median, quartiles and range, in ms.
-struct Spread {
-  double median = 0, q1 = 0, q3 = 0, min = 0, max = 0;
-};
-Spread spread_of(std::vector<double> times_ms);
 
 struct CandidateOutcome {
   size_t index = 0;

@@ -1,0 +1,148 @@
+#include "harness/job/compare.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include "harness/bench/statistics.hpp"
+#include "harness/io/text_table.hpp"
+
+namespace sb {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// A point's configuration as a key: the same in both files where the same run was measured. A
+// configuration written before `ranks` was recorded is one rank's.
+std::string config_key(const Json& point) {
+  nlohmann::json config = point["config"];
+  if (!config.contains("ranks")) config["ranks"] = 1;
+  return config.dump();
+}
+
+std::vector<double> times_of(const Json& point) {
+  return point["repetitions_ms"].get<std::vector<double>>();
+}
+
+// The verdict on an interval of b / a: within 1 +- `same` both ends, or wholly past it.
+std::string verdict_of(double lo, double hi, double same) {
+  if (lo > 1 + same) return "slower";
+  if (hi < 1 - same) return "faster";
+  if (lo >= 1 - same && hi <= 1 + same) return "same";
+  return "unsure";
+}
+
+// A markdown table: a header row, its rule, and the rows.
+std::string markdown_table(const std::vector<std::string>& head,
+                           const std::vector<std::vector<std::string>>& rows) {
+  const auto line = [](const std::vector<std::string>& cells) {
+    std::string out = "|";
+    for (const std::string& cell : cells)
+      out += " " + cell + " |";
+    return out + "\n";
+  };
+  std::string out = line(head) + line(std::vector<std::string>(head.size(), "---"));
+  for (const std::vector<std::string>& row : rows)
+    out += line(row);
+  return out;
+}
+
+std::string percent(double ratio) {
+  return fmt::format("{:+.1f}%", 100 * (ratio - 1));
+}
+
+}  // namespace
+
+Comparison compare_results(const Json& a, const Json& b, const std::string& a_path,
+                           const std::string& b_path, const CompareOptions& options) {
+  Comparison c{a_path, b_path, options, {}, {}, {}, 1};
+  std::map<std::string, const Json*> in_b;
+  for (const Json& p : b["points"]) {
+    if (p["status"] == "ok") in_b[config_key(p)] = &p;
+  }
+  std::map<std::string, bool> matched;
+  double log_sum = 0;
+  for (const Json& p : a["points"]) {
+    if (p["status"] != "ok") continue;
+    const auto found = in_b.find(config_key(p));
+    if (found == in_b.end()) {
+      c.only_a.push_back(p["label"].get<std::string>());
+      continue;
+    }
+    matched[found->first] = true;
+    const Json& q = *found->second;
+    const MedianRatio r = median_ratio(times_of(p), times_of(q));
+    c.points.push_back({p["label"].get<std::string>(), p["stats"]["median_ms"].get<double>(),
+                        q["stats"]["median_ms"].get<double>(), r.ratio, r.lo, r.hi,
+                        verdict_of(r.lo, r.hi, options.same_within), p["digest"] != q["digest"]});
+    log_sum += std::log(r.ratio);
+  }
+  for (const auto& [key, p] : in_b) {
+    if (matched.count(key) == 0) c.only_b.push_back((*p)["label"].get<std::string>());
+  }
+  if (!c.points.empty())
+    c.geometric_mean = std::exp(log_sum / static_cast<double>(c.points.size()));
+  return c;
+}
+
+std::string comparison_text(const Comparison& c, bool markdown) {
+  std::vector<std::vector<std::string>> rows;
+  std::map<std::string, int> counts;
+  int digests = 0;
+  for (const PointComparison& p : c.points) {
+    ++counts[p.verdict];
+    digests += p.digest_changed ? 1 : 0;
+    rows.push_back({p.label, fmt::format("{:.3f}", p.a_ms), fmt::format("{:.3f}", p.b_ms),
+                    fmt::format("{:.3f}", p.ratio), fmt::format("[{:.3f}, {:.3f}]", p.lo, p.hi),
+                    p.verdict + (p.digest_changed ? " DIGEST CHANGED" : "")});
+  }
+  const std::vector<std::string> head = {"point", "A median ms",  "B median ms",
+                                         "B/A",   "95% interval", "verdict"};
+  std::string out;
+  if (markdown) {
+    out = markdown_table(head, rows);
+  } else {
+    TextTable table(head);
+    for (std::vector<std::string>& row : rows)
+      table.add_row(std::move(row));
+    out = table.str();
+  }
+  out += fmt::format(
+      "\n{} points in both ({} only in A, {} only in B); B/A geometric mean {:.3f} ({}); faster "
+      "{}, slower {}, same {}, unsure {}; digest changes {}\n",
+      c.points.size(), c.only_a.size(), c.only_b.size(), c.geometric_mean,
+      percent(c.geometric_mean), counts["faster"], counts["slower"], counts["same"],
+      counts["unsure"], digests);
+  out += fmt::format(
+      "test: the ratio of B's median to A's, its 95% interval from {} bootstrap resamples of each "
+      "point's repetitions; 'same' where the whole interval lies within {:.0f}% of 1, 'faster' or "
+      "'slower' where it lies wholly beyond, 'unsure' otherwise\n",
+      kResamples, 100 * c.options.same_within);
+  return out;
+}
+
+Json comparison_json(const Comparison& c) {
+  Json points = Json::array();
+  for (const PointComparison& p : c.points) {
+    points.push_back({{"label", p.label},
+                      {"a_median_ms", p.a_ms},
+                      {"b_median_ms", p.b_ms},
+                      {"ratio", p.ratio},
+                      {"interval", {p.lo, p.hi}},
+                      {"verdict", p.verdict},
+                      {"digest_changed", p.digest_changed}});
+  }
+  return {{"schema", "schedbench.compare/1"},
+          {"a", c.a_path},
+          {"b", c.b_path},
+          {"same_within", c.options.same_within},
+          {"resamples", kResamples},
+          {"points", points},
+          {"only_a", c.only_a},
+          {"only_b", c.only_b},
+          {"geometric_mean", c.geometric_mean}};
+}
+
+}  // namespace sb

@@ -1,0 +1,104 @@
+// schedbench compare on quiet measurements: the same file against itself is the same everywhere;
+// a copy 10 % slower in every repetition is slower everywhere and fails --fail-if-slower 5 (exit
+// 4) but not 20; a changed digest is named and fails it too; the three formats; bad input is one
+// line, exit 2. Noisy measurements of three repetitions are, honestly, "unsure".
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/support/sweep_job.hpp"
+
+namespace sb {
+namespace {
+
+using testing_support::Outcome;
+using testing_support::read_json;
+using testing_support::schedbench;
+using testing_support::seed_job;
+using testing_support::TempDir;
+
+// A real results file of four CPU points whose times are set to a quiet measurement's (five
+// repetitions within 0.2 %, as on a quiet GPU), and a copy with every time scaled by `factor`.
+struct Pair {
+  TempDir dir;
+  std::string a = dir.path("a.json"), b = dir.path("b.json");
+  explicit Pair(double factor) {
+    const Outcome o = schedbench(dir, {"sweep", seed_job(dir, "[1, 2, 3, 4]", 1), "--out", a});
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(testing_support::slurp(a));
+    double base = 10;
+    for (auto& p : doc["points"]) {
+      p["repetitions_ms"] = {base * 0.999, base * 1.001, base, base * 0.998, base * 1.002};
+      p["stats"]["median_ms"] = base;
+      base *= 1.7;
+    }
+    dir.write("a.json", doc.dump(2));
+    for (auto& p : doc["points"]) {
+      for (auto& t : p["repetitions_ms"])
+        t = t.get<double>() * factor;
+      p["stats"]["median_ms"] = p["stats"]["median_ms"].get<double>() * factor;
+    }
+    dir.write("b.json", doc.dump(2));
+  }
+};
+
+TEST(Compare, AFileAgainstItselfIsTheSameEverywhere) {
+  Pair p(1.0);
+  const Outcome o = schedbench(p.dir, {"compare", p.a, p.b, "--fail-if-slower", "0"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("4 points in both (0 only in A, 0 only in B); B/A geometric mean 1.000 "
+                       "(+0.0%); faster 0, slower 0, same 4, unsure 0; digest changes 0"),
+            std::string::npos)
+      << o.out;
+}
+
+TEST(Compare, TenPercentSlowerIsFoundAndFailsTheGate) {
+  Pair p(1.1);
+  const Outcome o = schedbench(p.dir, {"compare", p.a, p.b, "--format", "json"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["schema"], "schedbench.compare/1");
+  ASSERT_EQ(j["points"].size(), 4u);
+  for (const auto& point : j["points"]) {
+    EXPECT_EQ(point["verdict"], "slower") << point.dump();
+    EXPECT_NEAR(point["ratio"].get<double>(), 1.1, 1e-9);
+  }
+  EXPECT_NEAR(j["geometric_mean"].get<double>(), 1.1, 1e-9);
+  const Outcome gate = schedbench(p.dir, {"compare", p.a, p.b, "--fail-if-slower", "5"});
+  EXPECT_EQ(gate.exit_code, 4) << gate.err;
+  EXPECT_NE(gate.err.find("slower by 10.0%"), std::string::npos) << gate.err;
+  EXPECT_EQ(schedbench(p.dir, {"compare", p.a, p.b, "--fail-if-slower", "20"}).exit_code, 0);
+  const Outcome faster = schedbench(p.dir, {"compare", p.b, p.a, "--format", "md"});
+  EXPECT_NE(faster.out.find("| --- |"), std::string::npos) << faster.out;
+  EXPECT_NE(faster.out.find("faster 4, slower 0"), std::string::npos) << faster.out;
+}
+
+TEST(Compare, AChangedDigestIsACorrectnessChange) {
+  Pair p(1.0);
+  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(testing_support::slurp(p.b));
+  doc["points"][2]["digest"] = "0x0000000000000001";
+  doc["points"].erase(3);
+  p.dir.write("b.json", doc.dump(2));
+  const Outcome o = schedbench(p.dir, {"compare", p.a, p.b, "--fail-if-slower", "5"});
+  EXPECT_EQ(o.exit_code, 4) << o.err;
+  EXPECT_NE(o.out.find("same DIGEST CHANGED"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("3 points in both (1 only in A, 0 only in B)"), std::string::npos) << o.out;
+  EXPECT_NE(o.err.find("its digest changed"), std::string::npos) << o.err;
+}
+
+TEST(Compare, BadInputIsOneLineExitTwo) {
+  Pair p(1.0);
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"compare", p.a, p.dir.path("missing.json")},
+                                             {"compare", p.a, p.b, "--format", "xml"},
+                                             {"compare", p.a, p.b, "--same-within", "-1"},
+                                             {"compare", p.a, p.b, "--fail-if-slower", "ten"}}) {
+    const Outcome o = schedbench(p.dir, args);
+    EXPECT_EQ(o.exit_code, 2) << args.back() << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  }
+}
+
+}  // namespace
+}  // namespace sb
