@@ -130,7 +130,7 @@ class OpenSolver final : public PoissonSolver {
     cube_.forward();
     // phi_i = sum_j G(i - j) rho_j h^3, and the backward transform's factor m^3 undone.
     const double scale = mesh.h * mesh.h * mesh.h / (double(m) * m * m);
-    green_.resize(cube_.spectrum_size());
+    green_ = allocate_host<double>(cube_.spectrum_size(), "the open solve's Green function");
     const fftw_complex* s = cube_.spectrum();
     for (uint64_t q = 0; q < green_.size(); ++q)
       green_[q] = s[q][0] * scale;

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 
+#include "core/memory.hpp"
 #include "fields/mesh_nodes.hpp"
 #include "ranks/reduce.hpp"
 
@@ -53,6 +55,7 @@ void HostSpaceCharge::update(const std::vector<ChargedParticle>& ps, PhaseWindow
   for (const ChargedParticle& p : ps) {
     electrons.add(p.x, p.y, p.z);
     if (!ion_pending(p, w, steps_per_phase)) continue;
+    make_room(ions_, ions_.size() + 3, SIZE_MAX, "the space charge's ions");
     ions_.insert(ions_.end(), {p.bx, p.by, p.bz});
     ion_box_.add(p.bx, p.by, p.bz);
   }
