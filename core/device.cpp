@@ -4,13 +4,17 @@
 
 namespace sb {
 
-bool cuda_device_present() {
+int cuda_device_count() {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {
     cudaGetLastError();  // clear the sticky "no device" / "no driver" error
-    return false;
+    return 0;
   }
-  return n > 0;
+  return n;
+}
+
+bool cuda_device_present() {
+  return cuda_device_count() > 0;
 }
 
 std::optional<DeviceDescription> describe_device() {

@@ -27,6 +27,9 @@ inline double peak_bandwidth_bytes_per_s(const DeviceDescription& d) {
   return 2.0 * d.memory_clock_peak_mhz * 1e6 * d.memory_bus_bits / 8.0;
 }
 
+// The CUDA devices this process sees (0 without a driver or a GPU).
+int cuda_device_count();
+
 // True where a CUDA device can be used (a driver and at least one GPU).
 bool cuda_device_present();
 

@@ -45,7 +45,7 @@ void parse_shard(const std::string& text, SweepOptions& o) {
   if (o.shard_index > o.shard_count) throw bad();
 }
 
-std::vector<std::string> parse_gpus(const std::string& text) {
+std::vector<std::string> parse_gpus(const std::string& text, int devices) {
   std::vector<std::string> out;
   for (const std::string& g : split(text, ',')) {
     try {
@@ -60,6 +60,21 @@ std::vector<std::string> parse_gpus(const std::string& text) {
     }
   }
   if (out.empty()) throw UsageError("--gpus: empty; accepted e.g. 0,1,2");
+  // Points side by side on devices that do not exist would share the CPU and corrupt each
+  // other's times.
+  if (devices == 0) {
+    throw UsageError(
+        "--gpus: this machine has no CUDA device; accepted: no --gpus (points then run one at a "
+        "time)");
+  }
+  for (const std::string& g : out) {
+    if (std::stoi(g) >= devices) {
+      throw UsageError(
+          fmt::format("--gpus: device {} does not exist; accepted: 0 to {} ({} CUDA "
+                      "device(s) here)",
+                      g, devices - 1, devices));
+    }
+  }
   return out;
 }
 
@@ -89,7 +104,7 @@ int sweep_command(BatchArgs& a) {
   SweepOptions& o = a.sweep_options;
   o.out_path = a.out_path;
   if (!a.shard.empty()) parse_shard(a.shard, o);
-  if (!a.gpus.empty()) o.gpus = parse_gpus(a.gpus);
+  if (!a.gpus.empty()) o.gpus = parse_gpus(a.gpus, cuda_device_count());
   if (!a.point_timeout.empty())
     o.point_timeout_s = parse_real("--point-timeout", a.point_timeout, 1, 1e6);
   if (o.resume && o.overwrite) throw UsageError("--resume and --overwrite: choose one");

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "core/device.hpp"
 #include "harness/job/job_results.hpp"
 #include "tests/support/ranks.hpp"
 #include "tests/support/sweep_job.hpp"
@@ -279,6 +280,21 @@ std::string ranks_job(const TempDir& dir) {
 
 // Each point of several ranks runs behind the launcher, as one simulation: every rank count
 // gives the one-rank digest, and the record says how many ranks ran it.
+// Points side by side on devices that are not there would share the CPU: refused.
+TEST(Sweep, GpusThatDoNotExistAreRefused) {
+  TempDir dir;
+  const int devices = cuda_device_count();
+  const Outcome o = schedbench(dir, {"sweep", seed_job(dir, "[1]"), "--out", dir.path("r.json"),
+                                     "--gpus", std::to_string(devices)});
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  EXPECT_NE(o.err.find(devices == 0 ? "--gpus: this machine has no CUDA device"
+                                    : "does not exist; accepted: 0 to"),
+            std::string::npos)
+      << o.err;
+  EXPECT_FALSE(fs::exists(dir.path("r.json")));
+}
+
 TEST(Sweep, APointOfSeveralRanksRunsBehindTheLauncherWithTheOneRankDigest) {
   if (testing_support::mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
   TempDir dir;
@@ -304,13 +320,15 @@ TEST(Sweep, APointOfSeveralRanksRunsBehindTheLauncherWithTheOneRankDigest) {
 TEST(Sweep, APointOfMoreRanksThanGpusOrWithoutItsLauncherIsRefused) {
   TempDir dir;
   const std::string job = ranks_job(dir);
-  const Outcome gpus =
-      schedbench(dir, {"sweep", job, "--out", dir.path("r.json"), "--gpus", "0,1"});
-  EXPECT_EQ(gpus.exit_code, 2);
-  EXPECT_EQ(gpus.err,
-            "schedbench: error: --gpus: names 2 device(s), but point mvp__cpu-serial__ranks-3 "
-            "takes 3 ranks, one GPU each; accepted: --gpus with at least 3 devices, or no --gpus "
-            "(each point then has every GPU)\n");
+  if (cuda_device_count() >= 2) {
+    const Outcome gpus =
+        schedbench(dir, {"sweep", job, "--out", dir.path("r.json"), "--gpus", "0,1"});
+    EXPECT_EQ(gpus.exit_code, 2);
+    EXPECT_EQ(gpus.err,
+              "schedbench: error: --gpus: names 2 device(s), but point mvp__cpu-serial__ranks-3 "
+              "takes 3 ranks, one GPU each; accepted: --gpus with at least 3 devices, or no "
+              "--gpus (each point then has every GPU)\n");
+  }
   const Outcome missing = schedbench(dir, {"sweep", job, "--out", dir.path("r.json"), "--launcher",
                                            "/nonexistent/mpirun -n {ranks}"});
   EXPECT_EQ(missing.exit_code, 2);
