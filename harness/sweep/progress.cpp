@@ -1,6 +1,7 @@
 #include "harness/sweep/progress.hpp"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 
 #include <algorithm>
 #include <cmath>
@@ -50,7 +51,7 @@ std::string Progress::eta() const {
 
 void Progress::started(const std::string& label) {
   running_.emplace_back(label, Clock::now());
-  if (terminal_) draw();
+  if (terminal_) draw(Clock::now());
 }
 
 void Progress::finished(const std::string& label, const std::string& outcome) {
@@ -61,11 +62,15 @@ void Progress::finished(const std::string& label, const std::string& outcome) {
                  running_.end());
   clear();
   line(fmt::format("[{}/{}] {}  {}  (ETA {})", done_, total_, label, outcome, eta()));
-  if (terminal_) draw();
+  if (terminal_) draw(Clock::now());
 }
 
 void Progress::tick(Clock::time_point now) {
-  if (terminal_ || running_.empty() || seconds_between(last_line_, now) < kHeartbeatS) return;
+  if (terminal_) {
+    if (seconds_between(last_draw_, now) >= 1) draw(now);
+    return;
+  }
+  if (running_.empty() || seconds_between(last_line_, now) < kHeartbeatS) return;
   std::string text = "  still running:";
   for (const auto& [label, since] : running_)
     text += fmt::format(" {} ({})", label, format_duration(seconds_between(since, now)));
@@ -83,13 +88,24 @@ void Progress::clear() {
   if (terminal_) fmt::print(out_, "\r\033[K");
 }
 
-void Progress::draw() {
+void Progress::draw(Clock::time_point now) {
   constexpr int kWidth = 30;
   const int filled = static_cast<int>(kWidth * done_ / (total_ == 0 ? 1 : total_));
-  fmt::print(out_, "\r\033[K[{}{}] {}/{} ETA {}  {}", std::string(static_cast<size_t>(filled), '#'),
-             std::string(static_cast<size_t>(kWidth - filled), '.'), done_, total_, eta(),
-             running_.empty() ? "" : running_.back().first);
+  std::string text =
+      fmt::format("[{}{}] {}/{} ETA {}", std::string(static_cast<size_t>(filled), '#'),
+                  std::string(static_cast<size_t>(kWidth - filled), '.'), done_, total_, eta());
+  if (!running_.empty()) {
+    const auto& [label, since] = running_.back();
+    text += fmt::format("  {} ({})", label, format_duration(seconds_between(since, now)));
+  }
+  // One column short of the width, so that the line never wraps and litters the scrollback.
+  winsize size{};
+  const bool known = ioctl(fileno(out_), TIOCGWINSZ, &size) == 0 && size.ws_col > 1;
+  const size_t columns = known ? size.ws_col - 1u : 79u;
+  if (text.size() > columns) text.resize(columns);
+  fmt::print(out_, "\r\033[K{}", text);
   std::fflush(out_);
+  last_draw_ = now;
 }
 
 }  // namespace sb

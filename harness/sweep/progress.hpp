@@ -1,5 +1,6 @@
-// What a long sweep tells its user while it runs: on a terminal a bar with the ETA under a line
-// per finished point; otherwise (a log, a batch job) the lines alone, each with the ETA, and a
+// What a long sweep tells its user while it runs: on a terminal a bar with the ETA and the running
+// point's elapsed time (redrawn every second, cut to the terminal's width) under a line per
+// finished point; otherwise (a log, a batch job) the lines alone, each with the ETA, and a
 // heartbeat line while points run, so that a quiet log still shows the sweep is alive.
 #pragma once
 
@@ -33,7 +34,7 @@ class Progress {
 
  private:
   std::string eta() const;
-  void draw();
+  void draw(Clock::time_point now);
   void line(const std::string& text);
 
   size_t total_, done_, done_here_ = 0, slots_;
@@ -43,6 +44,7 @@ class Progress {
   std::vector<std::pair<std::string, Clock::time_point>> running_;  // in the order started
   Clock::time_point start_ = Clock::now();
   Clock::time_point last_line_ = start_;
+  Clock::time_point last_draw_ = start_;
 };
 
 // "1h02m", "3m05s", "42s".

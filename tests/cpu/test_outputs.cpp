@@ -479,6 +479,26 @@ TEST(Usability, ALogGetsAHeartbeatWhilePointsRun) {
   std::fclose(log);
 }
 
+// On a terminal the bar shows the running point's elapsed time, redrawn while it runs, and never
+// runs past the width (80 columns where the width is unknown).
+TEST(Usability, TheBarShowsTheRunningPointsTimeWithinTheWidth) {
+  std::FILE* bar = std::tmpfile();
+  Progress progress(2, 0, 1, 0, true, bar);
+  const std::string label(120, 'x');
+  progress.started(label);
+  const auto now = Progress::Clock::now();
+  progress.tick(now + std::chrono::seconds(7));
+  const std::string shown = written(bar);
+  const std::string last = shown.substr(shown.rfind("\033[K") + 3);
+  EXPECT_LE(last.size(), 79u) << last;
+  progress.clear();
+  progress.started("short");
+  progress.tick(now + std::chrono::seconds(65));
+  const std::string later = written(bar);
+  EXPECT_NE(later.rfind("short (1m05s)"), std::string::npos) << later;
+  std::fclose(bar);
+}
+
 // Runs `args` on a pseudo-terminal, as a user at a terminal would; returns what it showed.
 std::string schedbench_on_a_terminal(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {SCHEDBENCH_EXE};
