@@ -472,6 +472,50 @@ void check_command_name(CLI::App& app, int argc, char** argv) {
   }
 }
 
+// Edits (insertions, deletions, substitutions) that turn `a` into `b`.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// A long option the command does not have, before CLI11 reports something else (a required
+// option "missing" where it was misspelt): one line naming it and the nearest option there is.
+void check_option_names(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return;
+  CLI::App* command = app.get_subcommand(argv[1]);
+  std::vector<std::string> known = {"--help"};
+  for (const CLI::Option* o : command->get_options()) {
+    for (const std::string& name : o->get_lnames())
+      known.push_back("--" + name);
+  }
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") return;  // what follows is not options
+    if (arg.rfind("--", 0) != 0) continue;
+    const std::string name = arg.substr(0, arg.find('='));
+    if (std::count(known.begin(), known.end(), name) > 0) continue;
+    const auto nearest = std::min_element(known.begin(), known.end(),
+                                          [&](const std::string& x, const std::string& y) {
+                                            return edit_distance(name, x) < edit_distance(name, y);
+                                          });
+    const bool close = edit_distance(name, *nearest) <= std::max<size_t>(2, name.size() / 4);
+    throw UsageError(fmt::format("{}: not an option of {}; {}", printable(name), argv[1],
+                                 close ? fmt::format("did you mean {}?", *nearest)
+                                       : fmt::format("schedbench help {} lists them", argv[1])));
+  }
+}
+
 // `schedbench help [COMMAND]`: the same text as --help. (App::help() would describe the
 // command selected, which is `help` itself.)
 int help_command(CLI::App& app, const std::string& topic) {
@@ -619,6 +663,7 @@ int cli_main(int argc, char** argv) {
   try {
     join_ranks(argc, argv);
     check_command_name(app, argc, argv);
+    check_option_names(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version

@@ -512,5 +512,26 @@ TEST(Cli, HelpExitsZero) {
   EXPECT_NE(o.out.find("--split-chance"), std::string::npos);
 }
 
+// A misspelt option is named, with the nearest option the command has, rather than reported as a
+// required option missing.
+TEST(Cli, AMisspeltOptionGetsTheNearestOne) {
+  TempDir dir;
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"run", "--sheduler", "naive", "--sim", "mvp"},
+       "schedbench: error: --sheduler: not an option of run; did you mean --scheduler?\n"},
+      {{"sweep", "job.json", "--gpu", "0"},
+       "schedbench: error: --gpu: not an option of sweep; did you mean --gpus?\n"},
+      {{"run", "--frobnicate=3"},
+       "schedbench: error: --frobnicate: not an option of run; schedbench help run lists them\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    std::vector<std::string> argv = {SCHEDBENCH_EXE};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const testing_support::Outcome o = testing_support::run_program(argv, dir.path(""));
+    EXPECT_EQ(o.exit_code, 2) << args[1];
+    EXPECT_EQ(o.err, message);
+  }
+}
+
 }  // namespace
 }  // namespace sb
