@@ -1,4 +1,4 @@
-#include "harness/job/compare.hpp"
+#include "harness/bench/compare.hpp"
 
 #include <fmt/format.h>
 
