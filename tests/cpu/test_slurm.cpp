@@ -140,12 +140,9 @@ TEST(Slurm, HostileNamesRunNothing) {
   TempDir dir;
   const std::string hostile = "a'b\"c$(touch pwned1)`touch pwned2`;touch pwned3;\\";
   const std::string out = dir.path("r/" + hostile + ".json");
-  const std::string script = dir.path("s.sh");
-  const Outcome written =
-      schedbench(dir, {"submit", seed_job(dir, "[1]"), "--slurm", "--out", out, "--partition",
-                       "p$(touch pwned4)", "--account", "`touch pwned5`", "--script", script});
-  ASSERT_EQ(written.exit_code, 0) << written.err;
-  const Outcome ran = run_script(dir, script, {"--wait"});
+  script_for(dir, seed_job(dir, "[1]"),
+             {"--out", out, "--partition", "p$(touch pwned4)", "--account", "`touch pwned5`"});
+  const Outcome ran = run_script(dir, dir.path("job.slurm.sh"), {"--wait"});
   EXPECT_EQ(ran.exit_code, 0) << ran.out << ran.err;
   EXPECT_TRUE(fs::exists(out)) << ran.out << ran.err;
   for (int k = 1; k <= 5; ++k)
