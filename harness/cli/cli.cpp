@@ -60,11 +60,12 @@ std::string default_policy_text(const SchedulerPolicies& p) {
                      fmt::join(measured, ", "), p.defaults.front().policy);
 }
 
-// The tuning policies (--policy) of every scheduler that has them, with their constants.
-TextTable policy_table() {
+// The tuning policies (--policy) of `only`, or of every scheduler that has them, with their
+// constants.
+TextTable policy_table(const SchedulerEntry* only = nullptr) {
   TextTable table({"scheduler", "policy", "constants", "what"});
   for (const SchedulerEntry& e : all_schedulers()) {
-    if (e.policies.empty()) continue;
+    if (e.policies.empty() || (only != nullptr && only != &e)) continue;
     table.add_row({e.name, kDefaultPolicy, "", default_policy_text(e.policies)});
     for (const PolicyInfo& p : e.policies.named) {
       std::vector<std::string> constants;
@@ -76,19 +77,105 @@ TextTable policy_table() {
   return table;
 }
 
-int list_command(bool as_json) {
+// The widest a line of `list` may be; `list NAME` and `list --json` hold the details.
+constexpr size_t kListColumns = 100;
+
+// `text` cut to at most `width` bytes, "..." marking a cut, never inside a UTF-8 character.
+std::string cut(const std::string& text, size_t width) {
+  if (text.size() <= width) return text;
+  size_t end = width - 3;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+    --end;
+  return text.substr(0, end) + "...";
+}
+
+// `text` broken into lines of at most `width` bytes at spaces, each after `indent`.
+std::string wrapped(const std::string& text, size_t width, const std::string& indent) {
+  std::string out, line;
+  std::istringstream words(text);
+  for (std::string word; words >> word;) {
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += indent + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  return line.empty() ? out : out + indent + line + "\n";
+}
+
+// A two-or-more-column table whose last column is cut so that no line passes kListColumns.
+std::string fitted(const std::vector<std::string>& head,
+                   const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> widths(head.size());
+  for (size_t i = 0; i + 1 < head.size(); ++i) {
+    widths[i] = head[i].size();
+    for (const auto& row : rows)
+      widths[i] = std::max(widths[i], row[i].size());
+  }
+  size_t used = 0;
+  for (size_t i = 0; i + 1 < head.size(); ++i)
+    used += widths[i] + 2;
+  TextTable table(head);
+  for (std::vector<std::string> row : rows) {
+    row.back() = cut(row.back(), kListColumns - used);
+    table.add_row(std::move(row));
+  }
+  return table.str();
+}
+
+// One sim's or scheduler's whole entry: its description, and a sim's parameters or a
+// scheduler's policies with their constants.
+int list_one(const std::string& name) {
+  for (const SimInfo& s : all_sims()) {
+    if (s.name != name) continue;
+    fmt::print("sim {}\n{}its parameters (beyond every run's):\n", s.name,
+               wrapped(s.description, kListColumns - 2, "  "));
+    for (const DeclaredParameter* d : s.parameters) {
+      const Parameter* p = find_parameter(d->key);
+      fmt::print("  {}\n{}", p->flag, wrapped(p->help, kListColumns - 6, "      "));
+    }
+    return 0;
+  }
+  for (const SchedulerEntry& e : all_schedulers()) {
+    if (e.name != name) continue;
+    fmt::print("scheduler {} ({})\n{}", e.name, kind_name(e.kind),
+               wrapped(e.description, kListColumns - 2, "  "));
+    if (!e.policies.empty())
+      fmt::print("its tuning policies (--policy):\n{}", policy_table(&e).str());
+    return 0;
+  }
+  std::vector<std::string> names;
+  for (const SimInfo& s : all_sims())
+    names.push_back(s.name);
+  for (const SchedulerEntry& e : all_schedulers())
+    names.push_back(e.name);
+  throw UsageError(fmt::format("list: '{}' is no sim or scheduler; accepted: {}", printable(name),
+                               fmt::join(names, ", ")));
+}
+
+int list_command(bool as_json, const std::string& name) {
   if (as_json) {
     fmt::print("{}\n", catalog_json().dump(2));
     return 0;
   }
-  TextTable sims({"sim", "description"});
+  if (!name.empty()) return list_one(name);
+  std::vector<std::vector<std::string>> sims, schedulers, policies;
   for (const SimInfo& s : all_sims())
-    sims.add_row({s.name, s.description});
-  TextTable schedulers({"scheduler", "kind", "description"});
+    sims.push_back({s.name, s.description});
   for (const SchedulerEntry& e : all_schedulers()) {
-    schedulers.add_row({e.name, kind_name(e.kind), e.description});
+    schedulers.push_back({e.name, kind_name(e.kind), e.description});
+    if (e.policies.empty()) continue;
+    std::vector<std::string> names = {kDefaultPolicy};
+    for (const PolicyInfo& p : e.policies.named)
+      names.push_back(p.name);
+    policies.push_back({e.name, fmt::format("{}", fmt::join(names, ", "))});
   }
-  fmt::print("{}\n{}\n{}", sims.str(), schedulers.str(), policy_table().str());
+  fmt::print("{}\n{}\n{}\n", fitted({"sim", "description"}, sims),
+             fitted({"scheduler", "kind", "description"}, schedulers),
+             fitted({"scheduler", "tuning policies (--policy)"}, policies));
+  fmt::print(
+      "schedbench list NAME: a sim's parameters, or a scheduler's whole description and its "
+      "policies'\nconstants; schedbench list --json: the catalog\n");
   return 0;
 }
 
@@ -617,6 +704,8 @@ int cli_main(int argc, char** argv) {
   CLI::App* list =
       app.add_subcommand("list", "print every sim and scheduler, and the schedulers' policies");
   bool list_json = false;
+  std::string list_name;
+  list->add_option("name", list_name, "a sim or scheduler: its whole entry");
   list->add_flag("--json", list_json,
                  "print the catalog as JSON instead: sims, schedulers with their policies, and "
                  "every parameter with its flag, meaning, plot label and role");
@@ -676,7 +765,7 @@ int cli_main(int argc, char** argv) {
 
   return exit_code_of("schedbench", [&] {
     if (help->parsed()) return help_command(app, help_topic);
-    if (list->parsed()) return list_command(list_json);
+    if (list->parsed()) return list_command(list_json, list_name);
     if (run->parsed()) return run_command(run_args);
     if (recommend->parsed()) return recommend_command(recommend_args);
     if (table->parsed()) return table_command(table_args);

@@ -237,6 +237,17 @@ INSTANTIATE_TEST_SUITE_P(Cli, CliBadInput, testing::ValuesIn(kBadInputs),
 TEST(Cli, ListShowsEverySimAndScheduler) {
   const Outcome o = schedbench({"list"});
   ASSERT_EQ(o.exit_code, 0) << o.err;
+  std::istringstream lines(o.out);
+  for (std::string line; std::getline(lines, line);)
+    EXPECT_LE(line.size(), 100u) << line;  // details under `list NAME`
+  EXPECT_NE(o.out.find("dynamic-warp   default, sm90, steps-16"), std::string::npos) << o.out;
+  const Outcome air = schedbench({"list", "air"});
+  EXPECT_NE(air.out.find("  --reduced-field\n"), std::string::npos) << air.out;
+  const Outcome unknown = schedbench({"list", "warp"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("list: 'warp' is no sim or scheduler; accepted: toy, mvp"),
+            std::string::npos)
+      << unknown.err;
   for (const char* name : {"toy", "mvp", "cpu-serial", "cpu-openmp"}) {
     EXPECT_NE(o.out.find(name), std::string::npos) << name;
   }
@@ -291,8 +302,12 @@ bool has_line(const std::string& text, const std::vector<std::string>& parts) {
 // Every scheduler with tuning policies shows each with its constants, and what `default` means
 // where it was not measured.
 TEST(Cli, ListShowsThePoliciesAndTheirConstants) {
-  const Outcome o = schedbench({"list"});
-  ASSERT_EQ(o.exit_code, 0) << o.err;
+  Outcome o;
+  for (const char* scheduler : {"dynamic-warp", "dynamic-block", "cpu-sync", "naive"}) {
+    const Outcome one = schedbench({"list", scheduler});
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    o.out += one.out;
+  }
   const std::vector<std::vector<std::string>> rows = {
       {"dynamic-warp ", " sm90 ", "pool 32, steps_per_iteration 8, large_particle_registers 72"},
       {"dynamic-warp ", " default ",
