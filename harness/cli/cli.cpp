@@ -187,14 +187,31 @@ struct WorkloadArgs {
   std::map<std::string, CLI::Option*> options;
 };
 
+// What --help shows for a parameter's value: its kind and range, or its choices.
+std::string value_type(const Parameter& p) {
+  const DeclaredParameter& d = *p.declarations.front().second;
+  switch (d.kind) {
+    case ValueKind::kWhole:
+      return fmt::format("WHOLE:{}..{}{}", d.whole_lo, d.whole_hi,
+                         d.zero_word.empty() ? "" : "|" + d.zero_word);
+    case ValueKind::kReal:
+      return fmt::format("REAL:{}..{}", shortest_text(d.real_lo), shortest_text(d.real_hi));
+    case ValueKind::kChoice:
+      return fmt::format("{{{}}}", fmt::join(d.choices, ","));
+    default:
+      return "TEXT";
+  }
+}
+
 // An option for every run parameter but those in `except` (which the command sets otherwise),
 // and a hidden one for each old key of a renamed parameter, which still reads as the new one.
 void add_parameter_options(CLI::App& cmd, WorkloadArgs& a,
                            const std::vector<std::string>& except = {}) {
   for (const Parameter& p : parameters()) {
     if (std::count(except.begin(), except.end(), p.key) > 0) continue;
-    a.options[p.key] = p.is_switch ? cmd.add_flag(p.flag, a.switches[p.key], p.help)
-                                   : cmd.add_option(p.flag, a.values[p.key], p.help);
+    a.options[p.key] =
+        p.is_switch ? cmd.add_flag(p.flag, a.switches[p.key], p.help)
+                    : cmd.add_option(p.flag, a.values[p.key], p.help)->type_name(value_type(p));
   }
   for (const auto& [old_key, p] : renamed_keys()) {
     if (std::count(except.begin(), except.end(), p->key) > 0 || a.options.count(old_key) > 0)

@@ -548,5 +548,14 @@ TEST(Cli, AMisspeltOptionGetsTheNearestOne) {
   }
 }
 
+// help shows each option's kind of value and its range or choices, not TEXT for everything.
+TEST(Cli, HelpShowsEachOptionsTypeAndRange) {
+  const Outcome o = schedbench({"help", "run"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  for (const char* shown : {"--init-n WHOLE:1..", "--split-chance REAL:0..100",
+                            "--layout {center,column}", "--blocks-per-sm WHOLE:1..32|fill"})
+    EXPECT_NE(o.out.find(shown), std::string::npos) << shown << "\n" << o.out;
+}
+
 }  // namespace
 }  // namespace sb
