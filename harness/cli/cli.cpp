@@ -397,8 +397,9 @@ void check_run_outputs(const RunArgs& a, const RunOptions& options) {
 std::string start_banner(const RunConfig& c, const nlohmann::json& config) {
   std::vector<std::string> values;
   for (const auto& [key, value] : config.items()) {
-    if (key != "sim" && key != "scheduler")
-      values.push_back(key + " " + (value.is_string() ? value.get<std::string>() : value.dump()));
+    // What was not given and has no default is not part of the run's description.
+    if (key != "sim" && key != "scheduler" && !value.is_null())
+      values.push_back(key + " " + shown_value(value));
   }
   return fmt::format("running {} with {}: {}\n", c.sim, c.scheduler, fmt::join(values, ", "));
 }

@@ -282,6 +282,11 @@ json config_json(const RunConfig& c, const RunOwners& owners) {
   return j;
 }
 
+std::string shown_value(const json& v) {
+  if (v.is_null()) return "-";
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
 json config_json(const RunConfig& c) {
   return config_json(c, owners_of(c));
 }

@@ -83,6 +83,10 @@ bool applies(const Parameter& p, const RunConfig& c);
 nlohmann::json config_json(const RunConfig& c, const RunOwners& owners);
 nlohmann::json config_json(const RunConfig& c);
 
+// A configuration's value as a person reads it in a table or a banner: text without quotes,
+// numbers as JSON writes them, and "-" for a value not given (null in results).
+std::string shown_value(const nlohmann::json& v);
+
 // The configuration `config_json` wrote, read back and checked but for the sim's own check (which
 // resolve() makes as it builds the run's setup); UsageError names `where`. Old keys of renamed
 // parameters read as the new ones.

@@ -77,7 +77,7 @@ std::string summary(const Job& job, const JobResults& results, const std::vector
     const Json cfg = config_json(p.config);
     std::vector<std::string> row = {p.config.sim, p.config.scheduler};
     for (const std::string& key : varying)
-      row.push_back(cfg.contains(key) ? cfg[key].dump() : "");
+      row.push_back(cfg.contains(key) ? shown_value(cfg[key]) : "");
     const Json* rec = results.find(p.label);
     if (rec == nullptr || (*rec)["status"] != "ok") {
       row.resize(row.size() + measured.size());

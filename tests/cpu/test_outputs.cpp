@@ -449,6 +449,25 @@ TEST(Usability, RunSaysWhatItRunsBeforeRunning) {
     EXPECT_NE(first.find(value), std::string::npos) << first;
 }
 
+// No "null" in what a person reads: a value not given is left out of the banner and shown as "-"
+// in a sweep's table. (Point labels, which name points in results files, still spell it.)
+TEST(Usability, NoNullInTheBannerOrTheSweepTable) {
+  TempDir dir;
+  const Outcome run =
+      schedbench(dir, {"run", "--sim", "air", "--scheduler", "cpu-serial", "--init-n", "10",
+                       "--phases", "1", "--phase-time", "1e-12", "--reduced-field", "100"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out.find("null"), std::string::npos) << run.out;
+  const std::string job = dir.write("job.json", R"({"sims": ["pic"], "schedulers": ["cpu-serial"],
+    "repetitions": 1, "warmup": 0, "axes": [{"init_n": 20, "poisson_steps": 1, "mobility_steps": 2},
+    {"init_n": 20, "poisson_steps": 1, "mobility_steps": 2, "field": "poisson", "grid": 16}]})");
+  const Outcome sweep = schedbench(dir, {"sweep", job, "--out", dir.path("r.json")});
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  const std::string table = sweep.out.substr(sweep.out.find("sim  scheduler"));
+  EXPECT_EQ(table.find("null"), std::string::npos) << table;
+  EXPECT_NE(table.find("pic  cpu-serial  -        -"), std::string::npos) << table;
+}
+
 // What a Progress wrote to its file.
 std::string written(std::FILE* f) {
   std::fflush(f);
