@@ -9,6 +9,7 @@ import json
 import pathlib
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -212,6 +213,16 @@ class Report(unittest.TestCase):
         self.assertIn("Every rank count gave the one-GPU run's digest", section)
         self.assertIn("| workload | GPUs | particles | strong efficiency |", section)
         self.assertIn("| many-gpus-pic | Fixture GPU |", text)
+
+    def test_a_folder_without_the_jobs_is_refused_and_nothing_written(self):
+        empty, out = self.tmp / "empty", self.tmp / "nowhere"
+        empty.mkdir()
+        done = subprocess.run([sys.executable, str(ROOT / "report/make_report.py"), str(empty),
+                               "--figures", str(self.tmp / "report/figures"), "--out", str(out),
+                               *self.jobs], capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("holds the results of none of the", done.stderr)
+        self.assertFalse(out.exists())
 
     def test_best_table_names_the_fastest_from_the_data(self):
         text = make_report.report_markdown(self.results, self.tmp / "report/figures",

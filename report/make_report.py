@@ -465,6 +465,14 @@ def main():
     parser.add_argument("--out", required=True, help="folder for REPORT.md and REPORT.html")
     parser.add_argument("jobs", nargs="+", help="job names, in the report's order")
     args = parser.parse_args()
+    # A folder that holds none of the jobs (another device's name, a typo) would give an empty
+    # report in place of the one there: refused, with nothing written.
+    if not any((pathlib.Path(args.results_dir) / f"{part}.json").exists()
+               for name in args.jobs for part in parts(name)):
+        print(f"make_report: {args.results_dir} holds the results of none of the "
+              f"{len(args.jobs)} jobs asked for; accepted: a folder of sweeps' results "
+              f"(results/<device>); nothing written", file=sys.stderr)
+        sys.exit(2)
     for path in write_report(args.results_dir, args.figures, args.out, args.jobs):
         print(path)
 
