@@ -101,54 +101,34 @@ TEST_P(Ranks, EveryRankCountGivesTheOneRankRun) {
 // first, and mvp's growth, grow unevenly over the id ranges and make the ranks rebalance.
 INSTANTIATE_TEST_SUITE_P(
     CpuEngines, Ranks,
-    testing::Values(RankCase{"mvp_serial",
-                             {"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "1001",
-                              "--steps", "300", "--split-chance", "1"}},
-                    RankCase{"mvp_openmp",
-                             {"--sim", "mvp", "--scheduler", "cpu-openmp", "--init-n", "997",
-                              "--steps", "300", "--split-chance", "1"}},
-                    // In phases of 50 steps: the low particles split first, so the ranks that
-                    // hold them grow, and the ranks move particles between them.
-                    RankCase{"toy_column",
-                             {"--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "203",
-                              "--steps", "600", "--layout", "column", "--frame-every", "50"}},
-                    // pic's mock field: the cell counts summed over the ranks.
-                    RankCase{"pic_mock",
-                             {"--sim", "pic", "--scheduler", "cpu-openmp", "--init-n", "1001",
-                              "--poisson-steps", "3", "--mobility-steps", "60"}},
-                    // pic's Poisson field: the charge summed over the ranks, one solve on each.
-                    RankCase{"pic_poisson",
-                             {"--sim", "pic", "--scheduler", "cpu-serial", "--init-n", "999",
-                              "--poisson-steps", "2", "--mobility-steps", "40", "--field",
-                              "poisson", "--grid", "16"}},
-                    // air's observables, summed exactly over the ranks; a growing swarm.
-                    RankCase{"air",
-                             {"--sim", "air", "--scheduler", "cpu-openmp", "--init-n", "301",
-                              "--reduced-field", "400", "--phases", "3", "--phase-time", "3e-12",
-                              "--max-energy", "1000", "--extrapolate", "constant"}},
-                    // air's space charge: the mesh around every rank's electrons and ions.
-                    RankCase{"air_space_charge",
-                             {"--sim",
-                              "air",
-                              "--scheduler",
-                              "cpu-serial",
-                              "--init-n",
-                              "299",
-                              "--reduced-field",
-                              "400",
-                              "--phases",
-                              "3",
-                              "--phase-time",
-                              "3e-12",
-                              "--max-energy",
-                              "1000",
-                              "--extrapolate",
-                              "constant",
-                              "--init-radius",
-                              "2e-5",
-                              "--space-charge",
-                              "--grid",
-                              "16"}}),
+    testing::Values(
+        RankCase{"mvp_serial",
+                 {"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "1001", "--steps", "300",
+                  "--split-chance", "1"}},
+        RankCase{"mvp_openmp",
+                 {"--sim", "mvp", "--scheduler", "cpu-openmp", "--init-n", "997", "--steps", "300",
+                  "--split-chance", "1"}},
+        // In phases of 50 steps: the low particles split first, so the ranks that
+        // hold them grow, and the ranks move particles between them.
+        RankCase{"toy_column",
+                 {"--sim", "toy", "--scheduler", "cpu-serial", "--init-n", "203", "--steps", "600",
+                  "--layout", "column", "--frame-every", "50"}},
+        // pic's mock field: the cell counts summed over the ranks.
+        RankCase{"pic_mock",
+                 {"--sim", "pic", "--scheduler", "cpu-openmp", "--init-n", "1001",
+                  "--poisson-steps", "3", "--mobility-steps", "60"}},
+        // pic's Poisson field: the charge summed over the ranks, one solve on each.
+        RankCase{"pic_poisson",
+                 {"--sim", "pic", "--scheduler", "cpu-serial", "--init-n", "999", "--poisson-steps",
+                  "2", "--mobility-steps", "40", "--field", "poisson", "--grid", "16"}},
+        // air's observables, summed exactly over the ranks; a growing swarm.
+        RankCase{"air",
+                 {"--sim", "air", "--scheduler", "cpu-openmp", "--init-n", "301", "--reduced-field",
+                  "400", "--phases", "3", "--phase-time", "3e-12", "--max-energy", "1000",
+                  "--extrapolate", "constant"}},
+        // air's space charge: the mesh around every rank's electrons and ions.
+        RankCase{"air_space_charge",
+                 testing_support::air_space_charge_args("299", {"--scheduler", "cpu-serial"})}),
     [](const testing::TestParamInfo<RankCase>& c) { return std::string(c.param.name); });
 
 TEST(RanksFaults, ACapacityOverflowEndsEveryRankWithOneError) {

@@ -59,6 +59,33 @@ inline Outcome run_on_ranks(int n, const std::vector<std::string>& args, const T
   return run_program(ranks_argv(n, args, json.empty() ? "" : dir.path(json)), dir.path("."));
 }
 
+// air with its space charge, small enough for a test on several ranks: `init_n` electrons from a
+// ball of 20 um at 400 Td, 3 phases of 3 ps on a 16^3 mesh, then `more` options.
+inline std::vector<std::string> air_space_charge_args(const std::string& init_n,
+                                                      const std::vector<std::string>& more) {
+  std::vector<std::string> args = {"--sim",
+                                   "air",
+                                   "--init-n",
+                                   init_n,
+                                   "--reduced-field",
+                                   "400",
+                                   "--phases",
+                                   "3",
+                                   "--phase-time",
+                                   "3e-12",
+                                   "--max-energy",
+                                   "1000",
+                                   "--extrapolate",
+                                   "constant",
+                                   "--init-radius",
+                                   "2e-5",
+                                   "--space-charge",
+                                   "--grid",
+                                   "16"};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
 // A copy of schedbench in DIR/bin beside the libraries of its build in DIR/lib but `left_out`
 // (libsb_mpi.so, libsb_nccl.so): a machine where MPI or NCCL is missing. Returns its path.
 inline std::string schedbench_without(const TempDir& dir, const std::string& left_out) {
