@@ -49,6 +49,7 @@ constexpr const char* kAbout =
     "Exit codes: 0 done, 1 internal or CUDA error, 2 bad input (nothing run or written),\n"
     "3 a run failed (capacity exceeded, out of memory, watchdog; in a sweep: some point failed)\n"
     "or an output file could not be written (README: Output files),\n"
+    "4 compare --fail-if-slower found a point slower or a digest changed,\n"
     "130 a sweep was interrupted (its finished points are kept).";
 
 // What `default` means for a scheduler's policies, per architecture.
@@ -720,7 +721,9 @@ int cli_main(int argc, char** argv) {
                        "print the commit this schedbench was built from");
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // last one wins
   CLI::App* list =
-      app.add_subcommand("list", "print every sim and scheduler, and the schedulers' policies");
+      app.add_subcommand("list",
+                         "print every sim and scheduler and the schedulers' policies; list NAME: "
+                         "one of them whole");
   bool list_json = false;
   std::string list_name;
   list->add_option("name", list_name, "a sim or scheduler: its whole entry");
