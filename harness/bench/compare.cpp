@@ -34,21 +34,6 @@ std::string verdict_of(double lo, double hi, double same) {
   return "unsure";
 }
 
-// A markdown table: a header row, its rule, and the rows.
-std::string markdown_table(const std::vector<std::string>& head,
-                           const std::vector<std::vector<std::string>>& rows) {
-  const auto line = [](const std::vector<std::string>& cells) {
-    std::string out = "|";
-    for (const std::string& cell : cells)
-      out += " " + cell + " |";
-    return out + "\n";
-  };
-  std::string out = line(head) + line(std::vector<std::string>(head.size(), "---"));
-  for (const std::vector<std::string>& row : rows)
-    out += line(row);
-  return out;
-}
-
 std::string percent(double ratio) {
   return fmt::format("{:+.1f}%", 100 * (ratio - 1));
 }
@@ -88,27 +73,17 @@ Comparison compare_results(const Json& a, const Json& b, const std::string& a_pa
 }
 
 std::string comparison_text(const Comparison& c, bool markdown) {
-  std::vector<std::vector<std::string>> rows;
+  TextTable table({"point", "A median ms", "B median ms", "B/A", "95% interval", "verdict"});
   std::map<std::string, int> counts;
   int digests = 0;
   for (const PointComparison& p : c.points) {
     ++counts[p.verdict];
     digests += p.digest_changed ? 1 : 0;
-    rows.push_back({p.label, fmt::format("{:.3f}", p.a_ms), fmt::format("{:.3f}", p.b_ms),
-                    fmt::format("{:.3f}", p.ratio), fmt::format("[{:.3f}, {:.3f}]", p.lo, p.hi),
-                    p.verdict + (p.digest_changed ? " DIGEST CHANGED" : "")});
+    table.add_row({p.label, fmt::format("{:.3f}", p.a_ms), fmt::format("{:.3f}", p.b_ms),
+                   fmt::format("{:.3f}", p.ratio), fmt::format("[{:.3f}, {:.3f}]", p.lo, p.hi),
+                   p.verdict + (p.digest_changed ? " DIGEST CHANGED" : "")});
   }
-  const std::vector<std::string> head = {"point", "A median ms",  "B median ms",
-                                         "B/A",   "95% interval", "verdict"};
-  std::string out;
-  if (markdown) {
-    out = markdown_table(head, rows);
-  } else {
-    TextTable table(head);
-    for (std::vector<std::string>& row : rows)
-      table.add_row(std::move(row));
-    out = table.str();
-  }
+  std::string out = markdown ? table.markdown() : table.str();
   out += fmt::format(
       "\n{} points in both ({} only in A, {} only in B); B/A geometric mean {:.3f} ({}); faster "
       "{}, slower {}, same {}, unsure {}; digest changes {}\n",

@@ -6,42 +6,27 @@
 namespace sb {
 namespace {
 
-// Keeps what Google Benchmark reports: each repetition's time and the aggregates.
+// Keeps what Google Benchmark reports of each repetition: its time and its counters (the
+// statistics over them are TimedRepetitions', which also give the median's interval).
 class Collector : public benchmark::BenchmarkReporter {
  public:
   bool ReportContext(const Context&) override { return true; }
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
       if (run.error_occurred) {
-        error = run.error_message;
+        out.error = run.error_message;
       } else if (run.run_type == Run::RT_Iteration) {
-        times_ms.push_back(run.GetAdjustedRealTime());
-        last_counters = run.counters;
-      } else {
-        aggregates[run.aggregate_name] = run;
+        out.times_ms.push_back(run.GetAdjustedRealTime());
+        std::map<std::string, double> counters;
+        for (const auto& [name, counter] : run.counters)
+          counters[name] = counter.value;
+        out.counters_each.push_back(std::move(counters));
       }
     }
   }
 
-  std::vector<double> times_ms;
-  std::map<std::string, Run> aggregates;
-  benchmark::UserCounters last_counters;
-  std::string error;
+  TimedRepetitions out;
 };
-
-double minimum(const std::vector<double>& v) {
-  return *std::min_element(v.begin(), v.end());
-}
-double maximum(const std::vector<double>& v) {
-  return *std::max_element(v.begin(), v.end());
-}
-
-// An aggregate's time, or the single repetition's where there is only one (Google Benchmark
-// computes aggregates from two repetitions on).
-double stat(const Collector& c, const std::string& name, double single) {
-  const auto it = c.aggregates.find(name);
-  return it == c.aggregates.end() ? single : it->second.GetAdjustedRealTime();
-}
 
 void initialise_once() {
   static const bool done = [] {
@@ -67,29 +52,11 @@ TimedRepetitions time_repetitions(int repetitions,
       ->UseManualTime()
       ->Iterations(1)
       ->Repetitions(repetitions)
-      ->ComputeStatistics("min", minimum)
-      ->ComputeStatistics("max", maximum)
       ->Unit(benchmark::kMillisecond);
   Collector c;
   benchmark::RunSpecifiedBenchmarks(&c);
   benchmark::ClearRegisteredBenchmarks();
-  TimedRepetitions out;
-  out.times_ms = c.times_ms;
-  out.error = c.error;
-  if (c.times_ms.empty() || !c.error.empty()) return out;
-  const bool one = c.times_ms.size() == 1;
-  const double t = c.times_ms.front();
-  // cv has the percentage unit: Google Benchmark keeps the fraction itself as its "time".
-  const auto cv = c.aggregates.find("cv");
-  out.stats = {{"median_ms", stat(c, "median", t)},
-               {"mean_ms", stat(c, "mean", t)},
-               {"stddev_ms", one ? 0.0 : stat(c, "stddev", 0.0)},
-               {"cv", cv == c.aggregates.end() ? 0.0 : cv->second.real_accumulated_time},
-               {"min_ms", stat(c, "min", t)},
-               {"max_ms", stat(c, "max", t)}};
-  for (const auto& [name, counter] : one ? c.last_counters : c.aggregates.at("median").counters)
-    out.counters[name] = counter.value;
-  return out;
+  return c.out;
 }
 
 void set_run_counters(benchmark::State& state, const RunResult& r) {

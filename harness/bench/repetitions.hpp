@@ -1,5 +1,5 @@
-// What time_repetitions (harness/bench/gbench_support.hpp) measured, as plain data for the
-// writers of results files, which need no Google Benchmark.
+// What time_repetitions and time_sampled (harness/bench/gbench_support.hpp, sampling.hpp)
+// measured, as plain data for the writers of results files, which need no Google Benchmark.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -11,10 +11,15 @@
 namespace sb {
 
 struct TimedRepetitions {
-  std::vector<double> times_ms;            // each repetition's, in order
-  nlohmann::ordered_json stats;            // median_ms, mean_ms, stddev_ms, cv, min_ms, max_ms
-  std::map<std::string, double> counters;  // the median's (the single repetition's where one)
+  std::vector<double> times_ms;                              // each repetition's, in order
+  std::vector<std::map<std::string, double>> counters_each;  // each repetition's counters
   std::string error;  // why a repetition skipped the rest, or "" where none did
+
+  // median_ms, mean_ms, stddev_ms, cv, min_ms, max_ms, the median's interval (median_lo_ms,
+  // median_hi_ms, interval_level), noise and samples (harness/bench/statistics.hpp).
+  nlohmann::ordered_json stats() const;
+  // Each counter's median over the repetitions.
+  std::map<std::string, double> counters() const;
 };
 
 }  // namespace sb

@@ -32,4 +32,24 @@ struct MedianRatio {
 };
 MedianRatio median_ratio(const std::vector<double>& base, const std::vector<double>& other);
 
+// The median's distribution-free interval: the order statistics x(j) and x(n+1-j) of the sorted
+// times, j the largest for which the pair covers the true median with probability at least 95 %
+// (the count of samples below the median is binomial(n, 1/2)). Below 6 samples no pair reaches
+// 95 %: then [min, max] with the level it has (93.75 % at 5). `level` is that probability.
+struct MedianInterval {
+  double lo = 0, hi = 0, level = 0;
+};
+MedianInterval median_interval(std::vector<double> times_ms);
+
+// What repeated times say, as every results file records them (results/README.md): median, mean,
+// standard deviation, cv (a fraction), range, the median's interval and the point's noise, the
+// larger distance from the median to an end of its interval as a fraction of the median.
+struct TimingStats {
+  size_t samples = 0;
+  double median = 0, mean = 0, stddev = 0, cv = 0, min = 0, max = 0;
+  MedianInterval interval;
+  double noise = 0;
+};
+TimingStats timing_stats(const std::vector<double>& times_ms);
+
 }  // namespace sb

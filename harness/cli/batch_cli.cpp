@@ -18,6 +18,7 @@
 #include "harness/io/output_path.hpp"
 #include "harness/job/job.hpp"
 #include "harness/job/job_results.hpp"
+#include "harness/job/results_export.hpp"
 #include "harness/sweep/point_process.hpp"
 #include "harness/sweep/progress.hpp"
 #include "schedulers/registry.hpp"
@@ -83,26 +84,65 @@ int list_points(const Job& job) {
     fmt::print("{}: {}\n", job.path, why);
   for (const JobPoint& p : job.points)
     fmt::print("{}\n", p.label);
-  fmt::print("{}: {} points, {} repetitions after {} warm-up each{}\n", job.path, job.points.size(),
-             job.repetitions, job.warmup,
+  const Sampling& s = job.sampling;
+  const std::string timed =
+      s.repetitions > 0
+          ? fmt::format("{} repetitions", s.repetitions)
+          : fmt::format("at least {} repetitions and {} s, more until within {}% (at most {} s)",
+                        s.min_samples, s.min_time_s, s.max_noise_pct, s.max_time_s);
+  fmt::print("{}: {} points, {} after {} warm-up each{}\n", job.path, job.points.size(), timed,
+             s.warmup,
              job.estimated_s > 0
                  ? fmt::format("; estimated {} on one H100", format_duration(job.estimated_s))
                  : "");
   return 0;
 }
 
-// The job file, read with --max-points.
+// The sampling options over the job's.
+void override_sampling(const BatchArgs& a, Sampling& s) {
+  if (!a.warmup.empty()) s.warmup = static_cast<int>(parse_whole("--warmup", a.warmup, 0, 100));
+  if (!a.repetitions.empty())
+    s.repetitions = static_cast<int>(parse_whole("--repetitions", a.repetitions, 1, 1000));
+  const bool rule =
+      !a.min_samples.empty() || !a.min_time.empty() || !a.max_time.empty() || !a.max_noise.empty();
+  if (rule && !a.repetitions.empty()) {
+    throw UsageError(
+        "--repetitions: a fixed count, or the stopping rule (--min-samples, --min-time, "
+        "--max-time, --max-noise): choose one");
+  }
+  if (rule) s.repetitions = 0;  // the rule replaces the job's fixed count
+  if (!a.min_samples.empty())
+    s.min_samples = static_cast<int>(parse_whole("--min-samples", a.min_samples, 1, 1000));
+  if (!a.min_time.empty()) s.min_time_s = parse_real("--min-time", a.min_time, 0, 3600);
+  if (!a.max_time.empty()) s.max_time_s = parse_real("--max-time", a.max_time, 0, 3600);
+  if (!a.max_noise.empty()) s.max_noise_pct = parse_real("--max-noise", a.max_noise, 0, 100);
+  if (s.min_time_s > s.max_time_s) {
+    throw UsageError(
+        fmt::format("--min-time: {} s is above the most time {} s; accepted: at most "
+                    "--max-time",
+                    s.min_time_s, s.max_time_s));
+  }
+}
+
+// The job file, read with --max-points, -a and --filter, and the sampling options applied.
 Job load_job_of(const BatchArgs& a, bool have_gpu) {
   const uint64_t max_points = a.max_points.empty()
                                   ? kDefaultMaxPoints
                                   : parse_whole("--max-points", a.max_points, 1, kMaxMaxPoints);
-  return load_job(a.job_path, have_gpu, max_points);
+  JobEdits edits;
+  for (const std::string& text : a.axis_edits)
+    edits.axes.push_back(parse_axis_edit("-a", text));
+  edits.filters = a.filters;
+  Job job = load_job(a.job_path, have_gpu, max_points, edits);
+  override_sampling(a, job.sampling);
+  return job;
 }
 
 int sweep_command(BatchArgs& a) {
   const Job job = load_job_of(a, cuda_device_present());
   SweepOptions& o = a.sweep_options;
   o.out_path = a.out_path;
+  o.summary_format = a.summary_format;
   if (!a.shard.empty()) parse_shard(a.shard, o);
   if (!a.gpus.empty()) o.gpus = parse_gpus(a.gpus, cuda_device_count());
   if (!a.point_timeout.empty())
@@ -204,6 +244,18 @@ int compare_command(const BatchArgs& a) {
   return 0;
 }
 
+int export_command(const BatchArgs& a) {
+  if (!a.out_path.empty()) check_output_file("--out", a.out_path, false);
+  const std::string text = results_table(read_results_file(a.export_path)).as(a.export_format);
+  if (a.out_path.empty()) {
+    fmt::print("{}", text);
+  } else {
+    write_file_atomically(a.out_path, text);
+    fmt::print(stderr, "wrote {}\n", a.out_path);
+  }
+  return 0;
+}
+
 int submit_command(BatchArgs& a) {
   if (!a.slurm) throw UsageError("submit: name the batch system; accepted: --slurm");
   const Job job = load_job_of(a, true);
@@ -275,7 +327,7 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
   a.sweep
       ->add_option("--point-timeout", a.point_timeout,
                    "seconds before a point is killed and recorded as failed (default: its runs' "
-                   "watchdog times (warm-up + repetitions) + 60)")
+                   "watchdog times (warm-up + least repetitions) + --max-time + 60)")
       ->check(not_empty());
   a.sweep->add_option(
       "--runner", a.runner,
@@ -287,6 +339,31 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
                                kDefaultLauncher))
       ->check(not_empty());
   a.sweep->add_flag("--list", a.list, "print the points and the estimate; run nothing");
+  a.sweep->add_option("-a,--axis", a.axis_edits,
+                      "KEY=VALUES: set an axis in every sub-sweep, replacing the job's or added "
+                      "(e.g. block_size=32,64 or 'init_n={\"log\":[1e3,1e6],\"points\":4}'); "
+                      "sim=... and scheduler=... set the job's sims and schedulers; repeatable");
+  a.sweep->add_option("--filter", a.filters,
+                      "run only the points whose label (sim__scheduler__varying values, as "
+                      "--list prints them) matches this regular expression; repeatable (all must "
+                      "match)");
+  a.sweep
+      ->add_option("--format", a.summary_format,
+                   "the summary printed at the end: text (default), md, csv or json")
+      ->check(CLI::IsMember({"text", "md", "csv", "json"}));
+  a.sweep->add_option("--repetitions", a.repetitions,
+                      "exactly this many timed runs per point (1-1000), instead of the stopping "
+                      "rule");
+  a.sweep->add_option("--warmup", a.warmup, "untimed runs before them (0-100; default 1)");
+  a.sweep->add_option("--min-samples", a.min_samples,
+                      "stopping rule: at least this many timed runs (default 6)");
+  a.sweep->add_option("--min-time", a.min_time,
+                      "stopping rule: at least this many seconds of timed runs (default 0)");
+  a.sweep->add_option("--max-time", a.max_time,
+                      "stopping rule: no more runs after this many seconds of them (default 10)");
+  a.sweep->add_option("--max-noise", a.max_noise,
+                      "stopping rule: percent; runs go on until the 95% interval of the median "
+                      "lies within it of the median (default 2)");
   const std::string max_points_help = fmt::format(
       "refuse a job of more points (default {}; at most {})", kDefaultMaxPoints, kMaxMaxPoints);
   a.sweep->add_option("--max-points", a.max_points, max_points_help)->check(not_empty());
@@ -306,6 +383,16 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
                         "percent: exit 4 where a point is slower beyond it (its whole interval) "
                         "or its digest changed");
   a.compare->add_option("--out", a.out_path, "write the comparison here instead of stdout")
+      ->check(output_file());
+
+  a.export_results = app.add_subcommand(
+      "export",
+      "a results file as one flat table, a row per point (the configuration's parameters, then "
+      "stats.*, counts.*, counters.*, ...), for pandas, R or a spreadsheet");
+  a.export_results->add_option("results", a.export_path, "the results file")->required();
+  a.export_results->add_option("--format", a.export_format, "csv (default), md or json")
+      ->check(CLI::IsMember({"csv", "md", "json"}));
+  a.export_results->add_option("--out", a.out_path, "write the table here instead of stdout")
       ->check(output_file());
 
   a.merge = app.add_subcommand("merge",
@@ -360,6 +447,8 @@ bool run_batch_command(BatchArgs& a, int& exit_code) {
     exit_code = compare_command(a);
   } else if (a.sweep->parsed()) {
     exit_code = sweep_command(a);
+  } else if (a.export_results->parsed()) {
+    exit_code = export_command(a);
   } else if (a.merge->parsed()) {
     exit_code = merge_command(a);
   } else if (a.submit->parsed()) {

@@ -1,10 +1,11 @@
 // The batch commands of schedbench: sweep (run a job file), merge (join a sharded sweep's
-// files), submit (a Slurm script that runs the shards and the merge) and compare (two results
-// files, point by point).
+// files), submit (a Slurm script that runs the shards and the merge), compare (two results
+// files, point by point) and export (a results file as a flat table).
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "harness/sweep/point_process.hpp"
 #include "harness/sweep/slurm.hpp"
@@ -17,6 +18,8 @@ struct BatchArgs {
   CLI::App* merge = nullptr;
   CLI::App* submit = nullptr;
   CLI::App* compare = nullptr;
+  CLI::App* export_results = nullptr;
+  std::string export_path, export_format = "csv";
   std::string job_path;
   std::string out_path;
   std::string shard;                        // "I/N"
@@ -26,6 +29,11 @@ struct BatchArgs {
   std::string point_timeout;                // seconds
   std::string max_points;                   // most points of the job; empty: kDefaultMaxPoints
   bool list = false;
+  std::vector<std::string> axis_edits;  // -a KEY=VALUES
+  std::vector<std::string> filters;     // --filter REGEX
+  std::string summary_format = "text";  // --format of the summary
+  // The sampling options (harness/job/job_form.hpp Sampling); empty: the job's.
+  std::string repetitions, warmup, min_samples, min_time, max_time, max_noise;
   bool slurm = false;
   SweepOptions sweep_options;
   SlurmRequest slurm_request;

@@ -76,20 +76,22 @@ json nvidia_smi_json(int device) {
 json device_json() {
   const auto d = describe_device();
   if (!d) return nullptr;
-  return {{"index", d->index},
-          {"name", d->name},
-          {"compute_capability", fmt::format("{}.{}", d->compute_major, d->compute_minor)},
-          {"sm_count", d->sm_count},
-          {"max_threads_per_sm", d->max_threads_per_sm},
-          {"memory_bytes", d->memory_bytes},
-          {"l2_bytes", d->l2_bytes},
-          {"sm_clock_peak_mhz", d->sm_clock_peak_mhz},
-          {"memory_clock_peak_mhz", d->memory_clock_peak_mhz},
-          {"memory_bus_bits", d->memory_bus_bits},
-          {"memory_bandwidth_peak_bytes_per_s", peak_bandwidth_bytes_per_s(*d)},
-          {"cuda_driver_api", d->driver_api_version},
-          {"cuda_runtime", d->runtime_version},
-          {"nvidia_smi", nvidia_smi_json(d->index)}};
+  json out = {{"index", d->index},
+              {"name", d->name},
+              {"compute_capability", fmt::format("{}.{}", d->compute_major, d->compute_minor)},
+              {"sm_count", d->sm_count},
+              {"max_threads_per_sm", d->max_threads_per_sm},
+              {"memory_bytes", d->memory_bytes},
+              {"l2_bytes", d->l2_bytes},
+              {"sm_clock_peak_mhz", d->sm_clock_peak_mhz},
+              {"memory_clock_peak_mhz", d->memory_clock_peak_mhz},
+              {"memory_bus_bits", d->memory_bus_bits},
+              {"memory_bandwidth_peak_bytes_per_s", peak_bandwidth_bytes_per_s(*d)},
+              {"cuda_driver_api", d->driver_api_version},
+              {"cuda_runtime", d->runtime_version}};
+  // Left out where nvidia-smi is missing: results hold no nulls (results/README.md).
+  if (json smi = nvidia_smi_json(d->index); !smi.is_null()) out["nvidia_smi"] = std::move(smi);
+  return out;
 }
 
 json build_json() {
@@ -112,8 +114,11 @@ std::string utc_now() {
 
 json environment_json() {
   static const json device = device_json();
-  return {
-      {"host", host_json()}, {"device", device}, {"build", build_json()}, {"time_utc", utc_now()}};
+  json out = {{"host", host_json()}};
+  if (!device.is_null()) out["device"] = device;  // none without a CUDA device
+  out["build"] = build_json();
+  out["time_utc"] = utc_now();
+  return out;
 }
 
 }  // namespace sb

@@ -7,7 +7,7 @@
 
 namespace sb {
 
-// {"host": ..., "device": ... or null where there is none, "build": ..., "time_utc": ...}.
+// {"host": ..., "device": ... (left out where there is none), "build": ..., "time_utc": ...}.
 // The device is read once per process.
 nlohmann::json environment_json();
 

@@ -1,6 +1,9 @@
 #include "harness/io/text_table.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 namespace sb {
@@ -12,6 +15,15 @@ bool looks_numeric(const std::string& s) {
   char* end = nullptr;
   std::strtod(s.c_str(), &end);
   return *end == '\0';
+}
+
+// A CSV field: quoted where it holds a comma, a quote or a line break, quotes doubled.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (const char c : s)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
 }
 
 }  // namespace
@@ -44,6 +56,55 @@ std::string TextTable::str() const {
     out += line + "\n";
   }
   return out;
+}
+
+std::string TextTable::markdown() const {
+  const auto line = [](const std::vector<std::string>& cells) {
+    std::string out = "|";
+    for (const std::string& cell : cells)
+      out += " " + cell + " |";
+    return out + "\n";
+  };
+  std::string out =
+      line(rows_.front()) + line(std::vector<std::string>(rows_.front().size(), "---"));
+  for (size_t r = 1; r < rows_.size(); ++r)
+    out += line(rows_[r]);
+  return out;
+}
+
+std::string TextTable::csv() const {
+  std::string out;
+  for (const auto& row : rows_) {
+    for (size_t i = 0; i < row.size(); ++i)
+      out += (i > 0 ? "," : "") + csv_field(row[i]);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string TextTable::json() const {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (size_t r = 1; r < rows_.size(); ++r) {
+    nlohmann::ordered_json row = nlohmann::ordered_json::object();
+    for (size_t i = 0; i < rows_[r].size(); ++i) {
+      const std::string& cell = rows_[r][i];
+      if (cell.empty()) continue;
+      // A digest ("0x...") stays text; so does what is not a finite number.
+      const double number = std::strtod(cell.c_str(), nullptr);
+      const bool numeric = looks_numeric(cell) && cell.rfind("0x", 0) != 0 && std::isfinite(number);
+      row[rows_.front()[i]] =
+          numeric ? nlohmann::ordered_json(number) : nlohmann::ordered_json(cell);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows.dump(2) + "\n";
+}
+
+std::string TextTable::as(const std::string& format) const {
+  if (format == "md") return markdown();
+  if (format == "csv") return csv();
+  if (format == "json") return json();
+  return str();
 }
 
 }  // namespace sb

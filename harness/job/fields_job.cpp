@@ -179,7 +179,10 @@ FieldsJob load_fields_job(const std::string& path, uint64_t max_points) {
   check_point_count(path, count, max_points);
 
   FieldsPoint base;
-  base.repetitions = job.repetitions;
+  // Kernels are timed a fixed number of times: the job's repetitions, or as many as a sweep's
+  // point takes at least.
+  base.repetitions =
+      job.sampling.repetitions > 0 ? job.sampling.repetitions : job.sampling.min_samples;
   std::vector<FieldsPoint> points;
   for (const std::vector<AxisText>& texts : sweeps)
     expand(path, texts, base, points);

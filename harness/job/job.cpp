@@ -9,12 +9,14 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 
 #include "core/decimal.hpp"
 #include "core/errors.hpp"
 #include "core/printable.hpp"
+#include "core/values.hpp"
 #include "harness/io/json_file.hpp"
 #include "harness/job/job_form.hpp"
 #include "harness/job/parameters.hpp"
@@ -26,9 +28,14 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const std::vector<std::string> kJobKeys = {
-    "name",       "description",         "figures",     "estimated_s", "sims",
-    "schedulers", "fallback_schedulers", "repetitions", "warmup",      "axes"};
+// The header's keys, the sampling keys and the points' keys.
+std::vector<std::string> job_keys() {
+  std::vector<std::string> keys = {
+      "name", "description", "figures", "estimated_s", "sims", "schedulers", "fallback_schedulers"};
+  keys.insert(keys.end(), kSamplingKeys.begin(), kSamplingKeys.end());
+  keys.emplace_back("axes");
+  return keys;
+}
 
 // One axis of a sub-sweep: its key, its parameter, and the text of each value with where it stands
 // in the file ("axes.block_size[2]").
@@ -183,14 +190,97 @@ std::vector<RunConfig> runnable(const std::vector<std::string>& sims,
 void label_points(std::vector<JobPoint>& points) {
   std::vector<nlohmann::json> configs;
   for (const JobPoint& p : points)
-    configs.push_back(config_json(p.config));
+    configs.push_back(config_with_unset(p.config));
   const std::vector<std::string> labels = varying_labels(configs, {"sim", "scheduler"});
   for (size_t i = 0; i < points.size(); ++i)
     points[i].label = labels[i];
 }
 
-Job load_job(const std::string& path, bool have_gpu, uint64_t max_points) {
-  const Json doc = read_json_file(path, "job file");
+std::pair<std::string, Json> parse_axis_edit(const std::string& option, const std::string& text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
+    throw UsageError(fmt::format(
+        "{}: '{}' is not KEY=VALUES; accepted e.g. block_size=32,64,128 or "
+        "'init_n={{\"log\": [1e3, 1e6], \"points\": 4}}' or scheduler=dynamic-warp,naive",
+        option, printable(text)));
+  }
+  const std::string key = text.substr(0, eq), values = text.substr(eq + 1);
+  if (key != "sim" && key != "scheduler" && find_parameter(key) == nullptr) {
+    throw UsageError(fmt::format(
+        "{}: '{}' is not a parameter; accepted: sim, scheduler or a parameter `schedbench list` "
+        "names",
+        option, printable(key)));
+  }
+  const auto word = [](const std::string& w) {
+    const Json v = Json::parse(w, nullptr, false);
+    return v.is_number() || v.is_boolean() ? v : Json(w);
+  };
+  if (values.front() == '[' || values.front() == '{') {
+    const Json v = Json::parse(values, nullptr, false);
+    if (v.is_discarded()) {
+      throw UsageError(
+          fmt::format("{}: {}: '{}' is not JSON", option, printable(key), printable(values)));
+    }
+    return {key, v};
+  }
+  const std::vector<std::string> words = split(values, ',');
+  if (words.size() == 1) return {key, word(words.front())};
+  Json list = Json::array();
+  for (const std::string& w : words)
+    list.push_back(word(w));
+  return {key, list};
+}
+
+namespace {
+
+// `doc` with `edits`' axes: sims and schedulers (the fallback dropped: the user chose), or the
+// axis in every sub-sweep.
+Json edited(Json doc, const JobEdits& edits) {
+  for (const auto& [key, value] : edits.axes) {
+    const Json list = value.is_array() ? value : Json::array({value});
+    if (key == "sim") {
+      doc["sims"] = list;
+    } else if (key == "scheduler") {
+      doc["schedulers"] = list;
+      doc.erase("fallback_schedulers");
+    } else if (doc.contains("axes") && doc["axes"].is_array()) {
+      for (Json& sweep : doc["axes"])
+        sweep[key] = value;
+    } else if (doc.contains("axes")) {
+      doc["axes"][key] = value;
+    }
+  }
+  return doc;
+}
+
+// The points whose label matches every filter; UsageError where none does.
+std::vector<JobPoint> filtered(const std::string& path, std::vector<JobPoint> points,
+                               const std::vector<std::string>& filters) {
+  for (const std::string& f : filters) {
+    std::regex re;
+    try {
+      re = std::regex(f);
+    } catch (const std::regex_error& e) {
+      throw UsageError(
+          fmt::format("--filter: '{}' is not a regular expression ({})", printable(f), e.what()));
+    }
+    points.erase(std::remove_if(points.begin(), points.end(),
+                                [&](const JobPoint& p) { return !std::regex_search(p.label, re); }),
+                 points.end());
+    if (points.empty()) {
+      throw UsageError(fmt::format(
+          "--filter: '{}' leaves no point of {}; accepted: a regular expression found in some "
+          "point's label (sweep --list prints them)",
+          printable(f), path));
+    }
+  }
+  return points;
+}
+
+}  // namespace
+
+Job load_job(const std::string& path, bool have_gpu, uint64_t max_points, const JobEdits& edits) {
+  const Json doc = edited(read_json_file(path, "job file"), edits);
   Job job;
   if (doc.is_object() && doc.contains("program")) {
     job_error(path, "program",
@@ -198,7 +288,7 @@ Job load_job(const std::string& path, bool have_gpu, uint64_t max_points) {
                           "without \"program\"",
                           shown_json(doc.at("program"))));
   }
-  read_job_header(path, doc, kJobKeys, {"sims", "schedulers", "axes"}, job);
+  read_job_header(path, doc, job_keys(), {"sims", "schedulers", "axes"}, job);
   const std::vector<std::string> sims = known_names(path, doc, "sims", find_sim);
   std::vector<std::string> schedulers = known_names(path, doc, "schedulers", find_scheduler);
   if (doc.contains("fallback_schedulers")) {
@@ -240,6 +330,7 @@ Job load_job(const std::string& path, bool have_gpu, uint64_t max_points) {
   label_points(points);
   job.points = distinct_points(std::move(points));
   if (job.points.empty()) job_error(path, "schedulers", "no point can run here");
+  job.points = filtered(path, std::move(job.points), edits.filters);
   return job;
 }
 

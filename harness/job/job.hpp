@@ -32,11 +32,30 @@ inline constexpr uint64_t kDefaultMaxPoints = 100000;
 // label is unique among them, equal labels mean equal configurations, and it is a file name.
 void label_points(std::vector<JobPoint>& points);
 
-// Reads and expands `path` (a job with a "program" key is another program's: refused). `have_gpu`
+// Changes to a job given on the command line (`sweep -a KEY=VALUES --filter REGEX`).
+struct JobEdits {
+  // An axis set in every sub-sweep, replacing the job's or added to it: (key, value as a job
+  // file writes an axis). The keys "sim" and "scheduler" set the job's sims and schedulers.
+  std::vector<std::pair<std::string, nlohmann::ordered_json>> axes;
+  // ECMAScript regular expressions a point's label must each contain a match of (its label
+  // names its sim, its scheduler and the values that vary).
+  std::vector<std::string> filters;
+};
+
+// "KEY=VALUES" as an axis edit: VALUES a JSON value (`[32,64]`, `{"log": [1e3, 1e6], "points":
+// 4}`, `5`) or words separated by commas (`32,64`, `dynamic-warp,naive`), each a JSON number
+// or true/false where it reads as one and text otherwise. UsageError naming `option`.
+std::pair<std::string, nlohmann::ordered_json> parse_axis_edit(const std::string& option,
+                                                               const std::string& text);
+
+// Reads and expands `path` (a job with a "program" key is another program's: refused), with
+// `edits` applied: the axes before it is expanded, the filters after its points are labelled
+// (labels are those of the whole job, so a filtered sweep resumes the same file). `have_gpu`
 // selects `schedulers` or, where the job names them and no device is present,
 // `fallback_schedulers`. The points are counted before any is built, and a job of more than
 // `max_points` (or an axis of more values) is refused. Throws UsageError naming the file and the
 // key.
-Job load_job(const std::string& path, bool have_gpu, uint64_t max_points = kDefaultMaxPoints);
+Job load_job(const std::string& path, bool have_gpu, uint64_t max_points = kDefaultMaxPoints,
+             const JobEdits& edits = {});
 
 }  // namespace sb

@@ -129,6 +129,18 @@ int whole_key(const std::string& path, const Json& doc, const std::string& key, 
   return v.get<int>();
 }
 
+// A number of seconds or a percentage at `key` in [lo, hi], or `fallback` where the job leaves
+// it out.
+double real_key(const std::string& path, const Json& doc, const std::string& key, double lo,
+                double hi, double fallback) {
+  if (!doc.contains(key)) return fallback;
+  const Json& v = doc.at(key);
+  if (!v.is_number() || !(v.get<double>() >= lo) || v.get<double>() > hi) {
+    job_error(path, key, fmt::format("{} is not a number from {} to {}", shown_json(v), lo, hi));
+  }
+  return v.get<double>();
+}
+
 // A name that keeps results/<device>/<name>.json and <name>.slurm.sh where they belong.
 void check_name(const std::string& path, const std::string& name) {
   const bool control = std::any_of(name.begin(), name.end(), [](char c) {
@@ -153,6 +165,33 @@ std::string file_name_label(std::string label) {
 }
 
 }  // namespace
+
+void read_sampling(const std::string& path, const Json& doc, Sampling& s) {
+  s.warmup = whole_key(path, doc, "warmup", 0, 100, s.warmup);
+  s.repetitions = whole_key(path, doc, "repetitions", 1, 1000, s.repetitions);
+  s.min_samples = whole_key(path, doc, "min_samples", 1, 1000, s.min_samples);
+  s.min_time_s = real_key(path, doc, "min_time_s", 0, 3600, s.min_time_s);
+  s.max_time_s = real_key(path, doc, "max_time_s", 0, 3600, s.max_time_s);
+  s.max_noise_pct = real_key(path, doc, "max_noise_pct", 0, 100, s.max_noise_pct);
+  if (s.min_time_s > s.max_time_s) {
+    job_error(path, "min_time_s",
+              fmt::format("{} is above max_time_s {}; accepted: at most max_time_s", s.min_time_s,
+                          s.max_time_s));
+  }
+}
+
+nlohmann::ordered_json sampling_json(const Sampling& s) {
+  Json out = {{"warmup", s.warmup}};
+  if (s.repetitions > 0) {
+    out["repetitions"] = s.repetitions;
+  } else {
+    out["min_samples"] = s.min_samples;
+    out["min_time_s"] = s.min_time_s;
+    out["max_time_s"] = s.max_time_s;
+    out["max_noise_pct"] = s.max_noise_pct;
+  }
+  return out;
+}
 
 void job_error(const std::string& path, const std::string& key, const std::string& why) {
   throw UsageError(fmt::format("{}: {}: {}", printable(path), key, why));
@@ -201,8 +240,7 @@ void read_job_header(const std::string& path, const Json& doc,
       job_error(path, "estimated_s", "must be seconds above 0");
     job.estimated_s = e.get<double>();
   }
-  job.repetitions = whole_key(path, doc, "repetitions", 1, 1000, job.repetitions);
-  job.warmup = whole_key(path, doc, "warmup", 0, 100, job.warmup);
+  read_sampling(path, doc, job.sampling);
 }
 
 std::vector<std::pair<std::string, const Json*>> sub_sweeps(const std::string& path,
@@ -271,8 +309,9 @@ std::vector<std::string> varying_labels(const std::vector<nlohmann::json>& confi
     for (const auto& [key, value] : c.items())
       seen[key].insert(value.dump());
   }
+  // A value left to the sim (null) reads "default".
   const auto text = [](const nlohmann::json& v) {
-    return v.is_string() ? v.get<std::string>() : v.dump();
+    return v.is_null() ? std::string("default") : v.is_string() ? v.get<std::string>() : v.dump();
   };
   std::vector<std::string> out;
   for (const nlohmann::json& c : configs) {

@@ -17,6 +17,30 @@
 
 namespace sb {
 
+// How many timed runs a point takes (docs/performance.md, "How a point is measured"): after
+// `warmup` untimed runs, exactly `repetitions` where that is above 0; otherwise at least
+// `min_samples` runs and `min_time_s` seconds of measured time, then more until the median's
+// interval lies within `max_noise_pct` percent of the median or `max_time_s` seconds are
+// measured. Job files and the sweep's options of the same names set them.
+struct Sampling {
+  int warmup = 1;
+  int repetitions = 0;
+  int min_samples = 6;
+  double min_time_s = 0;
+  double max_time_s = 10;
+  double max_noise_pct = 2;
+};
+
+// The job-file keys of Sampling, which every kind of job accepts.
+inline const std::vector<std::string> kSamplingKeys = {
+    "warmup", "repetitions", "min_samples", "min_time_s", "max_time_s", "max_noise_pct"};
+
+// Reads the sampling keys of `doc` (a job file, a sweep point's request) over `s`; UsageError
+// "PATH: KEY: WHY" for a value out of range.
+void read_sampling(const std::string& path, const nlohmann::ordered_json& doc, Sampling& s);
+// The keys read_sampling reads, as it reads them: the repetitions where set, else the rule.
+nlohmann::ordered_json sampling_json(const Sampling& s);
+
 // What every job has besides its points.
 struct JobHeader {
   std::string path;
@@ -25,8 +49,7 @@ struct JobHeader {
   nlohmann::ordered_json spec;       // the file as read, recorded with the results
   std::vector<std::string> figures;  // the seed figures it feeds
   double estimated_s = 0;            // the author's estimate of its time on one H100; 0: none
-  int repetitions = 3;               // timed runs per point
-  int warmup = 1;                    // untimed runs before them
+  Sampling sampling;                 // how each point is timed
 };
 
 // Throws UsageError "PATH: KEY: WHY" (one line).
@@ -79,7 +102,8 @@ void for_each_combination(const std::vector<size_t>& sizes,
 
 // A label for each configuration (JSON objects of key: value): the values of `lead` keys, then
 // key-value for every other key whose value differs between configurations, joined by "__" and
-// made a file name; unique among them, and equal labels mean equal configurations.
+// made a file name (a null value, left to the sim, reads "default"); unique among them, and equal
+// labels mean equal configurations.
 std::vector<std::string> varying_labels(const std::vector<nlohmann::json>& configs,
                                         const std::vector<std::string>& lead);
 

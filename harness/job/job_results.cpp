@@ -108,7 +108,8 @@ JobResults::JobResults(const JobHeader& job, int shard_index, int shard_count, J
              {{"name", job.name},
               {"file", job.path},
               {"description", job.description},
-              {"spec", job.spec}}},
+              {"spec", job.spec},
+              {"sampling", sampling_json(job.sampling)}}},
             {"shard", {{"index", shard_index}, {"count", shard_count}}},
             {"environment", std::move(environment)},
             {"points", Json::array()}}) {}
@@ -169,7 +170,7 @@ void JobResults::write(const std::string& path) {
 }
 
 std::string device_slug(const nlohmann::json& environment) {
-  const nlohmann::json& d = environment["device"];
+  const nlohmann::json d = environment.value("device", nlohmann::json());
   std::string name = d.is_null() ? "cpu-" + environment["host"]["cpu"].get<std::string>()
                                  : d["name"].get<std::string>();
   std::string slug;

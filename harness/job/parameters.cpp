@@ -274,12 +274,27 @@ bool applies(const Parameter& p, const RunConfig& c) {
   return applies(p, owners_of(c));
 }
 
-json config_json(const RunConfig& c, const RunOwners& owners) {
+namespace {
+
+// Without `with_unset`, a parameter without a value (one whose default is the sim's choice) is
+// left out: no output holds null.
+json config_of(const RunConfig& c, const RunOwners& owners, bool with_unset) {
   json j{{"sim", c.sim}, {"scheduler", c.scheduler}};
   for (const Parameter& p : parameters()) {
-    if (applies(p, owners)) j[p.key] = p.get(c);
+    if (!applies(p, owners)) continue;
+    if (json v = p.get(c); with_unset || !v.is_null()) j[p.key] = std::move(v);
   }
   return j;
+}
+
+}  // namespace
+
+json config_json(const RunConfig& c, const RunOwners& owners) {
+  return config_of(c, owners, false);
+}
+
+json config_with_unset(const RunConfig& c) {
+  return config_of(c, owners_of(c), true);
 }
 
 std::string shown_value(const json& v) {

@@ -79,12 +79,16 @@ RunOwners owners_of(const RunConfig& c);  // UsageError naming the accepted name
 bool applies(const Parameter& p, const RunOwners& owners);
 bool applies(const Parameter& p, const RunConfig& c);
 
-// The configuration as JSON: sim, scheduler and every parameter that applies.
+// The configuration as JSON: sim, scheduler and every parameter that applies and has a value (a
+// parameter whose value is the sim's choice, e.g. --grid not given, is left out).
 nlohmann::json config_json(const RunConfig& c, const RunOwners& owners);
 nlohmann::json config_json(const RunConfig& c);
+// config_json with the parameters left out there as null: what labels are made of, so that a
+// point at the sim's choice is told from one with a value ("grid-default", "grid-64").
+nlohmann::json config_with_unset(const RunConfig& c);
 
 // A configuration's value as a person reads it in a table or a banner: text without quotes,
-// numbers as JSON writes them, and "-" for a value not given (null in results).
+// numbers as JSON writes them, and "-" for a value not given.
 std::string shown_value(const nlohmann::json& v);
 
 // The configuration `config_json` wrote, read back and checked but for the sim's own check (which

@@ -45,13 +45,14 @@ std::string memory_line(const RunResult& r) {
   return s + "\n";
 }
 
-// One object per phase; a quantity that is not a number (no electrons left) is null.
+// One object per phase; a quantity that is not a number (no electrons left) is left out.
 json observables_json(const std::vector<Observables>& phases) {
   json out = json::array();
   for (const Observables& o : phases) {
     json phase = json::object();
-    for (const auto& [name, value] : o)
-      phase[name] = std::isfinite(value) ? json(value) : json(nullptr);
+    for (const auto& [name, value] : o) {
+      if (std::isfinite(value)) phase[name] = value;
+    }
     out.push_back(phase);
   }
   return out;

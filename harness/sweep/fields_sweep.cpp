@@ -20,10 +20,10 @@ Json fields_point_record(const FieldsPoint& p, size_t index, const TimedRepetiti
   Json rec = {{"label", p.label},
               {"index", index},
               {"config", fields_config_json(p.config)},
-              {"status", t.error.empty() ? "ok" : "failed"},
-              {"gpu", on_host ? Json(nullptr) : Json("default")},
-              {"finished_utc", utc_now()},
-              {"wall_s", wall_s}};
+              {"status", t.error.empty() ? "ok" : "failed"}};
+  if (!on_host) rec["gpu"] = "default";
+  rec["finished_utc"] = utc_now();
+  rec["wall_s"] = wall_s;
   if (!t.error.empty()) {
     rec["failure"] = "run-error";
     rec["error"] = t.error;
@@ -31,7 +31,7 @@ Json fields_point_record(const FieldsPoint& p, size_t index, const TimedRepetiti
   }
   rec["warmup"] = warmup;
   rec["repetitions_ms"] = t.times_ms;
-  rec["stats"] = t.stats;
+  rec["stats"] = t.stats();
   rec["counters"] = counters.is_null() ? Json::object() : counters;
   return rec;
 }
@@ -49,12 +49,12 @@ size_t run_fields_job(const FieldsJob& job, const std::string& out, const Json& 
     TimedRepetitions t;
     Json counters;
     try {
-      t = measure(p, job.warmup, counters);
+      t = measure(p, job.sampling.warmup, counters);
     } catch (const RunError& e) {
       t.error = e.what();
     }
     const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
-    Json rec = fields_point_record(p, i, t, job.warmup, counters, wall.count());
+    Json rec = fields_point_record(p, i, t, job.sampling.warmup, counters, wall.count());
     failed += rec["status"] == "failed" ? 1 : 0;
     progress.finished(p.label, point_outcome(rec));
     results.put(std::move(rec));

@@ -15,6 +15,7 @@
 #include "harness/io/environment.hpp"
 #include "harness/job/parameters.hpp"
 #include "schedulers/registry.hpp"
+#include "schedulers/run_spec.hpp"
 
 namespace sb {
 namespace {
@@ -108,7 +109,12 @@ bool runs_on_cpu(const RunConfig& c) {
 }
 
 double default_point_timeout(const Job& job, const JobPoint& p) {
-  return static_cast<double>(job.warmup + job.repetitions) * p.config.timeout_s + 60;
+  // Every run up to its watchdog: the warm-up, the least number of repetitions, and those that
+  // fit in the most measured time the sampling allows.
+  const Sampling& s = job.sampling;
+  const int runs = s.warmup + (s.repetitions > 0 ? s.repetitions : s.min_samples);
+  const double rule_s = s.repetitions > 0 ? 0 : s.max_time_s;
+  return static_cast<double>(runs) * p.config.timeout_s + rule_s + 60;
 }
 
 RunningPoint start_point(const Job& job, size_t index, const std::string& gpu,
@@ -126,8 +132,7 @@ RunningPoint start_point(const Job& job, size_t index, const std::string& gpu,
   fs::remove(r.result);
   write_file_atomically(r.request, Json{{"label", p.label},
                                         {"config", config_json(p.config)},
-                                        {"repetitions", job.repetitions},
-                                        {"warmup", job.warmup}}
+                                        {"sampling", sampling_json(job.sampling)}}
                                        .dump(2));
   std::vector<std::string> argv;
   if (p.config.ranks > 1) {
@@ -148,20 +153,41 @@ RunningPoint start_point(const Job& job, size_t index, const std::string& gpu,
   return r;
 }
 
+double point_cost(const Job& job, const JobPoint& p) {
+  const Sampling& s = job.sampling;
+  const int runs = s.warmup + (s.repetitions > 0 ? s.repetitions : s.min_samples);
+  const PhasePlan plan = resolve(p.config).plan();
+  return static_cast<double>(runs) * static_cast<double>(p.config.init_n) *
+         static_cast<double>(plan.count) * static_cast<double>(plan.steps);
+}
+
+std::string point_doing(const RunningPoint& r) {
+  // The point runner prints a line per run ("warm-up 1: ...", "repetition 4: ..."): the last.
+  std::ifstream in(r.log, std::ios::ate);
+  const std::streamoff size = in.tellg();
+  if (size <= 0) return "";
+  in.seekg(std::max<std::streamoff>(0, size - 4096));
+  std::string last;
+  for (std::string line; std::getline(in, line);) {
+    const bool run = line.rfind("warm-up ", 0) == 0 || line.rfind("repetition ", 0) == 0;
+    if (run && line.find(':') != std::string::npos) last = line.substr(0, line.find(':'));
+  }
+  return last;
+}
+
 bool late(const RunningPoint& r) {
   return std::chrono::duration<double>(Clock::now() - r.started).count() > r.timeout_s;
 }
 
 Json point_record(const Job& job, const RunningPoint& r, const std::optional<ExitStatus>& status) {
   const JobPoint& p = job.points[r.index];
-  Json rec = {
-      {"label", p.label},
-      {"index", r.index},
-      {"config", config_json(p.config)},
-      {"status", "failed"},
-      {"gpu", runs_on_cpu(p.config) ? Json(nullptr) : Json(r.gpu.empty() ? "default" : r.gpu)},
-      {"finished_utc", utc_now()},
-      {"wall_s", std::chrono::duration<double>(Clock::now() - r.started).count()}};
+  Json rec = {{"label", p.label},
+              {"index", r.index},
+              {"config", config_json(p.config)},
+              {"status", "failed"}};
+  if (!runs_on_cpu(p.config)) rec["gpu"] = r.gpu.empty() ? "default" : r.gpu;
+  rec["finished_utc"] = utc_now();
+  rec["wall_s"] = std::chrono::duration<double>(Clock::now() - r.started).count();
   const std::string log = tail(read_text(r.log), 5);
   Json result;
   if (fs::exists(r.result)) {

@@ -66,4 +66,11 @@ std::string point_outcome(const nlohmann::ordered_json& rec);
 // Whether the point is past its deadline.
 bool late(const RunningPoint& r);
 
+// The expected cost of point `p`, for the ETA: the particle-steps of its runs (warm-up and the
+// least repetitions) if no particle split or died.
+double point_cost(const Job& job, const JobPoint& p);
+
+// What a running point is doing by its output so far: "warm-up 1", "repetition 4", or "".
+std::string point_doing(const RunningPoint& r);
+
 }  // namespace sb

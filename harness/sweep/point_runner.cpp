@@ -1,23 +1,27 @@
 // schedbench-point: runs ONE point of a sweep in its own process, so that a crash, a GPU fault
 // or a hang takes down only this point (`schedbench sweep` starts one per point and watches
-// it). After the warm-up runs it times the repetitions (device events, or the clock of a CPU
-// engine), and Google Benchmark computes median, mean, stddev, cv, min and max of the times and
-// the counters (harness/bench/gbench_support.hpp).
+// it). After the warm-up runs it times repetitions (device events, or the clock of a CPU engine)
+// through Google Benchmark until the sampling's stopping rule is met (harness/bench/sampling.hpp),
+// reading the GPU's clocks and throttle reasons around each through NVML.
 //
 //   schedbench-point REQUEST.json RESULT.json
 //
-// REQUEST: {"config": {...}, "repetitions": R, "warmup": W} (the config as results record it).
+// REQUEST: {"config": {...}, "sampling": {...}} (the config as results record it; the sampling
+// as a job file's keys, harness/job/job_form.hpp).
 // RESULT (written atomically): the measured part of a point record (results/README.md,
 // schedbench.job/1), or {"failure": "run-error", "error": "..."}.
 // Exit codes: 0 measured, 2 bad request, 3 the run failed, 1 anything else.
 #include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 #include "harness/bench/gbench_support.hpp"
+#include "harness/bench/sampling.hpp"
 #include "harness/io/atomic_file.hpp"
+#include "harness/io/gpu_clocks.hpp"
 #include "harness/io/json_file.hpp"
 #include "harness/job/parameters.hpp"
 #include "harness/job/run_report.hpp"
@@ -34,12 +38,30 @@ using Json = nlohmann::ordered_json;
 struct Observed {
   RunResult first;
   int repetitions = 0;
-  bool peer_failed = false;  // another rank's run failed, and it reports the error
+  bool peer_failed = false;         // another rank's run failed, and it reports the error
+  std::optional<GpuClocks> clocks;  // GPU schedulers where NVML answers
+  std::vector<unsigned> sm_mhz;     // each repetition's SM clock at its end
+  std::vector<int> throttled;       // repetitions (from 0) slowed by power or heat
+  uint64_t reasons = 0;             // every slowdown reason seen
 };
+
+// The clocks around one repetition: its SM clock at the end, and whether either sample saw a
+// slowdown.
+void note_clocks(Observed& seen, const ClockSample& before) {
+  if (!seen.clocks) return;
+  const ClockSample after = seen.clocks->sample();
+  const uint64_t slow = before.reasons | after.reasons;
+  seen.sm_mhz.push_back(after.sm_mhz);
+  if (!slowdown_reasons(slow).empty()) {
+    seen.throttled.push_back(static_cast<int>(seen.sm_mhz.size()) - 1);
+    seen.reasons |= slow;
+  }
+}
 
 // One repetition: a run of `c`, its time and counters.
 void measure(benchmark::State& state, const RunSpec& spec, Observed& seen) {
   RunResult r;
+  const ClockSample before = seen.clocks ? seen.clocks->sample() : ClockSample{};
   try {
     r = run(spec);
   } catch (const ranks::PeerFailure& e) {
@@ -59,33 +81,47 @@ void measure(benchmark::State& state, const RunSpec& spec, Observed& seen) {
                             .c_str());
     return;
   }
+  note_clocks(seen, before);
   state.SetIterationTime(r.time_ms * 1e-3);
   set_run_counters(state, r);
   fmt::print("repetition {}: {:.3f} ms\n", seen.repetitions, r.time_ms);
 }
 
-Json measured(const TimedRepetitions& t, const Observed& seen, int warmup) {
+// What NVML saw: each repetition's SM clock, those slowed by power or heat and why.
+Json clocks_json(const Observed& seen) {
+  Json out = {{"sm_mhz", seen.sm_mhz}, {"throttled", seen.throttled}};
+  if (seen.reasons != 0) out["reasons"] = slowdown_reasons(seen.reasons);
+  return out;
+}
+
+Json measured(const TimedRepetitions& t, const Observed& seen, const Sampling& sampling) {
+  const std::map<std::string, double> counters = t.counters();
   Json parts = Json::object();
   for (const auto& [part, ms] : seen.first.parts_ms)
-    parts[part] = t.counters.at(part + "_ms");
+    parts[part] = counters.at(part + "_ms");
   const Json result = result_json(seen.first);
-  return {{"warmup", warmup},
-          {"repetitions_ms", t.times_ms},
-          {"stats", t.stats},
-          {"counts", result["counts"]},
-          {"counters",
-           {{"particle_steps_per_s", t.counters.at("particle_steps_per_s")},
-            {"ns_per_particle_step", t.counters.at("ns_per_particle_step")}}},
-          {"parts_ms", parts},
-          {"digest", result["digest"]},
-          {"device_bytes", seen.first.device_bytes},
-          // Over several ranks: what moved between them and what was reduced (the counts of every
-          // repetition, the reductions' time its median), and the worst imbalance.
-          {"ranks", seen.first.ranks},
-          {"moved_bytes", seen.first.moved_bytes},
-          {"reduced_bytes", seen.first.reduced_bytes},
-          {"reduce_ms", t.counters.at("reduce_ms")},
-          {"imbalance", result["imbalance"]}};
+  Json out = {{"warmup", sampling.warmup},
+              {"repetitions_ms", t.times_ms},
+              {"stats", t.stats()},
+              {"counts", result["counts"]},
+              {"counters",
+               {{"particle_steps_per_s", counters.at("particle_steps_per_s")},
+                {"ns_per_particle_step", counters.at("ns_per_particle_step")}}},
+              {"parts_ms", parts},
+              {"digest", result["digest"]},
+              {"device_bytes", seen.first.device_bytes},
+              // Over several ranks: what moved between them and what was reduced (the counts of
+              // every repetition, the reductions' time its median), and the worst imbalance.
+              {"ranks", seen.first.ranks},
+              {"moved_bytes", seen.first.moved_bytes},
+              {"reduced_bytes", seen.first.reduced_bytes},
+              {"reduce_ms", counters.at("reduce_ms")},
+              {"imbalance", result["imbalance"]}};
+  if (seen.clocks) out["gpu_clocks"] = clocks_json(seen);
+  // Noisy: its interval wider than the sampling asks, or a repetition slowed by the GPU's
+  // power or heat; tables show it as such, never as a plain ok.
+  if (noisy(sampling, t.times_ms) || !seen.throttled.empty()) out["noisy"] = true;
+  return out;
 }
 
 int point_main(int argc, char** argv) {
@@ -106,18 +142,17 @@ int point_main(int argc, char** argv) {
     return 3;
   };
   RunSpec spec;  // resolved once: every repetition runs the same setup
-  int repetitions = 0, warmup = 0;
+  Sampling sampling;
   try {
     const Json request = read_json_file(argv[1], "request");
     spec = resolve(config_from_json(request.at("config"), argv[1]));
-    repetitions = request.at("repetitions").get<int>();
-    warmup = request.at("warmup").get<int>();
+    read_sampling(argv[1], request.at("sampling"), sampling);
   } catch (const std::exception& e) {
     fmt::print(stderr, "schedbench-point: error: {}\n", e.what());
     return 2;
   }
   try {
-    for (int i = 0; i < warmup; ++i) {
+    for (int i = 0; i < sampling.warmup; ++i) {
       const RunResult r = run(spec);
       fmt::print("warm-up {}: {:.3f} ms\n", i + 1, r.time_ms);
     }
@@ -127,10 +162,14 @@ int point_main(int argc, char** argv) {
     return fail(e.what(), false);
   }
   Observed seen;
+  if (spec.scheduler->kind != SchedulerKind::kCpu) {
+    int device = 0;
+    if (cudaGetDevice(&device) == cudaSuccess) seen.clocks = GpuClocks::open(device);
+  }
   const TimedRepetitions t =
-      time_repetitions(repetitions, [&](benchmark::State& state) { measure(state, spec, seen); });
+      time_sampled(sampling, [&](benchmark::State& state) { measure(state, spec, seen); });
   if (!t.error.empty()) return fail(t.error, seen.peer_failed);
-  if (first_rank) write_file_atomically(result_path, measured(t, seen, warmup).dump(2) + "\n");
+  if (first_rank) write_file_atomically(result_path, measured(t, seen, sampling).dump(2) + "\n");
   return 0;
 }
 

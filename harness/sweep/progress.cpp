@@ -24,42 +24,60 @@ std::string format_duration(double seconds) {
 }
 
 Progress::Progress(size_t total, size_t done, size_t slots, double estimate_s, bool terminal,
-                   std::FILE* out)
+                   std::FILE* out, double cost_to_run)
     : total_(total),
       done_(done),
       slots_(slots),
       estimate_s_(estimate_s),
       terminal_(terminal),
-      out_(out) {
+      out_(out),
+      cost_left_(cost_to_run > 0 ? cost_to_run : static_cast<double>(total - done)),
+      cost_to_run_(cost_left_) {
   if (done_ > 0)
     line(fmt::format("{} of {} points already finished; running the other {}", done_, total_,
                      total_ - done_));
 }
 
-// From the points finished by this process; before the first, from the estimate.
+// The cost left at the rate of the points finished by this process (cost per second of the
+// sweep's clock, points side by side included); before the first, from the estimate.
 std::string Progress::eta() const {
-  const size_t left = total_ - done_;
-  if (left == 0) return "0s";
-  if (done_here_ == 0) {
-    return estimate_s_ > 0 ? "~" + format_duration(estimate_s_ * static_cast<double>(left) /
-                                                   static_cast<double>(total_ * slots_))
+  if (total_ == done_) return "0s";
+  if (done_here_ == 0 || cost_done_here_ <= 0) {
+    return estimate_s_ > 0 ? "~" + format_duration(estimate_s_ * cost_left_ / cost_to_run_ /
+                                                   static_cast<double>(slots_))
                            : "?";
   }
-  return format_duration(seconds_between(start_, Clock::now()) / static_cast<double>(done_here_) *
-                         static_cast<double>(left));
+  return format_duration(seconds_between(start_, Clock::now()) / cost_done_here_ * cost_left_);
 }
 
-void Progress::started(const std::string& label) {
-  running_.emplace_back(label, Clock::now());
+void Progress::started(const std::string& label, double cost) {
+  running_.push_back({label, Clock::now(), cost, ""});
   if (terminal_) draw(Clock::now());
+}
+
+void Progress::doing(const std::string& label, const std::string& what) {
+  for (Running& r : running_) {
+    if (r.label == label) r.doing = what;
+  }
+}
+
+// "label (12s)", or "label (12s, repetition 4)".
+std::string Progress::shown(const Running& r, Clock::time_point now) const {
+  const std::string elapsed = format_duration(seconds_between(r.since, now));
+  return r.doing.empty() ? fmt::format("{} ({})", r.label, elapsed)
+                         : fmt::format("{} ({}, {})", r.label, elapsed, r.doing);
 }
 
 void Progress::finished(const std::string& label, const std::string& outcome) {
   ++done_;
   ++done_here_;
-  running_.erase(std::remove_if(running_.begin(), running_.end(),
-                                [&](const auto& r) { return r.first == label; }),
-                 running_.end());
+  const auto it = std::find_if(running_.begin(), running_.end(),
+                               [&](const Running& r) { return r.label == label; });
+  if (it != running_.end()) {
+    cost_done_here_ += it->cost;
+    cost_left_ = std::max(0.0, cost_left_ - it->cost);
+    running_.erase(it);
+  }
   clear();
   line(fmt::format("[{}/{}] {}  {}  (ETA {})", done_, total_, label, outcome, eta()));
   if (terminal_) draw(Clock::now());
@@ -72,8 +90,8 @@ void Progress::tick(Clock::time_point now) {
   }
   if (running_.empty() || seconds_between(last_line_, now) < kHeartbeatS) return;
   std::string text = "  still running:";
-  for (const auto& [label, since] : running_)
-    text += fmt::format(" {} ({})", label, format_duration(seconds_between(since, now)));
+  for (const Running& r : running_)
+    text += " " + shown(r, now);
   line(fmt::format("{}; {} of {} points done (ETA {})", text, done_, total_, eta()));
   last_line_ = now;
 }
@@ -94,10 +112,7 @@ void Progress::draw(Clock::time_point now) {
   std::string text =
       fmt::format("[{}{}] {}/{} ETA {}", std::string(static_cast<size_t>(filled), '#'),
                   std::string(static_cast<size_t>(kWidth - filled), '.'), done_, total_, eta());
-  if (!running_.empty()) {
-    const auto& [label, since] = running_.back();
-    text += fmt::format("  {} ({})", label, format_duration(seconds_between(since, now)));
-  }
+  if (!running_.empty()) text += "  " + shown(running_.back(), now);
   // One column short of the width, so that the line never wraps and litters the scrollback.
   winsize size{};
   const bool known = ioctl(fileno(out_), TIOCGWINSZ, &size) == 0 && size.ws_col > 1;

@@ -170,8 +170,8 @@ Job recommend_job(const RecommendRequest& r, std::vector<JobPoint> points) {
   job.spec = {{"workload", workload}, {"schedulers", schedulers},
               {"axes", axes},         {"budget_s", r.budget_s},
               {"warmup", kWarmup},    {"first_repetitions", kFirstRepetitions}};
-  job.repetitions = kFirstRepetitions;
-  job.warmup = kWarmup;
+  job.sampling.repetitions = kFirstRepetitions;
+  job.sampling.warmup = kWarmup;
   job.points = std::move(points);
   return job;
 }
@@ -183,7 +183,7 @@ class ProcessMeasurer {
       : job_(job), r_(r), scratch_(scratch) {}
 
   Measurement operator()(size_t index, int repetitions, double deadline_s) {
-    job_.repetitions = repetitions;
+    job_.sampling.repetitions = repetitions;
     const double own = default_point_timeout(job_, job_.points[index]);
     RunningPoint running = start_point(job_, index, "", r_.runner, point_launcher(kDefaultLauncher),
                                        std::min(deadline_s, own), scratch_);

@@ -42,13 +42,14 @@ const std::vector<std::pair<std::string, std::string>> kRatioColumns = {
     {"efficiency", "vs bound"}, {"memory_efficiency", "vs memory line"}};
 
 // One row per point of this shard: the parameters that vary, the counts, slots used per live
-// particle, the median and its spread, and the ratios against `bound` and the memory line where
-// the job measured them.
-std::string summary(const Job& job, const JobResults& results, const std::vector<size_t>& mine) {
+// particle, the median, the half-width of its 95% interval, the samples and their cv, and the
+// ratios against `bound` and the memory line where the job measured them; a noisy point's status
+// says so.
+TextTable summary(const Job& job, const JobResults& results, const std::vector<size_t>& mine) {
   std::map<std::string, std::set<std::string>> values;
   std::vector<std::pair<std::string, std::string>> ratios;
   for (size_t k : mine) {
-    const nlohmann::json config = config_json(job.points[k].config);
+    const nlohmann::json config = config_with_unset(job.points[k].config);
     for (const auto& [key, value] : config.items())
       values[key].insert(value.dump());
   }
@@ -65,8 +66,8 @@ std::string summary(const Job& job, const JobResults& results, const std::vector
   }
   std::vector<std::string> header = {"sim", "scheduler"};
   header.insert(header.end(), varying.begin(), varying.end());
-  std::vector<std::string> measured = {"final", "slots/live", "median ms", "cv %",
-                                       "particle-steps/s"};
+  std::vector<std::string> measured = {"final", "slots/live", "median ms",       "±% (95%)",
+                                       "n",     "cv %",       "particle-steps/s"};
   for (const auto& column : ratios)
     measured.push_back(column.second);
   header.insert(header.end(), measured.begin(), measured.end());
@@ -74,7 +75,7 @@ std::string summary(const Job& job, const JobResults& results, const std::vector
   TextTable table(header);
   for (size_t k : mine) {
     const JobPoint& p = job.points[k];
-    const Json cfg = config_json(p.config);
+    const Json cfg = config_with_unset(p.config);
     std::vector<std::string> row = {p.config.sim, p.config.scheduler};
     for (const std::string& key : varying)
       row.push_back(cfg.contains(key) ? shown_value(cfg[key]) : "");
@@ -92,28 +93,33 @@ std::string summary(const Job& job, const JobResults& results, const std::vector
           counts.value("peak_live", uint64_t{0}) > 0
               ? fmt::format("{:.2f}", slots.get<double>() / counts["peak_live"].get<double>())
               : "");
-      row.push_back(fmt::format("{:.3f}", (*rec)["stats"]["median_ms"].get<double>()));
-      row.push_back(fmt::format("{:.1f}", 100 * (*rec)["stats"]["cv"].get<double>()));
+      const Json& stats = (*rec)["stats"];
+      row.push_back(fmt::format("{:.3f}", stats["median_ms"].get<double>()));
+      // Records from before the median's interval was recorded have no noise.
+      row.push_back(
+          stats.contains("noise") ? fmt::format("{:.1f}", 100 * stats["noise"].get<double>()) : "");
+      row.push_back(std::to_string((*rec)["repetitions_ms"].size()));
+      row.push_back(fmt::format("{:.1f}", 100 * stats["cv"].get<double>()));
       row.push_back(fmt::format("{:.3g}", counters["particle_steps_per_s"].get<double>()));
       for (const auto& column : ratios) {
         row.push_back(counters.contains(column.first)
                           ? fmt::format("{:.2f}", counters[column.first].get<double>())
                           : "");
       }
-      row.emplace_back("ok");
+      row.emplace_back(rec->value("noisy", false) ? "noisy" : "ok");
     }
     table.add_row(row);
   }
-  return table.str();
+  return table;
 }
 
-// The job's estimate for `mine`, its points this shard runs. The estimate is for GPU schedulers
-// on an H100: a sweep of CPU points only (a job's fallback where there is no GPU) has no
-// estimate, and its ETA comes from its own points.
-double h100_estimate(const Job& job, const std::vector<size_t>& mine) {
-  const bool gpu = std::any_of(mine.begin(), mine.end(),
+// The job's estimate for `points`, those this shard has yet to run. The estimate is for GPU
+// schedulers on an H100: a sweep of CPU points only (a job's fallback where there is no GPU) has
+// no estimate, and its ETA comes from its own points.
+double h100_estimate(const Job& job, const std::vector<size_t>& points) {
+  const bool gpu = std::any_of(points.begin(), points.end(),
                                [&](size_t k) { return !runs_on_cpu(job.points[k].config); });
-  return gpu ? job.estimated_s * static_cast<double>(mine.size()) /
+  return gpu ? job.estimated_s * static_cast<double>(points.size()) /
                    static_cast<double>(job.points.size())
              : 0;
 }
@@ -122,6 +128,9 @@ double h100_estimate(const Job& job, const std::vector<size_t>& mine) {
 // was written, counts as that parameter's default.
 bool recorded_as(const Json& rec, const RunConfig& c) {
   nlohmann::json recorded = rec["config"];
+  // Files written before values were left out rather than null record them as null.
+  for (auto it = recorded.begin(); it != recorded.end();)
+    it = it->is_null() ? recorded.erase(it) : std::next(it);
   RunConfig defaults;  // but for the sim, the scheduler and --init-n, which has no default
   defaults.sim = c.sim;
   defaults.scheduler = c.scheduler;
@@ -198,8 +207,13 @@ int run_sweep(const Job& job, const SweepOptions& o) {
     std::vector<size_t> slots;
   };
   std::vector<Running> running;
-  Progress progress(mine.size(), mine.size() - todo.size(), slots.size(), h100_estimate(job, mine),
-                    isatty(STDOUT_FILENO) != 0);
+  std::map<size_t, double> cost;
+  double cost_to_run = 0;
+  for (const size_t k : todo)
+    cost_to_run += cost[k] = point_cost(job, job.points[k]);
+  Progress progress(mine.size(), mine.size() - todo.size(), slots.size(), h100_estimate(job, todo),
+                    isatty(STDOUT_FILENO) != 0, stdout, cost_to_run);
+  auto last_look = Clock::now();
   size_t next = 0;
   int failed = 0;
   while (!StopSignals::requested() && (next < todo.size() || !running.empty())) {
@@ -220,7 +234,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
                                      point_timeout(job, job.points[k], o), scratch),
                          free});
       ++next;
-      progress.started(job.points[k].label);
+      progress.started(job.points[k].label, cost[k]);
     }
     for (auto it = running.begin(); it != running.end();) {
       std::optional<ExitStatus> status = it->point.child->poll();
@@ -239,6 +253,12 @@ int run_sweep(const Job& job, const SweepOptions& o) {
         taken[s] = false;
       it = running.erase(it);
     }
+    // Once a second: what each running point is doing, by its output.
+    if (Clock::now() - last_look >= std::chrono::seconds(1)) {
+      for (const Running& r : running)
+        progress.doing(job.points[r.point.index].label, point_doing(r.point));
+      last_look = Clock::now();
+    }
     progress.tick(Clock::now());
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -249,7 +269,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
     fmt::print("\ninterrupted: the finished points are in {}; `--resume` runs the others\n", path);
     return -1;
   }
-  fmt::print("\n{}", summary(job, results, mine));
+  fmt::print("\n{}", summary(job, results, mine).as(o.summary_format));
   fmt::print("{} points, {} failed this time; results in {}\n", mine.size(), failed, path);
   return failed;
 }

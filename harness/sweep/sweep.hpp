@@ -17,10 +17,11 @@ struct SweepOptions {
   bool overwrite = false;     // start afresh even though the file exists
   int shard_index = 1;        // this process runs points k with k % count == index - 1
   int shard_count = 1;
-  std::vector<std::string> gpus;      // CUDA devices, one point on each at a time; empty: default
-  double point_timeout_s = 0;         // kill a point after this; 0: from its runs' watchdog
-  std::vector<std::string> runner;    // the command that runs one point: REQUEST RESULT appended
-  std::vector<std::string> launcher;  // before the runner, for a point of several ranks
+  std::vector<std::string> gpus;        // CUDA devices, one point on each at a time; empty: default
+  double point_timeout_s = 0;           // kill a point after this; 0: from its runs' watchdog
+  std::vector<std::string> runner;      // the command that runs one point: REQUEST RESULT appended
+  std::vector<std::string> launcher;    // before the runner, for a point of several ranks
+  std::string summary_format = "text";  // the summary's: text, md, csv or json (TextTable::as)
 };
 
 // Returns the number of failed points, or -1 if the sweep was interrupted (finished points are

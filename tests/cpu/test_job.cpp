@@ -130,8 +130,8 @@ TEST(Job, SubSweepsAreJoinedAndASharedPointRunsOnce) {
     "axes": [{"init_n": [10, 20], "steps": 5}, {"init_n": 10, "steps": [5, 7]}]})");
   const Job job = load_job(path, false);
   EXPECT_EQ(job.name, "j");  // from the file name
-  EXPECT_EQ(job.repetitions, 5);
-  EXPECT_EQ(job.warmup, 0);
+  EXPECT_EQ(job.sampling.repetitions, 5);
+  EXPECT_EQ(job.sampling.warmup, 0);
   EXPECT_EQ(job.estimated_s, 12.0);
   EXPECT_EQ(job.figures, std::vector<std::string>{"5.11"});
   // (10, 5) is in both sub-sweeps.

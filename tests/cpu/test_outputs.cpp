@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -449,15 +450,16 @@ TEST(Usability, RunSaysWhatItRunsBeforeRunning) {
     EXPECT_NE(first.find(value), std::string::npos) << first;
 }
 
-// No "null" in what a person reads: a value not given is left out of the banner and shown as "-"
-// in a sweep's table. (Point labels, which name points in results files, still spell it.)
-TEST(Usability, NoNullInTheBannerOrTheSweepTable) {
+// No "null" in any output: a value not given is left out of the banner, the run's and the
+// sweep's JSON and the export, shown as "-" in a sweep's table, and "default" in labels.
+TEST(Usability, NoNullInAnyOutput) {
   TempDir dir;
-  const Outcome run =
-      schedbench(dir, {"run", "--sim", "air", "--scheduler", "cpu-serial", "--init-n", "10",
-                       "--phases", "1", "--phase-time", "1e-12", "--reduced-field", "100"});
+  const Outcome run = schedbench(
+      dir, {"run", "--sim", "air", "--scheduler", "cpu-serial", "--init-n", "10", "--phases", "1",
+            "--phase-time", "1e-12", "--reduced-field", "100", "--json", dir.path("run.json")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out.find("null"), std::string::npos) << run.out;
+  EXPECT_EQ(slurp(dir.path("run.json")).find("null"), std::string::npos);
   const std::string job = dir.write("job.json", R"({"sims": ["pic"], "schedulers": ["cpu-serial"],
     "repetitions": 1, "warmup": 0, "axes": [{"init_n": 20, "poisson_steps": 1, "mobility_steps": 2},
     {"init_n": 20, "poisson_steps": 1, "mobility_steps": 2, "field": "poisson", "grid": 16}]})");
@@ -466,6 +468,38 @@ TEST(Usability, NoNullInTheBannerOrTheSweepTable) {
   const std::string table = sweep.out.substr(sweep.out.find("sim  scheduler"));
   EXPECT_EQ(table.find("null"), std::string::npos) << table;
   EXPECT_NE(table.find("pic  cpu-serial  -        -"), std::string::npos) << table;
+  const std::string results = slurp(dir.path("r.json"));
+  EXPECT_EQ(results.find("null"), std::string::npos) << results;
+  EXPECT_NE(results.find("pic__cpu-serial__field-default__grid-default"), std::string::npos);
+  const Outcome csv = schedbench(dir, {"export", dir.path("r.json")});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(csv.out.find("null"), std::string::npos) << csv.out;
+}
+
+// export: a row per point with the configuration's parameters and the record's numbers as
+// columns, in CSV, markdown or JSON; a file that is not results is one line, exit 2.
+TEST(Usability, ExportWritesAFlatTableOfTheResults) {
+  TempDir dir;
+  const std::string job = dir.write("job.json", R"({"sims": ["mvp"], "schedulers": ["cpu-serial"],
+    "repetitions": 2, "warmup": 0, "axes": {"init_n": 20, "steps": 5, "seed": [1, 2]}})");
+  ASSERT_EQ(schedbench(dir, {"sweep", job, "--out", dir.path("r.json")}).exit_code, 0);
+  const Outcome csv = schedbench(dir, {"export", dir.path("r.json")});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  const std::string head = csv.out.substr(0, csv.out.find('\n'));
+  for (const char* column : {"label,", ",seed,", ",stats.median_ms,", ",counts.final,",
+                             ",counters.particle_steps_per_s,", ",status,", ",digest"})
+    EXPECT_NE(head.find(column), std::string::npos) << column << " in " << head;
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 3) << csv.out;
+  const nlohmann::json doc = nlohmann::json::parse(slurp(dir.path("r.json")));
+  const Outcome json = schedbench(dir, {"export", dir.path("r.json"), "--format", "json"});
+  const nlohmann::json rows = nlohmann::json::parse(json.out);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1]["seed"], 2);
+  EXPECT_EQ(rows[1]["stats.median_ms"], doc["points"][1]["stats"]["median_ms"]);
+  EXPECT_EQ(rows[1]["digest"], doc["points"][1]["digest"]);
+  const Outcome bad = schedbench(dir, {"export", job});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
 
 // What a Progress wrote to its file.
@@ -515,6 +549,33 @@ TEST(Usability, TheBarShowsTheRunningPointsTimeWithinTheWidth) {
   progress.tick(now + std::chrono::seconds(65));
   const std::string later = written(bar);
   EXPECT_NE(later.rfind("short (1m05s)"), std::string::npos) << later;
+  std::fclose(bar);
+}
+
+// The ETA weighs points by their cost: after a point of cost 1 took 0.1 s, 110 left take ~11 s
+// (counted by points it would say 0.2 s); before any point finished, the estimate scaled to the
+// cost left.
+TEST(Usability, TheEtaWeighsPointsByTheirCost) {
+  std::FILE* log = std::tmpfile();
+  Progress progress(3, 0, 1, 0, false, log, 111);
+  progress.started("small", 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  progress.finished("small", "ok  1.000 ms");
+  const std::string line = written(log);
+  const size_t at = line.find("(ETA ");
+  ASSERT_NE(at, std::string::npos) << line;
+  EXPECT_GE(std::stod(line.substr(at + 5)), 10) << line;  // "11s", "13s": seconds
+  std::fclose(log);
+}
+
+// The bar names what the running point is doing beside its elapsed time.
+TEST(Usability, TheBarShowsTheRunningRepetition) {
+  std::FILE* bar = std::tmpfile();
+  Progress progress(1, 0, 1, 0, true, bar);
+  progress.started("p");
+  progress.doing("p", "repetition 4");
+  progress.tick(Progress::Clock::now() + std::chrono::seconds(3));
+  EXPECT_NE(written(bar).rfind("p (3s, repetition 4)"), std::string::npos) << written(bar);
   std::fclose(bar);
 }
 

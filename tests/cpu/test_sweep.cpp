@@ -51,9 +51,10 @@ TEST(Sweep, WritesOneResultsFileWithEveryRepetitionAndTheRunsDigest) {
   EXPECT_LE(median, hi);
   EXPECT_GE(p["stats"]["cv"].get<double>(), 0.0);
   EXPECT_GT(p["counters"]["particle_steps_per_s"].get<double>(), 0.0);
-  EXPECT_TRUE(p["gpu"].is_null());
-  // The summary shows each point's median and its spread as the file holds them (cv in per cent).
-  const size_t header = o.out.find("median ms  cv %");
+  EXPECT_FALSE(p.contains("gpu"));
+  // The summary shows each point's median and its spread as the file holds them (the interval's
+  // half-width and cv in per cent).
+  const size_t header = o.out.find("median ms  ±% (95%)  n  cv %");
   ASSERT_NE(header, std::string::npos) << o.out;
   const std::string row = testing_support::line_containing(
       o.out.substr(header), fmt::format(" {} ", p["counts"]["final"].get<uint64_t>()));

@@ -1,0 +1,205 @@
+// How a point is measured: the median's distribution-free interval against binomial tables, the
+// stopping rule (a fixed count, the least samples and time, the noise, the most time), the
+// measurement that follows it through Google Benchmark, the summary's formats, and a sweep's
+// sampling options, axis edits and filters as a user gives them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "harness/bench/sampling.hpp"
+#include "harness/bench/statistics.hpp"
+#include "harness/io/text_table.hpp"
+#include "harness/job/job.hpp"
+#include "tests/support/sweep_job.hpp"
+
+namespace sb {
+namespace {
+
+using testing_support::line_containing;
+using testing_support::Outcome;
+using testing_support::read_json;
+using testing_support::schedbench;
+using testing_support::seed_job;
+using testing_support::TempDir;
+
+std::vector<double> one_to(int n) {
+  std::vector<double> v;
+  for (int i = n; i >= 1; --i)
+    v.push_back(i);  // unsorted on purpose
+  return v;
+}
+
+// Published order-statistic intervals of the median (e.g. Conover, Practical Nonparametric
+// Statistics, table A3): n = 20 gives x(6)..x(15) at 95.9 %; n = 10 gives x(2)..x(9) at 97.9 %.
+TEST(MedianInterval, MatchesTheBinomialTables) {
+  MedianInterval m = median_interval(one_to(20));
+  EXPECT_EQ(m.lo, 6);
+  EXPECT_EQ(m.hi, 15);
+  EXPECT_NEAR(m.level, 0.9586, 1e-4);
+  m = median_interval(one_to(10));
+  EXPECT_EQ(m.lo, 2);
+  EXPECT_EQ(m.hi, 9);
+  EXPECT_NEAR(m.level, 0.9785, 1e-4);
+}
+
+TEST(MedianInterval, BelowSixSamplesIsTheRangeAtItsLowerLevel) {
+  const MedianInterval m = median_interval(one_to(5));
+  EXPECT_EQ(m.lo, 1);
+  EXPECT_EQ(m.hi, 5);
+  EXPECT_DOUBLE_EQ(m.level, 1 - 2.0 / 32);
+}
+
+TEST(TimingStats, NoiseIsTheIntervalsFartherEndOverTheMedian) {
+  const TimingStats t = timing_stats({10, 10.2, 9.9, 10.1, 9.6, 10, 10.3});
+  EXPECT_DOUBLE_EQ(t.median, 10);
+  EXPECT_DOUBLE_EQ(t.interval.lo, 9.6);
+  EXPECT_DOUBLE_EQ(t.interval.hi, 10.3);
+  EXPECT_NEAR(t.noise, 0.04, 1e-12);
+  EXPECT_EQ(t.samples, 7u);
+  EXPECT_GT(t.cv, 0);
+}
+
+TEST(Sampling, AFixedCountIsExactlyThat) {
+  Sampling s;
+  s.repetitions = 3;
+  EXPECT_FALSE(enough_samples(s, {1, 50}));
+  EXPECT_TRUE(enough_samples(s, {1, 50, 1000}));
+}
+
+TEST(Sampling, TheRuleWaitsForTheLeastThenTheNoiseOrTheMostTime) {
+  Sampling s;
+  s.min_samples = 6;
+  s.max_noise_pct = 2;
+  s.max_time_s = 1;
+  const std::vector<double> quiet = {10, 10.01, 9.99, 10.02, 9.98, 10};
+  EXPECT_FALSE(enough_samples(s, {10, 10, 10, 10, 10}));
+  EXPECT_TRUE(enough_samples(s, quiet));
+  const std::vector<double> noisy_times = {10, 20, 5, 15, 10, 30};
+  EXPECT_FALSE(enough_samples(s, noisy_times));
+  EXPECT_TRUE(noisy(s, noisy_times));
+  std::vector<double> long_noisy = noisy_times;
+  long_noisy.push_back(1000);  // past max_time_s: stop, noisy as it is
+  EXPECT_TRUE(enough_samples(s, long_noisy));
+  s.min_time_s = 0.5;  // 60 ms measured of the 500 asked for
+  EXPECT_FALSE(enough_samples(s, quiet));
+}
+
+// A repetition that sets the times of `times` in turn (cycling).
+struct Scripted {
+  std::vector<double> times;
+  size_t calls = 0;
+  void operator()(benchmark::State& state) {
+    const double t = times[calls++ % times.size()];
+    state.SetIterationTime(t * 1e-3);
+    state.counters["twice"] = 2 * t;
+  }
+};
+
+TEST(Sampling, TimeSampledStopsWhenQuietAndGoesOnWhileNoisy) {
+  Sampling s;
+  s.min_samples = 6;
+  Scripted quiet{{10, 10.01, 9.99}};
+  TimedRepetitions t = time_sampled(s, std::ref(quiet));
+  EXPECT_EQ(t.times_ms.size(), 6u);
+  EXPECT_NEAR(t.counters().at("twice"), 20, 0.05);
+  EXPECT_NEAR(t.stats()["median_ms"].get<double>(), 10, 0.02);
+
+  // Every third run twice as long: the median's interval needs many samples to narrow, and the
+  // most time (here 0.3 s) ends it first.
+  s.max_time_s = 0.3;
+  Scripted noisy_runs{{10, 10.5, 20, 9.5, 30}};
+  t = time_sampled(s, std::ref(noisy_runs));
+  EXPECT_GT(t.times_ms.size(), 6u);
+  double sum = 0;
+  for (const double x : t.times_ms)
+    sum += x;
+  EXPECT_GE(sum, 300);
+  // A batch is sized by the mean run: it may pass the most time by a few runs, not by half.
+  EXPECT_LT(sum, 400);
+}
+
+TEST(TextTable, WritesMarkdownCsvAndJson) {
+  TextTable t({"name", "ms", "digest"});
+  t.add_row({"a, \"quoted\"", "1.5", "0x00ff"});
+  t.add_row({"b", "", "0x0100"});
+  EXPECT_EQ(t.markdown(),
+            "| name | ms | digest |\n| --- | --- | --- |\n| a, \"quoted\" | 1.5 | 0x00ff |\n"
+            "| b |  | 0x0100 |\n");
+  EXPECT_EQ(t.csv(), "name,ms,digest\n\"a, \"\"quoted\"\"\",1.5,0x00ff\nb,,0x0100\n");
+  const nlohmann::json j = nlohmann::json::parse(t.json());
+  EXPECT_EQ(j[0]["ms"], 1.5);
+  EXPECT_EQ(j[0]["digest"], "0x00ff");  // a digest stays text
+  EXPECT_FALSE(j[1].contains("ms"));    // an empty cell is left out, never null
+}
+
+TEST(AxisEdit, ReadsListsWordsAndJson) {
+  auto [key, v] = parse_axis_edit("-a", "block_size=32,64");
+  EXPECT_EQ(key, "block_size");
+  EXPECT_EQ(v, nlohmann::ordered_json::parse("[32, 64]"));
+  std::tie(key, v) = parse_axis_edit("-a", "scheduler=dynamic-warp,naive");
+  EXPECT_EQ(v, nlohmann::ordered_json::parse(R"(["dynamic-warp", "naive"])"));
+  std::tie(key, v) = parse_axis_edit("-a", R"(init_n={"log": [1000, 100000], "points": 3})");
+  EXPECT_EQ(v["points"], 3);
+  std::tie(key, v) = parse_axis_edit("-a", "seed=5");
+  EXPECT_EQ(v, 5);
+  for (const char* bad : {"block_size", "=5", "block_size=", "sheduler=naive", "seed=[1,"})
+    EXPECT_THROW(parse_axis_edit("-a", bad), UsageError) << bad;
+}
+
+// A job of 2 seeds swept with a third seed and a filter: the filter picks by label, labels are
+// the whole job's, and the sampling options reach the points.
+TEST(SweepOptions, AxisEditsFiltersSamplingAndFormats) {
+  TempDir dir;
+  const std::string job = seed_job(dir, "[1, 2]");
+  const std::string out = dir.path("r.json");
+  const Outcome o = schedbench(
+      dir, {"sweep", job, "--out", out, "-a", "seed=1,2,3", "--filter", "seed-[23]$",
+            "--min-samples", "4", "--max-time", "0", "--max-noise", "0", "--format", "csv"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json r = read_json(out);
+  ASSERT_EQ(r["points"].size(), 2u);
+  EXPECT_EQ(r["points"][0]["label"], "mvp__cpu-serial__seed-2");
+  EXPECT_EQ(r["points"][1]["label"], "mvp__cpu-serial__seed-3");
+  EXPECT_EQ(r["job"]["sampling"]["min_samples"], 4);
+  for (const auto& p : r["points"]) {
+    // At most 0 s and 0 % noise: the least samples, and noisy (no CPU times are all equal).
+    EXPECT_EQ(p["repetitions_ms"].size(), 4u);
+    EXPECT_EQ(p["noisy"], true);
+    EXPECT_LE(p["stats"]["median_lo_ms"], p["stats"]["median_ms"]);
+    EXPECT_GE(p["stats"]["median_hi_ms"], p["stats"]["median_ms"]);
+  }
+  const std::string row = line_containing(o.out, "mvp,cpu-serial,3,");
+  EXPECT_NE(row, "") << o.out;
+  EXPECT_NE(row.find(",noisy"), std::string::npos) << row;
+  EXPECT_NE(o.out.find("sim,scheduler,seed,final,"), std::string::npos) << o.out;
+}
+
+TEST(SweepOptions, BadValuesAreOneLineExitTwoAndNothingWritten) {
+  TempDir dir;
+  const std::string job = seed_job(dir, "[1, 2]");
+  const std::vector<std::vector<std::string>> bad = {{"-a", "sheduler=naive"},
+                                                     {"-a", "seed"},
+                                                     {"--filter", "seed-9"},
+                                                     {"--filter", "seed-("},
+                                                     {"--repetitions", "0"},
+                                                     {"--repetitions", "3", "--max-noise", "1"},
+                                                     {"--min-time", "5", "--max-time", "1"},
+                                                     {"--max-noise", "-1"},
+                                                     {"--format", "xml"}};
+  for (const auto& args : bad) {
+    std::vector<std::string> argv = {"sweep", job, "--out", dir.path("r.json")};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const Outcome o = schedbench(dir, argv);
+    EXPECT_EQ(o.exit_code, 2) << args[0] << " " << args[1] << ": " << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path("r.json"))) << args[0];
+  }
+}
+
+}  // namespace
+}  // namespace sb
