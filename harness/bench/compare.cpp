@@ -16,9 +16,12 @@ using Json = nlohmann::ordered_json;
 
 // A point's configuration as a key: the same in both files where the same run was measured. A
 // configuration written before `ranks` was recorded is one rank's.
+// Files written before values left to the sim were left out record them as null.
 std::string config_key(const Json& point) {
   nlohmann::json config = point["config"];
   if (!config.contains("ranks")) config["ranks"] = 1;
+  for (auto it = config.begin(); it != config.end();)
+    it = it->is_null() ? config.erase(it) : std::next(it);
   return config.dump();
 }
 
@@ -38,7 +41,58 @@ std::string percent(double ratio) {
   return fmt::format("{:+.1f}%", 100 * (ratio - 1));
 }
 
+// Adds point `q` against `p` (both ok).
+void add_pair(Comparison& c, const Json& p, const Json& q, const std::string& label) {
+  const MedianRatio r = median_ratio(times_of(p), times_of(q));
+  c.points.push_back({label, p["stats"]["median_ms"].get<double>(),
+                      q["stats"]["median_ms"].get<double>(), r.ratio, r.lo, r.hi,
+                      verdict_of(r.lo, r.hi, c.options.same_within), p["digest"] != q["digest"]});
+}
+
+void set_geometric_mean(Comparison& c) {
+  double log_sum = 0;
+  for (const PointComparison& p : c.points)
+    log_sum += std::log(p.ratio);
+  if (!c.points.empty())
+    c.geometric_mean = std::exp(log_sum / static_cast<double>(c.points.size()));
+}
+
+// Whether `p` and `q` measured the same workload but for `key`: every other parameter both
+// configurations have is equal (a scheduler's own parameters, which the other lacks, aside).
+bool same_but(const Json& p, const Json& q, const std::string& key) {
+  for (const auto& [k, v] : p["config"].items()) {
+    if (k != key && !v.is_null() && q["config"].contains(k) && q["config"][k] != v) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+Comparison compare_within(const Json& doc, const std::string& path, const std::string& key,
+                          const std::string& baseline, const CompareOptions& options) {
+  Comparison c{path + " (" + key + " " + baseline + ")", path, options, {}, {}, {}, 1};
+  const auto value_of = [&](const Json& p) {
+    const Json& v = p["config"].value(key, Json());
+    return v.is_string() ? v.get<std::string>() : v.dump();
+  };
+  for (const Json& q : doc["points"]) {
+    if (q["status"] != "ok" || value_of(q) == baseline) continue;
+    const Json* base = nullptr;
+    for (const Json& p : doc["points"]) {
+      if (p["status"] == "ok" && value_of(p) == baseline && same_but(p, q, key)) {
+        base = &p;
+        break;
+      }
+    }
+    if (base == nullptr) {
+      c.only_b.push_back(q["label"].get<std::string>());
+    } else {
+      add_pair(c, *base, q, q["label"].get<std::string>());
+    }
+  }
+  set_geometric_mean(c);
+  return c;
+}
 
 Comparison compare_results(const Json& a, const Json& b, const std::string& a_path,
                            const std::string& b_path, const CompareOptions& options) {
@@ -48,7 +102,6 @@ Comparison compare_results(const Json& a, const Json& b, const std::string& a_pa
     if (p["status"] == "ok") in_b[config_key(p)] = &p;
   }
   std::map<std::string, bool> matched;
-  double log_sum = 0;
   for (const Json& p : a["points"]) {
     if (p["status"] != "ok") continue;
     const auto found = in_b.find(config_key(p));
@@ -57,18 +110,12 @@ Comparison compare_results(const Json& a, const Json& b, const std::string& a_pa
       continue;
     }
     matched[found->first] = true;
-    const Json& q = *found->second;
-    const MedianRatio r = median_ratio(times_of(p), times_of(q));
-    c.points.push_back({p["label"].get<std::string>(), p["stats"]["median_ms"].get<double>(),
-                        q["stats"]["median_ms"].get<double>(), r.ratio, r.lo, r.hi,
-                        verdict_of(r.lo, r.hi, options.same_within), p["digest"] != q["digest"]});
-    log_sum += std::log(r.ratio);
+    add_pair(c, p, *found->second, p["label"].get<std::string>());
   }
   for (const auto& [key, p] : in_b) {
     if (matched.count(key) == 0) c.only_b.push_back((*p)["label"].get<std::string>());
   }
-  if (!c.points.empty())
-    c.geometric_mean = std::exp(log_sum / static_cast<double>(c.points.size()));
+  set_geometric_mean(c);
   return c;
 }
 

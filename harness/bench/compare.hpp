@@ -35,6 +35,13 @@ Comparison compare_results(const nlohmann::ordered_json& a, const nlohmann::orde
                            const std::string& a_path, const std::string& b_path,
                            const CompareOptions& options);
 
+// Within one file (`compare A --by KEY=BASELINE`): each ok point whose KEY is not BASELINE
+// against the first ok point whose KEY is BASELINE and whose other parameters, where both have
+// them, are equal (B is the point, A its baseline; points without one are listed as only_b).
+Comparison compare_within(const nlohmann::ordered_json& doc, const std::string& path,
+                          const std::string& key, const std::string& baseline,
+                          const CompareOptions& options);
+
 // The comparison as a text table, as markdown, or as JSON (schedbench.compare/1).
 std::string comparison_text(const Comparison& c, bool markdown);
 nlohmann::ordered_json comparison_json(const Comparison& c);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "harness/bench/sampling.hpp"
+
 namespace sb {
 namespace {
 
@@ -71,6 +73,29 @@ void set_run_counters(benchmark::State& state, const RunResult& r) {
     state.counters[part + "_ms"] = ms;
   state.counters["device_bytes"] = static_cast<double>(r.device_bytes);
   state.counters["reduce_ms"] = r.reduce_ms;
+}
+
+TimedRepetitions time_sampled(const Sampling& s,
+                              const std::function<void(benchmark::State&)>& once) {
+  TimedRepetitions all;
+  int batch = s.repetitions > 0 ? s.repetitions : s.min_samples;
+  while (true) {
+    TimedRepetitions more = time_repetitions(batch, once);
+    all.times_ms.insert(all.times_ms.end(), more.times_ms.begin(), more.times_ms.end());
+    all.counters_each.insert(all.counters_each.end(), more.counters_each.begin(),
+                             more.counters_each.end());
+    all.error = more.error;
+    if (!all.error.empty() || all.times_ms.empty() || enough_samples(s, all.times_ms)) break;
+    // Below min_time_s: as many again as it takes to reach it at this rate, at least one.
+    const double per_run_s = measured_s(all.times_ms) / static_cast<double>(all.times_ms.size());
+    const double short_s = s.min_time_s - measured_s(all.times_ms);
+    const int to_min_time = short_s > 0 ? static_cast<int>(short_s / per_run_s) + 1 : 0;
+    batch = std::max({1, static_cast<int>(all.times_ms.size()) / 2, to_min_time});
+    // About as many as fit before max_time_s.
+    const double left_s = s.max_time_s - measured_s(all.times_ms);
+    if (left_s > 0) batch = std::min(batch, std::max(1, static_cast<int>(left_s / per_run_s)));
+  }
+  return all;
 }
 
 }  // namespace sb

@@ -11,6 +11,7 @@
 
 #include "core/run_result.hpp"
 #include "harness/bench/repetitions.hpp"
+#include "harness/job/job_form.hpp"
 
 namespace sb {
 
@@ -19,6 +20,12 @@ namespace sb {
 // State::SkipWithError, which ends the measurement.
 TimedRepetitions time_repetitions(int repetitions,
                                   const std::function<void(benchmark::State&)>& once);
+
+// Repetitions of `once` until enough_samples by `s` (harness/bench/sampling.hpp): a first batch
+// of the least it could take, then batches of half as many again as there are, so that a noisy
+// point's interval is recomputed without a process per run.
+TimedRepetitions time_sampled(const Sampling& s,
+                              const std::function<void(benchmark::State&)>& once);
 
 // Counts, rates, device memory and the time's parts of `r` as the state's counters.
 void set_run_counters(benchmark::State& state, const RunResult& r);

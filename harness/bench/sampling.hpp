@@ -1,16 +1,15 @@
 // The stopping rule of a point's measurement (Sampling, harness/job/job_form.hpp): how many
-// timed runs are enough, and the measurement that takes them through Google Benchmark.
+// timed runs are enough, and whether what they measured is noisy.
 #pragma once
 
-#include <benchmark/benchmark.h>
-
-#include <functional>
 #include <vector>
 
-#include "harness/bench/repetitions.hpp"
 #include "harness/job/job_form.hpp"
 
 namespace sb {
+
+// The seconds `times_ms` add up to.
+double measured_s(const std::vector<double>& times_ms);
 
 // Whether `times_ms` (every repetition so far) is enough by `s`: `repetitions` of them where
 // that is set; otherwise at least min_samples and min_time_s, and then either the median's
@@ -20,10 +19,8 @@ bool enough_samples(const Sampling& s, const std::vector<double>& times_ms);
 // Whether the measurement is noisy by `s`: its noise (statistics.hpp) above max_noise_pct.
 bool noisy(const Sampling& s, const std::vector<double>& times_ms);
 
-// Repetitions of `once` (as time_repetitions runs them, harness/bench/gbench_support.hpp) until
-// enough_samples: a first batch of the least it could take, then batches of half as many
-// again as there are, so that a noisy point's interval is recomputed without a process per run.
-TimedRepetitions time_sampled(const Sampling& s,
-                              const std::function<void(benchmark::State&)>& once);
+// The sampling of one of `visits` visits to a point (sweep --interleave): its share of the
+// repetitions, the least samples and the times, at least one repetition each; the same noise.
+Sampling visit_share(const Sampling& s, int visits, int visit);
 
 }  // namespace sb

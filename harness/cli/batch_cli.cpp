@@ -143,6 +143,12 @@ int sweep_command(BatchArgs& a) {
   SweepOptions& o = a.sweep_options;
   o.out_path = a.out_path;
   o.summary_format = a.summary_format;
+  if (!a.interleave.empty())
+    o.interleave = static_cast<int>(parse_whole("--interleave", a.interleave, 1, 100));
+  if (!a.order_seed.empty()) {
+    if (a.interleave.empty()) throw UsageError("--order-seed: needs --interleave");
+    o.order_seed = static_cast<uint32_t>(parse_whole("--order-seed", a.order_seed, 0, 4294967295));
+  }
   if (!a.shard.empty()) parse_shard(a.shard, o);
   if (!a.gpus.empty()) o.gpus = parse_gpus(a.gpus, cuda_device_count());
   if (!a.point_timeout.empty())
@@ -218,8 +224,32 @@ int compare_command(const BatchArgs& a) {
   const double fail_beyond =
       gate ? parse_real("--fail-if-slower", a.fail_if_slower, 0, 1000) / 100 : 0.0;
   if (!a.out_path.empty()) check_output_file("--out", a.out_path, false);
-  const Comparison c = compare_results(read_results_file(a.compare_a),
-                                       read_results_file(a.compare_b), a.compare_a, a.compare_b, o);
+  if (a.compare_b.empty() == a.compare_by.empty()) {
+    throw UsageError(
+        "compare: name two results files A B, or one with --by KEY=BASELINE (e.g. --by "
+        "scheduler=dynamic-warp)");
+  }
+  Comparison c;
+  if (a.compare_by.empty()) {
+    c = compare_results(read_results_file(a.compare_a), read_results_file(a.compare_b), a.compare_a,
+                        a.compare_b, o);
+  } else {
+    const size_t eq = a.compare_by.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == a.compare_by.size()) {
+      throw UsageError(
+          fmt::format("--by: '{}' is not KEY=BASELINE; accepted e.g. "
+                      "scheduler=dynamic-warp or block_size=128",
+                      printable(a.compare_by)));
+    }
+    c = compare_within(read_results_file(a.compare_a), a.compare_a, a.compare_by.substr(0, eq),
+                       a.compare_by.substr(eq + 1), o);
+    if (c.points.empty()) {
+      throw UsageError(
+          fmt::format("--by: no point of {} has a baseline with {}; accepted: a "
+                      "parameter and a value some of its ok points have",
+                      a.compare_a, a.compare_by));
+    }
+  }
   const std::string text = a.compare_format == "json"
                                ? comparison_json(c).dump(2) + "\n"
                                : comparison_text(c, a.compare_format == "md");
@@ -351,6 +381,12 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       ->add_option("--format", a.summary_format,
                    "the summary printed at the end: text (default), md, csv or json")
       ->check(CLI::IsMember({"text", "md", "csv", "json"}));
+  a.sweep->add_option("--interleave", a.interleave,
+                      "V (1-100): measure each point in V visits, each its own process with its "
+                      "share of the repetitions, the visits of all points in a seeded random "
+                      "order, so that drift (clocks, heat, neighbours) spreads over all points");
+  a.sweep->add_option("--order-seed", a.order_seed,
+                      "with --interleave: the seed of the visits' order (default 1)");
   a.sweep->add_option("--repetitions", a.repetitions,
                       "exactly this many timed runs per point (1-1000), instead of the stopping "
                       "rule");
@@ -373,7 +409,11 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       "compare two results files point by point: B's median against A's with a bootstrap "
       "interval, and a verdict (faster, slower, same, unsure) per point");
   a.compare->add_option("A", a.compare_a, "the baseline results file")->required();
-  a.compare->add_option("B", a.compare_b, "the results file compared with it")->required();
+  a.compare->add_option("B", a.compare_b, "the results file compared with it");
+  a.compare->add_option("--by", a.compare_by,
+                        "KEY=BASELINE: compare within A alone, each point against the point with "
+                        "KEY at BASELINE and its other parameters equal (e.g. "
+                        "scheduler=dynamic-warp)");
   a.compare->add_option("--format", a.compare_format, "text (default), md or json")
       ->check(CLI::IsMember({"text", "md", "json"}));
   a.compare->add_option("--same-within", a.same_within,

@@ -34,12 +34,14 @@ struct BatchArgs {
   std::string summary_format = "text";  // --format of the summary
   // The sampling options (harness/job/job_form.hpp Sampling); empty: the job's.
   std::string repetitions, warmup, min_samples, min_time, max_time, max_noise;
+  std::string interleave, order_seed;  // --interleave V, --order-seed S
   bool slurm = false;
   SweepOptions sweep_options;
   SlurmRequest slurm_request;
   std::string shards, gpus_per_shard, cpus_per_shard, script_path;
   std::string nodes, ranks_per_node;
   std::string compare_a, compare_b, compare_format = "text", same_within = "3", fail_if_slower;
+  std::string compare_by;  // KEY=BASELINE
   std::string slurm_launcher = "srun -n {ranks}";
 };
 

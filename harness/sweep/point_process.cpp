@@ -7,10 +7,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "core/errors.hpp"
 #include "core/printable.hpp"
 #include "core/values.hpp"
+#include "harness/bench/repetitions.hpp"
+#include "harness/bench/sampling.hpp"
+#include "harness/bench/statistics.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/job/parameters.hpp"
@@ -117,37 +122,39 @@ double default_point_timeout(const Job& job, const JobPoint& p) {
   return static_cast<double>(runs) * p.config.timeout_s + rule_s + 60;
 }
 
-RunningPoint start_point(const Job& job, size_t index, const std::string& gpu,
-                         const std::vector<std::string>& runner,
-                         const std::vector<std::string>& launcher, double timeout_s,
+RunningPoint start_point(const Job& job, size_t index, const PointLaunch& how,
                          const ScratchDir& scratch) {
   const JobPoint& p = job.points[index];
   RunningPoint r;
   r.index = index;
-  r.gpu = gpu;
-  r.request = scratch.file(p.label + ".request.json");
-  r.result = scratch.file(p.label + ".result.json");
-  r.log = scratch.file(p.label + ".log");
+  r.visit = how.visit;
+  r.gpu = how.gpu;
+  const std::string name =
+      how.visits > 1 ? fmt::format("{}.visit-{}", p.label, how.visit + 1) : p.label;
+  r.request = scratch.file(name + ".request.json");
+  r.result = scratch.file(name + ".result.json");
+  r.log = scratch.file(name + ".log");
   // A point run again (recommend's later rounds) must not find the result of its last run.
   fs::remove(r.result);
-  write_file_atomically(r.request, Json{{"label", p.label},
-                                        {"config", config_json(p.config)},
-                                        {"sampling", sampling_json(job.sampling)}}
-                                       .dump(2));
+  write_file_atomically(
+      r.request, Json{{"label", p.label},
+                      {"config", config_json(p.config)},
+                      {"sampling", sampling_json(visit_share(job.sampling, how.visits, how.visit))}}
+                     .dump(2));
   std::vector<std::string> argv;
   if (p.config.ranks > 1) {
-    for (std::string word : launcher) {
+    for (std::string word : how.launcher) {
       for (size_t at = word.find("{ranks}"); at != std::string::npos; at = word.find("{ranks}"))
         word.replace(at, 7, std::to_string(p.config.ranks));
       argv.push_back(word);
     }
   }
-  argv.insert(argv.end(), runner.begin(), runner.end());
+  argv.insert(argv.end(), how.runner.begin(), how.runner.end());
   argv.push_back(r.request);
   argv.push_back(r.result);
   std::vector<std::string> env;
-  if (!gpu.empty()) env.push_back("CUDA_VISIBLE_DEVICES=" + gpu);
-  r.timeout_s = timeout_s;
+  if (!how.gpu.empty()) env.push_back("CUDA_VISIBLE_DEVICES=" + how.gpu);
+  r.timeout_s = how.timeout_s;
   r.started = Clock::now();
   r.child = std::make_unique<ChildProcess>(argv, env, r.log);
   return r;
@@ -218,6 +225,64 @@ Json point_record(const Job& job, const RunningPoint& r, const std::optional<Exi
   }
   rec["log_tail"] = log;
   return rec;
+}
+
+Json merge_visits(const Sampling& s, const std::vector<Json>& visits) {
+  Json out = visits.front();
+  if (visits.size() == 1) return out;
+  TimedRepetitions all;
+  Json sm_mhz = Json::array(), throttled = Json::array();
+  std::set<std::string> reasons;
+  std::map<std::string, std::vector<double>> parts;
+  std::vector<double> reduce_ms;
+  double wall_s = 0;
+  for (const Json& v : visits) {
+    if (v["digest"] != out["digest"]) {
+      return {
+          {"label", out["label"]},
+          {"index", out["index"]},
+          {"config", out["config"]},
+          {"status", "failed"},
+          {"failure", "run-error"},
+          {"error", fmt::format("a visit gave digest {} but the first gave {}",
+                                v["digest"].get<std::string>(), out["digest"].get<std::string>())},
+          {"finished_utc", v["finished_utc"]}};
+    }
+    const size_t before = all.times_ms.size();
+    for (const Json& t : v["repetitions_ms"])
+      all.times_ms.push_back(t.get<double>());
+    if (v.contains("gpu_clocks")) {
+      for (const Json& mhz : v["gpu_clocks"]["sm_mhz"])
+        sm_mhz.push_back(mhz);
+      for (const Json& k : v["gpu_clocks"]["throttled"])
+        throttled.push_back(before + k.get<size_t>());
+      for (const Json& why : v["gpu_clocks"].value("reasons", Json::array()))
+        reasons.insert(why.get<std::string>());
+    }
+    for (const auto& [part, ms] : v["parts_ms"].items())
+      parts[part].push_back(ms.get<double>());
+    reduce_ms.push_back(v.value("reduce_ms", 0.0));
+    wall_s += v["wall_s"].get<double>();
+  }
+  out["repetitions_ms"] = all.times_ms;
+  out["stats"] = all.stats();
+  const double median_s = out["stats"]["median_ms"].get<double>() * 1e-3;
+  const auto steps = out["counts"]["particle_steps"].get<double>();
+  out["counters"]["particle_steps_per_s"] = steps / median_s;
+  out["counters"]["ns_per_particle_step"] = median_s * 1e9 / steps;
+  for (auto& [part, ms] : parts)
+    out["parts_ms"][part] = spread_of(ms).median;
+  out["reduce_ms"] = spread_of(reduce_ms).median;
+  if (out.contains("gpu_clocks")) {
+    out["gpu_clocks"] = {{"sm_mhz", sm_mhz}, {"throttled", throttled}};
+    if (!reasons.empty()) out["gpu_clocks"]["reasons"] = reasons;
+  }
+  out.erase("noisy");
+  if (noisy(s, all.times_ms) || !throttled.empty()) out["noisy"] = true;
+  out["visits"] = visits.size();
+  out["wall_s"] = wall_s;
+  out["finished_utc"] = visits.back()["finished_utc"];
+  return out;
 }
 
 std::string point_outcome(const Json& rec) {

@@ -20,6 +20,7 @@ namespace sb {
 
 struct RunningPoint {
   size_t index = 0;  // into job.points
+  int visit = 0;     // which of the point's visits (sweep --interleave), from 0
   std::string gpu;
   std::string request, result, log;
   std::chrono::steady_clock::time_point started;
@@ -48,17 +49,31 @@ bool runs_on_cpu(const RunConfig& c);
 // Long enough for every run of the point to reach its own watchdog, and a minute to start.
 double default_point_timeout(const Job& job, const JobPoint& p);
 
-// Starts point `index` of `job` (its repetitions and warm-up) with `runner` + REQUEST RESULT,
-// behind `launcher` where it takes several ranks, on CUDA devices `gpu` ("0" or "0,1"; "": the
-// default), killed after `timeout_s` by whoever polls it.
-RunningPoint start_point(const Job& job, size_t index, const std::string& gpu,
-                         const std::vector<std::string>& runner,
-                         const std::vector<std::string>& launcher, double timeout_s,
+// Where a point runs and how it is visited: on CUDA devices `gpu` ("0" or "0,1"; "": the
+// default), with `runner` + REQUEST RESULT behind `launcher` where it takes several ranks, killed
+// after `timeout_s` by whoever polls it; visit `visit` of `visits` (sweep --interleave), which
+// takes its share of the job's sampling (visit_share, harness/bench/sampling.hpp).
+struct PointLaunch {
+  std::string gpu;
+  std::vector<std::string> runner, launcher;
+  double timeout_s = 0;
+  int visit = 0, visits = 1;
+};
+
+// Starts point `index` of `job` (its warm-up and repetitions) as `how` says.
+RunningPoint start_point(const Job& job, size_t index, const PointLaunch& how,
                          const ScratchDir& scratch);
 
 // The record of a point that ended (`status` empty: killed at its deadline).
 nlohmann::ordered_json point_record(const Job& job, const RunningPoint& r,
                                     const std::optional<ExitStatus>& status);
+
+// One record of the ok records of a point's visits, in the order they ran: every repetition's
+// time and clock, the statistics and rates of them all, each part's median over the visits, and
+// whether it is noisy by `s`. A visit whose digest differs from the first's makes it a failed
+// record (the runs of one configuration are deterministic: docs/determinism.md).
+nlohmann::ordered_json merge_visits(const Sampling& s,
+                                    const std::vector<nlohmann::ordered_json>& visits);
 
 // A record in a few words: "ok  12.300 ms (median of 3)", "FAILED (crash): ...".
 std::string point_outcome(const nlohmann::ordered_json& rec);

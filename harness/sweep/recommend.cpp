@@ -185,8 +185,11 @@ class ProcessMeasurer {
   Measurement operator()(size_t index, int repetitions, double deadline_s) {
     job_.sampling.repetitions = repetitions;
     const double own = default_point_timeout(job_, job_.points[index]);
-    RunningPoint running = start_point(job_, index, "", r_.runner, point_launcher(kDefaultLauncher),
-                                       std::min(deadline_s, own), scratch_);
+    PointLaunch how;
+    how.runner = r_.runner;
+    how.launcher = point_launcher(kDefaultLauncher);
+    how.timeout_s = std::min(deadline_s, own);
+    RunningPoint running = start_point(job_, index, how, scratch_);
     std::optional<ExitStatus> status;
     while (!(status = running.child->poll()) && !late(running) && !StopSignals::requested())
       std::this_thread::sleep_for(std::chrono::milliseconds(5));

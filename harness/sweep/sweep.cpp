@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -142,6 +143,37 @@ bool recorded_as(const Json& rec, const RunConfig& c) {
   return recorded == config_json(c);
 }
 
+// One visit to a point: its index in the job and which of its visits, from 0.
+struct Visit {
+  size_t point;
+  int visit;
+};
+
+// The visits of `todo`: one each in job order; with --interleave V, V each in a random order
+// from the seed (the same seed, the same order).
+std::vector<Visit> visit_order(const std::vector<size_t>& todo, const SweepOptions& o) {
+  std::vector<Visit> out;
+  for (int v = 0; v < std::max(1, o.interleave); ++v) {
+    for (const size_t k : todo)
+      out.push_back({k, v});
+  }
+  if (o.interleave > 0) {
+    std::mt19937 rng(o.order_seed);
+    std::shuffle(out.begin(), out.end(), rng);
+    // Within a point its visits run in order, so that visit 1 always comes first.
+    std::map<size_t, int> seen;
+    for (Visit& v : out)
+      v.visit = seen[v.point]++;
+  }
+  return out;
+}
+
+// How the progress names a visit: the point's label, with "visit 2/3" where there are several.
+std::string visit_name(const Job& job, const Visit& v, int visits) {
+  const std::string& label = job.points[v.point].label;
+  return visits > 1 ? fmt::format("{} [visit {}/{}]", label, v.visit + 1, visits) : label;
+}
+
 }  // namespace
 
 int run_sweep(const Job& job, const SweepOptions& o) {
@@ -201,40 +233,51 @@ int run_sweep(const Job& job, const SweepOptions& o) {
       path);
 
   const ScratchDir scratch(path);  // outlives the points, which write into it
+  const int visits = std::max(1, o.interleave);
+  const std::vector<Visit> order = visit_order(todo, o);
   std::vector<bool> taken(slots.size(), false);
   struct Running {
     RunningPoint point;
     std::vector<size_t> slots;
   };
   std::vector<Running> running;
-  std::map<size_t, double> cost;
+  std::map<size_t, double> cost;  // of one visit
   double cost_to_run = 0;
   for (const size_t k : todo)
-    cost_to_run += cost[k] = point_cost(job, job.points[k]);
-  Progress progress(mine.size(), mine.size() - todo.size(), slots.size(), h100_estimate(job, todo),
+    cost_to_run += visits * (cost[k] = point_cost(job, job.points[k]) / visits);
+  Progress progress(order.size() + (mine.size() - todo.size()) * visits,
+                    (mine.size() - todo.size()) * visits, slots.size(), h100_estimate(job, todo),
                     isatty(STDOUT_FILENO) != 0, stdout, cost_to_run);
+  std::map<size_t, std::vector<Json>> visited;  // the ok visits of a point not yet finished
+  std::set<size_t> failed_points;               // a visit failed: its other visits are skipped
   auto last_look = Clock::now();
   size_t next = 0;
   int failed = 0;
-  while (!StopSignals::requested() && (next < todo.size() || !running.empty())) {
-    // In job order: a point waits for its slots, and those after it wait with it.
-    while (next < todo.size()) {
-      const size_t k = todo[next];
+  while (!StopSignals::requested() && (next < order.size() || !running.empty())) {
+    // In order: a visit waits for its slots, and those after it wait with it.
+    while (next < order.size()) {
+      const Visit& visit = order[next];
+      const size_t k = visit.point;
+      if (failed_points.count(k) != 0) {
+        progress.started(visit_name(job, visit, visits), cost[k]);
+        progress.finished(visit_name(job, visit, visits), "skipped: another visit failed");
+        ++next;
+        continue;
+      }
       std::vector<size_t> free;
       for (size_t s = 0; s < slots.size(); ++s) {
         if (!taken[s] && free.size() < slots_of(job.points[k])) free.push_back(s);
       }
       if (free.size() < slots_of(job.points[k])) break;
-      std::string gpus;
+      PointLaunch how{"",          o.runner, o.launcher, point_timeout(job, job.points[k], o),
+                      visit.visit, visits};
       for (const size_t s : free) {
         taken[s] = true;
-        gpus += (gpus.empty() || slots[s].empty() ? "" : ",") + slots[s];
+        how.gpu += (how.gpu.empty() || slots[s].empty() ? "" : ",") + slots[s];
       }
-      running.push_back({start_point(job, k, gpus, o.runner, o.launcher,
-                                     point_timeout(job, job.points[k], o), scratch),
-                         free});
+      running.push_back({start_point(job, k, how, scratch), free});
       ++next;
-      progress.started(job.points[k].label, cost[k]);
+      progress.started(visit_name(job, visit, visits), cost[k]);
     }
     for (auto it = running.begin(); it != running.end();) {
       std::optional<ExitStatus> status = it->point.child->poll();
@@ -244,11 +287,20 @@ int run_sweep(const Job& job, const SweepOptions& o) {
         continue;
       }
       if (killed) it->point.child->kill();
+      const size_t k = it->point.index;
+      const Visit visit{k, it->point.visit};
       const Json rec = point_record(job, it->point, status);
-      failed += rec["status"] == "ok" ? 0 : 1;
-      results.put(rec);
-      results.write(path);
-      progress.finished(rec["label"].get<std::string>(), point_outcome(rec));
+      progress.finished(visit_name(job, visit, visits), point_outcome(rec));
+      if (rec["status"] == "ok") visited[k].push_back(rec);
+      if (rec["status"] != "ok" || visited[k].size() == static_cast<size_t>(visits)) {
+        // The point is done: its last visit ended, or one failed.
+        const Json done = rec["status"] == "ok" ? merge_visits(job.sampling, visited[k]) : rec;
+        failed += done["status"] == "ok" ? 0 : 1;
+        if (done["status"] != "ok") failed_points.insert(k);
+        visited.erase(k);
+        results.put(done);
+        results.write(path);
+      }
       for (const size_t s : it->slots)
         taken[s] = false;
       it = running.erase(it);
@@ -256,7 +308,8 @@ int run_sweep(const Job& job, const SweepOptions& o) {
     // Once a second: what each running point is doing, by its output.
     if (Clock::now() - last_look >= std::chrono::seconds(1)) {
       for (const Running& r : running)
-        progress.doing(job.points[r.point.index].label, point_doing(r.point));
+        progress.doing(visit_name(job, {r.point.index, r.point.visit}, visits),
+                       point_doing(r.point));
       last_look = Clock::now();
     }
     progress.tick(Clock::now());

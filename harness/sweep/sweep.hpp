@@ -22,6 +22,11 @@ struct SweepOptions {
   std::vector<std::string> runner;      // the command that runs one point: REQUEST RESULT appended
   std::vector<std::string> launcher;    // before the runner, for a point of several ranks
   std::string summary_format = "text";  // the summary's: text, md, csv or json (TextTable::as)
+  // Each point measured in this many visits (its own process each, with its share of the
+  // sampling), the visits of all points in a random order from `order_seed`; 0: one visit per
+  // point, in job order.
+  int interleave = 0;
+  uint32_t order_seed = 1;
 };
 
 // Returns the number of failed points, or -1 if the sweep was interrupted (finished points are

@@ -87,13 +87,36 @@ TEST(Compare, AChangedDigestIsACorrectnessChange) {
   EXPECT_NE(o.err.find("its digest changed"), std::string::npos) << o.err;
 }
 
+// Within one file: each scheduler's points against the baseline scheduler's of the same workload
+// (the schedulers' own parameters aside); schedulers agree on every digest.
+TEST(Compare, ByASchedulerWithinOneFile) {
+  TempDir dir;
+  const std::string job = dir.write("job.json", R"({"sims": ["mvp"],
+    "schedulers": ["cpu-serial", "cpu-openmp"], "repetitions": 3, "warmup": 0,
+    "axes": {"init_n": 300, "steps": 40, "split_chance": 2, "seed": [1, 2]}})");
+  ASSERT_EQ(schedbench(dir, {"sweep", job, "--out", dir.path("r.json")}).exit_code, 0);
+  const Outcome o = schedbench(
+      dir, {"compare", dir.path("r.json"), "--by", "scheduler=cpu-serial", "--format", "json"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json j = nlohmann::json::parse(o.out);
+  ASSERT_EQ(j["points"].size(), 2u) << o.out;
+  EXPECT_EQ(j["points"][0]["label"], "mvp__cpu-openmp__seed-1");
+  EXPECT_EQ(j["points"][1]["label"], "mvp__cpu-openmp__seed-2");
+  for (const auto& p : j["points"])
+    EXPECT_FALSE(p["digest_changed"].get<bool>()) << p;
+}
+
 TEST(Compare, BadInputIsOneLineExitTwo) {
   Pair p(1.0);
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"compare", p.a, p.dir.path("missing.json")},
                                              {"compare", p.a, p.b, "--format", "xml"},
                                              {"compare", p.a, p.b, "--same-within", "-1"},
-                                             {"compare", p.a, p.b, "--fail-if-slower", "ten"}}) {
+                                             {"compare", p.a, p.b, "--fail-if-slower", "ten"},
+                                             {"compare", p.a},
+                                             {"compare", p.a, p.b, "--by", "scheduler=naive"},
+                                             {"compare", p.a, "--by", "scheduler"},
+                                             {"compare", p.a, "--by", "scheduler=naive"}}) {
     const Outcome o = schedbench(p.dir, args);
     EXPECT_EQ(o.exit_code, 2) << args.back() << o.err;
     EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;

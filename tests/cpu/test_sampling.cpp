@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "harness/bench/gbench_support.hpp"
 #include "harness/bench/sampling.hpp"
 #include "harness/bench/statistics.hpp"
 #include "harness/io/text_table.hpp"
@@ -179,6 +180,55 @@ TEST(SweepOptions, AxisEditsFiltersSamplingAndFormats) {
   EXPECT_NE(o.out.find("sim,scheduler,seed,final,"), std::string::npos) << o.out;
 }
 
+TEST(Sampling, VisitsShareTheCountsAndTimes) {
+  Sampling s;
+  s.repetitions = 7;
+  s.min_samples = 6;
+  s.max_time_s = 9;
+  int repetitions = 0, samples = 0;
+  for (int v = 0; v < 3; ++v) {
+    repetitions += visit_share(s, 3, v).repetitions;
+    samples += visit_share(s, 3, v).min_samples;
+    EXPECT_DOUBLE_EQ(visit_share(s, 3, v).max_time_s, 3);
+    EXPECT_EQ(visit_share(s, 3, v).max_noise_pct, s.max_noise_pct);
+  }
+  EXPECT_EQ(repetitions, 7);
+  EXPECT_EQ(samples, 6);
+  EXPECT_EQ(visit_share(s, 10, 0).min_samples, 1);  // at least one each
+}
+
+// --interleave 3: each point measured in 3 visits (9 point processes, in the seed's order),
+// joined into one record of all their repetitions; the same seed gives the same order.
+TEST(SweepOptions, InterleavedVisitsJoinIntoOneRecordPerPoint) {
+  TempDir dir;
+  const std::string job = seed_job(dir, "[1, 2, 3]", 6);
+  const auto sweep = [&](const std::string& out, const std::string& seed) {
+    const Outcome o = schedbench(
+        dir, {"sweep", job, "--out", dir.path(out), "--interleave", "3", "--order-seed", seed});
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    return o.out;
+  };
+  const std::string first = sweep("a.json", "7");
+  const nlohmann::json r = read_json(dir.path("a.json"));
+  ASSERT_EQ(r["points"].size(), 3u);
+  for (const auto& p : r["points"]) {
+    EXPECT_EQ(p["status"], "ok") << p;
+    EXPECT_EQ(p["visits"], 3);
+    EXPECT_EQ(p["repetitions_ms"].size(), 6u);
+    EXPECT_EQ(p["stats"]["samples"], 6);
+  }
+  EXPECT_NE(first.find("[visit 3/3]"), std::string::npos) << first;
+  // The order of the visits, by the lines of the finished ones.
+  const auto order = [](const std::string& out) {
+    std::string names;
+    for (size_t at = out.find("] mvp__"); at != std::string::npos; at = out.find("] mvp__", at + 1))
+      names += out.substr(at, out.find("  ", at) - at) + "\n";
+    return names;
+  };
+  EXPECT_EQ(order(first), order(sweep("b.json", "7")));
+  EXPECT_NE(order(first), order(sweep("c.json", "8")));
+}
+
 TEST(SweepOptions, BadValuesAreOneLineExitTwoAndNothingWritten) {
   TempDir dir;
   const std::string job = seed_job(dir, "[1, 2]");
@@ -190,7 +240,9 @@ TEST(SweepOptions, BadValuesAreOneLineExitTwoAndNothingWritten) {
                                                      {"--repetitions", "3", "--max-noise", "1"},
                                                      {"--min-time", "5", "--max-time", "1"},
                                                      {"--max-noise", "-1"},
-                                                     {"--format", "xml"}};
+                                                     {"--format", "xml"},
+                                                     {"--interleave", "0"},
+                                                     {"--order-seed", "3"}};
   for (const auto& args : bad) {
     std::vector<std::string> argv = {"sweep", job, "--out", dir.path("r.json")};
     argv.insert(argv.end(), args.begin(), args.end());
