@@ -1,5 +1,5 @@
 # `cmake --install build --prefix P`: the tool, and the package that other CMake projects find
-# with find_package(schedbench) (docs/design.md, "Using schedbench from another CMake project").
+# with find_package(schedbench) (docs/design.md §11).
 # The installed tree keeps the build's layout where the tool looks for its files: the modules and
 # bundled shared libraries in P/lib (ranks/world.cpp loads bin/../lib/libsb_mpi.so), the data in
 # P/data (sims/air/air.cpp looks in bin/../data), schedbench-point beside schedbench.
@@ -36,8 +36,9 @@ install(DIRECTORY data DESTINATION .)
 install(DIRECTORY core ranks fields sims schedulers harness DESTINATION include
         FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")
 
-# The host engines' sources (every schedulers/*.cpp but the registry's), which a project compiles
-# for its own sims: each engine is a template instantiated in its file (schedbench_add_schedulers).
+# The host engines' sources (schedulers/*.cpp but registry.cpp and policy.cpp), which a project
+# compiles for its own sims: each engine is a template instantiated in its file
+# (schedbench_add_schedulers).
 file(GLOB sb_host_engine_sources CONFIGURE_DEPENDS schedulers/*.cpp)
 list(FILTER sb_host_engine_sources EXCLUDE REGEX "/(registry|policy)\\.cpp$")
 set(SB_SCHEDULER_SOURCES_DIR share/schedbench/schedulers)

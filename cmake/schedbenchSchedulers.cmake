@@ -1,4 +1,5 @@
-# schedbench_add_schedulers(<name> SIMS_HEADER <header> [SCHEDULERS <engine>...] [SOURCES <file>...])
+# schedbench_add_schedulers(<name> SIMS_HEADER <header>
+#                           [SCHEDULERS <engine>...] [SOURCES <file>...])
 #
 # Builds schedbench's schedulers for a project's own sims, as the in-tree tests build them for the
 # example sims (tests/CMakeLists.txt, sb_example_schedulers): a scheduler is a template
@@ -46,7 +47,8 @@ endfunction()
 function(_schedbench_engine_source engine out)
   set(source ${schedbench_SCHEDULER_SOURCES}/${engine}.cpp)
   if(NOT EXISTS ${source} OR engine STREQUAL "project_runs")
-    file(GLOB shipped RELATIVE ${schedbench_SCHEDULER_SOURCES} ${schedbench_SCHEDULER_SOURCES}/*.cpp)
+    file(GLOB shipped RELATIVE ${schedbench_SCHEDULER_SOURCES}
+         ${schedbench_SCHEDULER_SOURCES}/*.cpp)
     list(REMOVE_ITEM shipped project_runs.cpp)
     list(TRANSFORM shipped REPLACE "\\.cpp$" "")
     list(JOIN shipped ", " accepted)

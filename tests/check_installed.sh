@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs a built schedbench into a fresh prefix and uses it as another CMake project would
-# (docs/design.md, "Using schedbench from another CMake project"): the installed tool and point
-# runner start from the prefix, and examples/out_of_tree, configured with
-# -DCMAKE_PREFIX_PATH=prefix, builds the example sim and engine against the package and runs them
-# against cpu-serial. Installs what is built (no rebuild of schedbench); CPU only.
+# (docs/design.md §11): the installed tool and point runner start from the prefix, and
+# examples/out_of_tree, configured with -DCMAKE_PREFIX_PATH=prefix, builds the example sim and
+# engine against the package and runs them against cpu-serial. Installs what is built (no rebuild
+# of schedbench); CPU only.
 # Usage: check_installed.sh BUILD_DIR SOURCE_DIR WORK_DIR [COMPILER_LAUNCHER]
 set -euo pipefail
 build=$(realpath "$1") source=$(realpath "$2") work=$(realpath -m "$3") launcher=${4:-}
