@@ -5,11 +5,13 @@
 # engine against the package and runs them against cpu-serial. Installs what is built (no rebuild
 # of schedbench); CPU only.
 # Usage: check_installed.sh BUILD_DIR SOURCE_DIR WORK_DIR [COMPILER_LAUNCHER]
+# $CMAKE names the cmake to run (ctest passes the one that configured the build), else cmake.
 set -euo pipefail
+cmake=${CMAKE:-cmake}
 build=$(realpath "$1") source=$(realpath "$2") work=$(realpath -m "$3") launcher=${4:-}
 rm -rf "$work"
 prefix=$work/prefix
-cmake --install "$build" --prefix "$prefix" >/dev/null
+"$cmake" --install "$build" --prefix "$prefix" >/dev/null
 
 # The tool and the point runner start from the prefix (their carried libraries found through the
 # installed RPATH: a missing one fails with 127, where the point runner without arguments prints
@@ -30,7 +32,7 @@ launch=()
 if [ -n "$launcher" ]; then
   launch=(-DCMAKE_CXX_COMPILER_LAUNCHER="$launcher" -DCMAKE_CUDA_COMPILER_LAUNCHER="$launcher")
 fi
-cmake -S "$source/examples/out_of_tree" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
+"$cmake" -S "$source/examples/out_of_tree" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" "${launch[@]}" >/dev/null
-cmake --build "$work/build" -j 2 >/dev/null
+"$cmake" --build "$work/build" -j 2 >/dev/null
 "$work/build/walk_check"
