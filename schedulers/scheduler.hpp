@@ -14,7 +14,9 @@
 #include "core/sim_state.hpp"
 #include "schedulers/policy.hpp"
 #include "sims/registry.hpp"
-#ifdef SB_EXAMPLE_SIMS
+#if defined(SB_SIMS_HEADER)
+#include SB_SIMS_HEADER
+#elif defined(SB_EXAMPLE_SIMS)
 #include "examples/walk_sim.hpp"
 #endif
 
@@ -45,8 +47,12 @@ struct SimRunner {
 
 // The sims every scheduler is built for: AllSims (sims/registry.hpp). The tests build the
 // schedulers a second time, with SB_EXAMPLE_SIMS, for the tutorials' example sims instead
-// (docs/design.md §9; tests/CMakeLists.txt), so that users' binaries hold no code for them.
-#ifdef SB_EXAMPLE_SIMS
+// (docs/design.md §9; tests/CMakeLists.txt), so that users' binaries hold no code for them. A
+// project that uses the installed package builds them for its own sims, the SimList
+// sb::ProjectSims that the header SB_SIMS_HEADER names (cmake/schedbenchSchedulers.cmake).
+#if defined(SB_SIMS_HEADER)
+using BuiltSims = ProjectSims;
+#elif defined(SB_EXAMPLE_SIMS)
 using BuiltSims = SimList<WalkSim>;
 #else
 using BuiltSims = AllSims;

@@ -1,0 +1,56 @@
+# `cmake --install build --prefix P`: the tool, and the package that other CMake projects find
+# with find_package(schedbench) (docs/design.md §11).
+# The installed tree keeps the build's layout where the tool looks for its files: the modules and
+# bundled shared libraries in P/lib (ranks/world.cpp loads bin/../lib/libsb_mpi.so), the data in
+# P/data (sims/air/air.cpp looks in bin/../data), schedbench-point beside schedbench.
+include(CMakePackageConfigHelpers)
+
+set(sb_package_dir lib/cmake/schedbench)
+
+# The libraries a project links to run its sims with the schedulers, as schedbench::<name>.
+set(sb_installed_libraries sb_flags sb_core sb_ranks sb_fields sb_sims sb_fields_device
+    sb_schedulers sb_harness)
+foreach(library ${sb_installed_libraries})
+  string(REGEX REPLACE "^sb_" "" name ${library})
+  set_target_properties(${library} PROPERTIES EXPORT_NAME ${name})
+endforeach()
+install(TARGETS ${sb_installed_libraries} EXPORT schedbenchTargets ARCHIVE DESTINATION lib)
+
+# The executables find the shared libraries they carry (Google Benchmark, a shared cuFFT) in
+# P/lib, as they find them in build/lib.
+set_target_properties(schedbench schedbench-point PROPERTIES INSTALL_RPATH "$ORIGIN/../lib")
+install(TARGETS schedbench schedbench-point EXPORT schedbenchTargets RUNTIME DESTINATION bin)
+install(FILES ${CMAKE_BINARY_DIR}/lib/$<TARGET_SONAME_FILE_NAME:benchmark::benchmark>
+        DESTINATION lib)
+if(NOT SB_CUFFT_IS_STATIC)
+  install(FILES ${CMAKE_BINARY_DIR}/lib/${SB_CUFFT_SONAME} DESTINATION lib)
+endif()
+foreach(module sb_mpi sb_nccl)
+  if(TARGET ${module})
+    install(TARGETS ${module} LIBRARY DESTINATION lib)
+  endif()
+endforeach()
+install(DIRECTORY data DESTINATION .)
+
+# The headers under the paths the sources include them by ("core/...", "schedulers/...").
+install(DIRECTORY core ranks fields sims schedulers harness DESTINATION include
+        FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")
+
+# The host engines' sources (schedulers/*.cpp but registry.cpp and policy.cpp), which a project
+# compiles for its own sims: each engine is a template instantiated in its file
+# (schedbench_add_schedulers).
+file(GLOB sb_host_engine_sources CONFIGURE_DEPENDS schedulers/*.cpp)
+list(FILTER sb_host_engine_sources EXCLUDE REGEX "/(registry|policy)\\.cpp$")
+set(SB_SCHEDULER_SOURCES_DIR share/schedbench/schedulers)
+install(FILES ${sb_host_engine_sources} cmake/project_runs.cpp
+        DESTINATION ${SB_SCHEDULER_SOURCES_DIR})
+
+install(EXPORT schedbenchTargets NAMESPACE schedbench:: DESTINATION ${sb_package_dir})
+configure_package_config_file(cmake/schedbenchConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/generated/schedbenchConfig.cmake INSTALL_DESTINATION ${sb_package_dir}
+  PATH_VARS SB_SCHEDULER_SOURCES_DIR)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/generated/schedbenchConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/generated/schedbenchConfig.cmake
+        ${CMAKE_BINARY_DIR}/generated/schedbenchConfigVersion.cmake
+        cmake/schedbenchSchedulers.cmake DESTINATION ${sb_package_dir})
