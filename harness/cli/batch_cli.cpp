@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <regex>
@@ -286,6 +291,35 @@ int export_command(const BatchArgs& a) {
   return 0;
 }
 
+// The Python that has schedbench_results: $SCHEDBENCH_PYTHON, the checkout's .venv (make deps
+// makes it), or python3 on PATH.
+std::string report_python() {
+  if (const char* chosen = std::getenv("SCHEDBENCH_PYTHON"); chosen != nullptr && *chosen != 0)
+    return chosen;
+  const fs::path venv = fs::path(SB_SOURCE_DIR) / ".venv" / "bin" / "python";
+  return access(venv.c_str(), X_OK) == 0 ? venv.string() : "python3";
+}
+
+// The report is Python's (schedbench_results.report): this process becomes it, so that its
+// output, its exit code (2 for a folder without results) and a signal are the command's own.
+int report_command(const BatchArgs& a) {
+  const std::string out = a.out_path.empty() ? (fs::path(a.report_dir) / "report").string()
+                                             : a.out_path;
+  std::vector<std::string> args = {report_python(), "-m", "schedbench_results.report",
+                                   a.report_dir, "--out", out};
+  args.insert(args.end(), a.report_jobs.begin(), a.report_jobs.end());
+  std::vector<char*> argv;
+  for (std::string& word : args)
+    argv.push_back(word.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  execvp(argv[0], argv.data());
+  throw UsageError(fmt::format(
+      "report: cannot run {} ({}); accepted: make deps (the checkout's .venv), or "
+      "SCHEDBENCH_PYTHON naming a Python with schedbench_results (pip install python/)",
+      args[0], std::strerror(errno)));
+}
+
 int submit_command(BatchArgs& a) {
   if (!a.slurm) throw UsageError("submit: name the batch system; accepted: --slurm");
   const Job job = load_job_of(a, true);
@@ -435,6 +469,14 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
   a.export_results->add_option("--out", a.out_path, "write the table here instead of stdout")
       ->check(output_file());
 
+  a.report = app.add_subcommand(
+      "report",
+      "a report (REPORT.md, REPORT.html, figures) of the jobs a results folder holds, any "
+      "device's, the user's own jobs included, by the Python package schedbench_results");
+  a.report->add_option("results", a.report_dir, "the folder of results files")->required();
+  a.report->add_option("jobs", a.report_jobs, "only these jobs, in this order (default: all)");
+  a.report->add_option("--out", a.out_path, "the report's folder (default RESULTS/report)");
+
   a.merge = app.add_subcommand("merge",
                                "join the shard files of a sweep (X.shard-I-of-N.json) into X.json");
   a.merge->add_option("results", a.out_path, "the merged results file to write (replaced)")
@@ -487,6 +529,8 @@ bool run_batch_command(BatchArgs& a, int& exit_code) {
     exit_code = compare_command(a);
   } else if (a.sweep->parsed()) {
     exit_code = sweep_command(a);
+  } else if (a.report->parsed()) {
+    exit_code = report_command(a);
   } else if (a.export_results->parsed()) {
     exit_code = export_command(a);
   } else if (a.merge->parsed()) {

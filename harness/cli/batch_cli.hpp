@@ -1,6 +1,7 @@
 // The batch commands of schedbench: sweep (run a job file), merge (join a sharded sweep's
 // files), submit (a Slurm script that runs the shards and the merge), compare (two results
-// files, point by point) and export (a results file as a flat table).
+// files, point by point), export (a results file as a flat table) and report (a report of a
+// results folder, by the Python package schedbench_results).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -19,6 +20,9 @@ struct BatchArgs {
   CLI::App* submit = nullptr;
   CLI::App* compare = nullptr;
   CLI::App* export_results = nullptr;
+  CLI::App* report = nullptr;
+  std::string report_dir;
+  std::vector<std::string> report_jobs;
   std::string export_path, export_format = "csv";
   std::string job_path;
   std::string out_path;

@@ -292,16 +292,21 @@ void plan_frames(RunArgs& a, const SimInfo& sim) {
   sim.frame_every->set(a.config, steps_per_frame(a, *sim.frame_every));
 }
 
+// `name` in folder `dir`, with one separator whether or not `dir` ends with one.
+std::string in_folder(const std::string& dir, const std::string& name) {
+  return (std::filesystem::path(dir) / name).string();
+}
+
 std::string frame_png(const RunArgs& a, uint32_t phase) {
-  return fmt::format("{}/frame_{:03}.png", a.frames_dir, phase);
+  return in_folder(a.frames_dir, fmt::format("frame_{:03}.png", phase));
 }
 
 std::string frames_gif(const RunArgs& a) {
-  return fmt::format("{}/{}.gif", a.frames_dir, a.config.sim);
+  return in_folder(a.frames_dir, a.config.sim + ".gif");
 }
 
 std::string density_png(const RunArgs& a, uint32_t phase) {
-  return fmt::format("{}/density_phase_{}.png", a.density_dir, phase);
+  return in_folder(a.density_dir, fmt::format("density_phase_{}.png", phase));
 }
 
 // Each phase end as DIR/frame_NNN.png and a frame of `animation`.
@@ -742,13 +747,16 @@ int cli_main(int argc, char** argv) {
   CLI::App* recommend = app.add_subcommand(
       "recommend",
       "measure the candidate schedulers and block sizes on one workload within a time budget "
-      "(successive halving: each round keeps the faster half and doubles the repetitions); print "
-      "the ranking, how sure it is and the winner's run command, and write a results file");
+      "(a screening, then successive halving of the leaders); print the ranking, how sure it is "
+      "and the winner's run command, and write a results file");
   recommend->footer(
-      "Round 1 measures every candidate (3 repetitions after a warm-up, each candidate in its own\n"
-      "process, as a sweep point); each later round keeps the faster half by median and doubles\n"
-      "the repetitions, until one remains or the budget is spent. A candidate that fails (a\n"
-      "crash, a watchdog, a run error) is dropped and named; one the budget did not reach is\n"
+      "Every candidate runs in one point process (a crash ends it; the next starts another).\n"
+      "The screening gives each a warm-up and one timed run, in order, a run past 4x the best\n"
+      "so far stopped by its watchdog (GPU); the leaders (within 1.3x the best, at most 16) then\n"
+      "go through successive halving: 3 repetitions after a warm-up, each round keeping the\n"
+      "faster half by median and doubling the repetitions, until one remains or the budget is\n"
+      "spent; the budget left re-measures the last two until they are separated. A candidate\n"
+      "that fails (a crash, a run error) is dropped and named; one the budget did not reach is\n"
       "listed as not measured. On a GPU, bound (the yardstick, never a candidate) is then\n"
       "measured at the winner's configuration if the budget has room, and the table shows\n"
       "efficiencies against it. The verdict compares the winner with the runner-up: separated\n"

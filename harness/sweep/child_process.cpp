@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,12 +73,13 @@ std::string resolve(const std::string& name) {
 // In the forked child, before exec: only async-signal-safe calls. Reports errno on `report`
 // and exits if anything fails.
 [[noreturn]] void become(const char* file, char* const* argv, char* const* envp, int log_fd,
-                         int report, pid_t parent) {
+                         int input_fd, int report, pid_t parent) {
   int err = 0;
   if (setpgid(0, 0) != 0 || prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) err = errno;
   // The parent may have ended before the death signal was armed: then nobody would send it.
   if (err == 0 && getppid() != parent) _exit(127);
   if (err == 0 && (dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0)) err = errno;
+  if (err == 0 && input_fd >= 0 && dup2(input_fd, 0) < 0) err = errno;
   if (err == 0) {
     execve(file, argv, envp);
     err = errno;
@@ -90,7 +92,8 @@ std::string resolve(const std::string& name) {
 }  // namespace
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv,
-                           const std::vector<std::string>& set_env, const std::string& log_path) {
+                           const std::vector<std::string>& set_env, const std::string& log_path,
+                           bool with_input) {
   std::vector<std::string> args = argv, env = environment_with(set_env);
   std::vector<char*> arg_ptrs = pointers(args), env_ptrs = pointers(env);
   const std::string file = resolve(args[0]);
@@ -104,12 +107,26 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
     close(log_fd);
     throw std::runtime_error(fmt::format("cannot start {}: {}", args[0], std::strerror(errno)));
   }
+  // A socket rather than a pipe, so that writing to a child that has ended fails (MSG_NOSIGNAL)
+  // instead of raising SIGPIPE.
+  int input[2] = {-1, -1};
+  if (with_input && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, input) != 0) {
+    close(log_fd);
+    close(report[0]);
+    close(report[1]);
+    throw std::runtime_error(fmt::format("cannot start {}: {}", args[0], std::strerror(errno)));
+  }
   const pid_t parent = getpid();
   pid_ = fork();
-  if (pid_ == 0) become(file.c_str(), arg_ptrs.data(), env_ptrs.data(), log_fd, report[1], parent);
+  if (pid_ == 0)
+    become(file.c_str(), arg_ptrs.data(), env_ptrs.data(), log_fd, input[1], report[1], parent);
   const int fork_errno = errno;
   close(log_fd);
   close(report[1]);
+  if (with_input) {
+    close(input[1]);
+    input_ = input[0];
+  }
   int child_errno = 0;
   ssize_t n = 0;
   if (pid_ > 0) {
@@ -119,6 +136,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
   close(report[0]);
   if (pid_ < 0 || n > 0) {
     if (pid_ > 0) kill();
+    if (input_ >= 0) close(input_);
     const int err = pid_ < 0 ? fork_errno : child_errno;
     throw std::runtime_error(fmt::format("cannot start {}: {}", args[0], std::strerror(err)));
   }
@@ -126,6 +144,19 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
 
 ChildProcess::~ChildProcess() {
   if (!ended_) kill();
+  if (input_ >= 0) close(input_);
+}
+
+bool ChildProcess::send(const std::string& line) {
+  const std::string text = line + "\n";
+  size_t sent = 0;
+  while (input_ >= 0 && sent < text.size()) {
+    const ssize_t n = ::send(input_, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    sent += static_cast<size_t>(n);
+  }
+  return input_ >= 0;
 }
 
 std::optional<ExitStatus> ChildProcess::poll() {

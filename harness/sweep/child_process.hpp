@@ -32,8 +32,9 @@ class ChildProcess {
   // Starts `argv` with the environment plus `set_env` ("NAME=value", replacing NAME), standard
   // output and error to `log_path`. Throws std::runtime_error if it cannot start. Start it from
   // the thread that keeps it: the kernel kills it when the starting thread ends.
+  // With `with_input`, its standard input is a socket that send() writes lines to.
   ChildProcess(const std::vector<std::string>& argv, const std::vector<std::string>& set_env,
-               const std::string& log_path);
+               const std::string& log_path, bool with_input = false);
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
   ~ChildProcess();  // kills it if it still runs
@@ -42,10 +43,13 @@ class ChildProcess {
   std::optional<ExitStatus> poll();
   // Kills its process group and waits for it.
   void kill();
+  // Writes `line` and a line break to its standard input; false where it no longer reads.
+  bool send(const std::string& line);
 
  private:
   pid_t pid_ = -1;
   bool ended_ = false;
+  int input_ = -1;  // the parent's end of the child's standard input, or -1
 };
 
 }  // namespace sb

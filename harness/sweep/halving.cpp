@@ -27,6 +27,35 @@ std::vector<size_t> faster_half(std::vector<size_t> alive,
   return alive;
 }
 
+// The last two after halving, re-measured with `repetitions` (doubling) and their times pooled,
+// while the budget allows both and they are not separated; then ranked again by median.
+void settle(HalvingResult& result, int repetitions, const MeasureFn& measure,
+            const std::function<double()>& remaining, const std::vector<double>& wall_s,
+            const NoteFn& note) {
+  double wall = wall_s[result.ranking[0].index] + wall_s[result.ranking[1].index];
+  // Past this many repetitions a candidate's median is as sure as a run-to-run drift lets it be.
+  constexpr int kMostRepetitions = 1000;
+  while (result.verdict.kind != Verdict::Kind::kSeparated && 2 * wall < remaining() &&
+         repetitions <= kMostRepetitions) {
+    if (note) {
+      note(fmt::format("settling the last two: {} repetitions each ({}: {})", repetitions,
+                       result.verdict.kind == Verdict::Kind::kLikely ? "likely" : "within noise",
+                       result.verdict.text.substr(0, result.verdict.text.find(':'))));
+    }
+    for (CandidateOutcome* c : {&result.ranking[0], &result.ranking[1]}) {
+      Measurement m = measure(c->index, repetitions, remaining());
+      if (m.status != Measurement::Status::kOk) return;  // out of time, or a late failure
+      c->times_ms.insert(c->times_ms.end(), m.times_ms.begin(), m.times_ms.end());
+      c->spread = spread_of(c->times_ms);
+    }
+    if (result.ranking[1].spread.median < result.ranking[0].spread.median)
+      std::swap(result.ranking[0], result.ranking[1]);
+    result.verdict = compare(result.ranking[0].times_ms, result.ranking[1].times_ms);
+    wall *= 2;
+    repetitions *= 2;
+  }
+}
+
 }  // namespace
 
 Verdict compare(const std::vector<double>& winner, const std::vector<double>& runner_up) {
@@ -131,10 +160,69 @@ HalvingResult successive_halving(size_t candidates, const HalvingOptions& o,
   std::stable_sort(result.ranking.begin(), result.ranking.end(), better);
   if (result.ranking.size() >= 2) {
     result.verdict = compare(result.ranking[0].times_ms, result.ranking[1].times_ms);
+    if (o.settle && !result.budget_spent)
+      settle(result, repetitions * 2, measure, remaining, wall_s, note);
   } else {
     result.verdict.text = "alone: no other candidate was measured to compare it with";
   }
   result.spent_s = clock() - start;
+  return result;
+}
+
+ScreenResult screen(size_t candidates, const ScreenOptions& o, const ScreenFn& measure,
+                    const ClockFn& clock, const NoteFn& note) {
+  const double start = clock();
+  ScreenResult result;
+  result.stop_factor = o.stop_factor;
+  double best_ms = 0;  // the fastest timed run so far
+  for (size_t k = 0; k < candidates; ++k) {
+    const double remaining = o.budget_s - (clock() - start);
+    if (remaining <= 0) {
+      result.budget_spent = true;
+      for (size_t rest = k; rest < candidates; ++rest)
+        result.unmeasured.push_back(rest);
+      break;
+    }
+    Measurement m = measure(k, best_ms > 0 ? o.stop_factor * best_ms : 0, remaining);
+    CandidateOutcome c;
+    c.index = k;
+    c.round = 0;
+    c.error = m.error;
+    if (m.status == Measurement::Status::kOutOfTime) {
+      result.budget_spent = true;
+      for (size_t rest = k; rest < candidates; ++rest)
+        result.unmeasured.push_back(rest);
+      break;
+    }
+    if (m.status == Measurement::Status::kStopped) {
+      result.stopped.push_back(c);
+    } else if (m.status == Measurement::Status::kFailed || m.times_ms.empty()) {
+      if (c.error.empty()) c.error = "no times";
+      result.failed.push_back(c);
+    } else {
+      c.times_ms = std::move(m.times_ms);
+      c.spread = spread_of(c.times_ms);
+      best_ms = best_ms > 0 ? std::min(best_ms, c.spread.min) : c.spread.min;
+      result.screened.push_back(std::move(c));
+    }
+  }
+  std::stable_sort(result.screened.begin(), result.screened.end(),
+                   [](const CandidateOutcome& a, const CandidateOutcome& b) {
+                     return a.spread.median < b.spread.median;
+                   });
+  for (const CandidateOutcome& c : result.screened) {
+    if (result.leaders.size() < o.max_leaders &&
+        c.spread.median <= o.leader_factor * result.screened.front().spread.median)
+      result.leaders.push_back(c.index);
+  }
+  result.spent_s = clock() - start;
+  if (note) {
+    note(fmt::format("screened {} of {} candidates in {:.1f} s: {} stopped at {}x the best so far, "
+                     "{} failed; {} leader(s) within {}x of the best",
+                     result.screened.size() + result.stopped.size() + result.failed.size(),
+                     candidates, result.spent_s, result.stopped.size(), o.stop_factor,
+                     result.failed.size(), result.leaders.size(), o.leader_factor));
+  }
   return result;
 }
 

@@ -1,8 +1,11 @@
-// Successive halving: which of several candidates is fastest, within a time budget. Every
-// candidate is measured a few repetitions; the faster half (by median) goes on to the next
-// round with twice the repetitions, until one remains or the budget is spent. Pure: the
-// measuring and the clock are injected, so that tests drive it with fake times
-// (`schedbench recommend` measures in child processes: harness/sweep/recommend.hpp).
+// Which of several candidates is fastest, within a time budget, in two stages. Screening gives
+// every candidate one short look (a warm-up and a timed run) before any is repeated, and stops a
+// run that takes several times the best so far, so that slow candidates cannot eat the budget;
+// the leaders then go through successive halving: each measured a few repetitions, the faster
+// half (by median) on to the next round with twice the repetitions, until one remains; the rest
+// of the budget re-measures the last two until they are told apart. Pure: the measuring and the
+// clock are injected, so that tests drive it with fake times (`schedbench recommend` measures in
+// a point process: harness/sweep/recommend.hpp).
 #pragma once
 
 #include <cstddef>
@@ -19,6 +22,7 @@ struct Measurement {
     kOk,         // times_ms holds each repetition's time
     kFailed,     // the candidate cannot run (a crash, an error): dropped, `error` says why
     kOutOfTime,  // stopped at the deadline it was given: the budget is spent
+    kStopped,    // screening: a run went past the limit it was given, `error` says where
   };
   Status status = Status::kOk;
   std::vector<double> times_ms;
@@ -36,6 +40,9 @@ using NoteFn = std::function<void(const std::string&)>;
 struct HalvingOptions {
   double budget_s = 60;
   int first_repetitions = 3;
+  // Once one candidate remains, re-measure it and the runner-up with twice the repetitions (their
+  // times pooled) while the budget allows and they are not separated.
+  bool settle = true;
 };
 
 struct CandidateOutcome {
@@ -72,6 +79,32 @@ struct HalvingResult {
 HalvingResult successive_halving(size_t candidates, const HalvingOptions& options,
                                  const MeasureFn& measure, const ClockFn& clock,
                                  const NoteFn& note = {});
+
+// Measures candidate `index` with a warm-up and one timed run, each stopped once it passes
+// `stop_after_ms` (0: never), taking at most `deadline_s` seconds of the clock.
+using ScreenFn = std::function<Measurement(size_t index, double stop_after_ms, double deadline_s)>;
+
+struct ScreenOptions {
+  double budget_s = 60;
+  double stop_factor = 4;      // a run past this many times the best run so far is stopped
+  double leader_factor = 1.3;  // a leader's run is within this many times the best
+  size_t max_leaders = 16;     // the fastest that many at most
+};
+
+struct ScreenResult {
+  std::vector<CandidateOutcome> screened;  // measured, best first
+  std::vector<CandidateOutcome> stopped;   // slower than the limit: `error` says what it was
+  std::vector<CandidateOutcome> failed;    // could not run: `error` says why
+  std::vector<size_t> unmeasured;          // the budget ran out first
+  std::vector<size_t> leaders;             // the fastest of `screened`, best first
+  double stop_factor = 0;                  // the options'
+  double spent_s = 0;
+  bool budget_spent = false;
+};
+
+// Screens candidates 0..candidates-1 in order.
+ScreenResult screen(size_t candidates, const ScreenOptions& options, const ScreenFn& measure,
+                    const ClockFn& clock, const NoteFn& note = {});
 
 // The verdict on `winner` against `runner_up` (their repetition times).
 Verdict compare(const std::vector<double>& winner, const std::vector<double>& runner_up);

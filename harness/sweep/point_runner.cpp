@@ -5,6 +5,7 @@
 // reading the GPU's clocks and throttle reasons around each through NVML.
 //
 //   schedbench-point REQUEST.json RESULT.json
+//   schedbench-point --serve      (points one after another: serve() below)
 //
 // REQUEST: {"config": {...}, "sampling": {...}} (the config as results record it; the sampling
 // as a job file's keys, harness/job/job_form.hpp).
@@ -16,6 +17,8 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+
+#include <iostream>
 
 #include "core/errors.hpp"
 #include "harness/bench/gbench_support.hpp"
@@ -124,13 +127,8 @@ Json measured(const TimedRepetitions& t, const Observed& seen, const Sampling& s
   return out;
 }
 
-int point_main(int argc, char** argv) {
-  if (argc != 3) {
-    fmt::print(stderr,
-               "usage: schedbench-point REQUEST.json RESULT.json (run by schedbench sweep)\n");
-    return 2;
-  }
-  const std::string result_path = argv[2];
+// Measures the point `request_path` asks for into `result_path`; the exit code.
+int measure_point(const std::string& request_path, const std::string& result_path) {
   // On several ranks (an MPI launch) rank 0 writes the result, or the rank whose run failed
   // writes the failure (the others' runs failed with it).
   const bool first_rank = ranks::world().rank() == 0;
@@ -144,9 +142,9 @@ int point_main(int argc, char** argv) {
   RunSpec spec;  // resolved once: every repetition runs the same setup
   Sampling sampling;
   try {
-    const Json request = read_json_file(argv[1], "request");
-    spec = resolve(config_from_json(request.at("config"), argv[1]));
-    read_sampling(argv[1], request.at("sampling"), sampling);
+    const Json request = read_json_file(request_path, "request");
+    spec = resolve(config_from_json(request.at("config"), request_path));
+    read_sampling(request_path, request.at("sampling"), sampling);
   } catch (const std::exception& e) {
     fmt::print(stderr, "schedbench-point: error: {}\n", e.what());
     return 2;
@@ -171,6 +169,39 @@ int point_main(int argc, char** argv) {
   if (!t.error.empty()) return fail(t.error, seen.peer_failed);
   if (first_rank) write_file_atomically(result_path, measured(t, seen, sampling).dump(2) + "\n");
   return 0;
+}
+
+// Points one after another in this process (recommend's candidates: one CUDA context and one
+// start for them all): a line {"request": PATH, "result": PATH} on standard input per point,
+// until it ends. A point that fails writes its failure and the next one runs; a crash ends them
+// all, and the caller starts another.
+int serve() {
+  for (std::string line; std::getline(std::cin, line);) {
+    const Json order = Json::parse(line, nullptr, false);
+    if (!order.is_object() || !order.contains("request") || !order.contains("result")) {
+      fmt::print(stderr, "schedbench-point --serve: not an order: {}\n", line);
+      return 2;
+    }
+    const std::string result = order["result"].get<std::string>();
+    if (measure_point(order["request"].get<std::string>(), result) == 2) {
+      write_file_atomically(
+          result, Json{{"failure", "run-error"}, {"error", "bad request"}}.dump(2) + "\n");
+    }
+    fmt::print("served {}\n", result);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+int point_main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--serve") return serve();
+  if (argc != 3) {
+    fmt::print(stderr,
+               "usage: schedbench-point REQUEST.json RESULT.json, or --serve (run by schedbench "
+               "sweep and recommend)\n");
+    return 2;
+  }
+  return measure_point(argv[1], argv[2]);
 }
 
 }  // namespace

@@ -29,8 +29,9 @@ using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kYardstick = "bound";
-constexpr int kWarmup = 1;            // untimed runs before each measurement's repetitions
-constexpr int kFirstRepetitions = 3;  // the first round's; each later round doubles them
+constexpr int kWarmup = 1;             // untimed runs before each measurement's repetitions
+constexpr int kScreenRepetitions = 1;  // the screening's timed runs per candidate
+constexpr int kFirstRepetitions = 3;   // halving's first round's; each later round doubles them
 
 bool runs_sim(const SchedulerEntry& e, const std::string& sim) {
   return e.by_sim.count(sim) > 0;
@@ -176,30 +177,61 @@ Job recommend_job(const RecommendRequest& r, std::vector<JobPoint> points) {
   return job;
 }
 
-// Runs the job's points in child processes one at a time, keeping each one's latest record.
-class ProcessMeasurer {
+// Measures the job's points one at a time in one point process (schedbench-point --serve: one
+// start and one CUDA context for every candidate), keeping each one's latest record; a crash or
+// a kill at a deadline ends that process, and the next measurement starts another.
+class ServedMeasurer {
  public:
-  ProcessMeasurer(Job& job, const RecommendRequest& r, const ScratchDir& scratch)
+  ServedMeasurer(Job& job, const RecommendRequest& r, const ScratchDir& scratch)
       : job_(job), r_(r), scratch_(scratch) {}
 
-  Measurement operator()(size_t index, int repetitions, double deadline_s) {
+  // `repetitions` timed runs after the warm-up, each run stopped once it passes `stop_after_ms`
+  // (0: its own watchdog), within `deadline_s`.
+  Measurement operator()(size_t index, int repetitions, double stop_after_ms, double deadline_s) {
+    const JobPoint& p = job_.points[index];
     job_.sampling.repetitions = repetitions;
-    const double own = default_point_timeout(job_, job_.points[index]);
-    PointLaunch how;
-    how.runner = r_.runner;
-    how.launcher = point_launcher(kDefaultLauncher);
-    how.timeout_s = std::min(deadline_s, own);
-    RunningPoint running = start_point(job_, index, how, scratch_);
+    const double own = default_point_timeout(job_, p);
+    RunningPoint running;
+    running.index = index;
+    running.request = scratch_.file(p.label + ".request.json");
+    running.result = scratch_.file(p.label + ".result.json");
+    running.timeout_s = std::min(deadline_s, own);
+    RunConfig config = p.config;
+    // The watchdog stops a run past the limit; at least its smallest (a tenth of a second).
+    if (stop_after_ms > 0) config.timeout_s = std::min(config.timeout_s, std::max(0.1, stop_after_ms * 1e-3));
+    std::filesystem::remove(running.result);
+    write_file_atomically(running.request, Json{{"label", p.label},
+                                                {"config", config_json(config)},
+                                                {"sampling", sampling_json(job_.sampling)}}
+                                               .dump(2));
+    if (!server_) start_server();
+    running.log = log_;
+    running.started = Clock::now();
+    server_->send(Json{{"request", running.request}, {"result", running.result}}.dump());
     std::optional<ExitStatus> status;
-    while (!(status = running.child->poll()) && !late(running) && !StopSignals::requested())
+    while (!std::filesystem::exists(running.result) && !(status = server_->poll()) &&
+           !late(running) && !StopSignals::requested())
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    if (!status) running.child->kill();
-    if (!status && (StopSignals::requested() || deadline_s < own)) {
-      fmt::print(stderr, "  {}: stopped, {}\n", job_.points[index].label,
-                 StopSignals::requested() ? "interrupted" : "the budget is spent");
-      return {Measurement::Status::kOutOfTime, {}, ""};
+    const bool answered = std::filesystem::exists(running.result);
+    if (!answered && !status) {
+      server_.reset();  // killed: the next measurement starts another
+      if (StopSignals::requested() || deadline_s < own) {
+        fmt::print(stderr, "  {}: stopped, {}\n", p.label,
+                   StopSignals::requested() ? "interrupted" : "the budget is spent");
+        return {Measurement::Status::kOutOfTime, {}, ""};
+      }
     }
-    Json rec = point_record(job_, running, status);
+    if (status) server_.reset();  // it ended (a crash): the next measurement starts another
+    Json rec = point_record(job_, running, answered ? ExitStatus{} : status);
+    const bool stopped = stop_after_ms > 0 && rec["status"] != "ok" &&
+                         rec.value("error", "").rfind("watchdog:", 0) == 0;
+    if (stopped) {
+      const std::string why = fmt::format("stopped: a run went past {:.0f} ms, the screening's limit",
+                                          std::max(100.0, stop_after_ms));
+      fmt::print(stderr, "  {}: {}\n", p.label, why);
+      records_[index] = rec;
+      return {Measurement::Status::kStopped, {}, why};
+    }
     fmt::print(stderr, "  {}: {}\n", rec["label"].get<std::string>(), point_outcome(rec));
     records_[index] = rec;
     if (rec["status"] != "ok") return {Measurement::Status::kFailed, {}, rec["error"]};
@@ -207,17 +239,51 @@ class ProcessMeasurer {
   }
 
   const std::map<size_t, Json>& records() const { return records_; }
+  int processes() const { return processes_; }
 
  private:
+  void start_server() {
+    std::vector<std::string> argv = r_.runner;
+    argv.push_back("--serve");
+    log_ = scratch_.file(fmt::format("server-{}.log", ++processes_));
+    server_ = std::make_unique<ChildProcess>(argv, std::vector<std::string>{}, log_, true);
+  }
+
   Job& job_;
   const RecommendRequest& r_;
   const ScratchDir& scratch_;
+  std::unique_ptr<ChildProcess> server_;
+  std::string log_;
+  int processes_ = 0;
   std::map<size_t, Json> records_;
 };
 
+// `h` (over the leaders, indexed 0..leaders-1) in the candidates' indices, with the screened
+// candidates that were not leaders ranked after the leaders (round 0: screened only), and the
+// screening's failures, stopped and unmeasured candidates.
+HalvingResult with_screening(HalvingResult h, const ScreenResult& s) {
+  for (CandidateOutcome& c : h.ranking)
+    c.index = s.leaders[c.index];
+  for (CandidateOutcome& c : h.failed)
+    c.index = s.leaders[c.index];
+  for (size_t& k : h.unmeasured)
+    k = s.leaders[k];
+  for (const CandidateOutcome& c : s.screened) {
+    if (std::count(s.leaders.begin(), s.leaders.end(), c.index) == 0) h.ranking.push_back(c);
+  }
+  h.failed.insert(h.failed.end(), s.failed.begin(), s.failed.end());
+  h.unmeasured.insert(h.unmeasured.end(), s.unmeasured.begin(), s.unmeasured.end());
+  h.budget_spent = h.budget_spent || s.budget_spent;
+  h.spent_s += s.spent_s;
+  // One leader: the verdict is on it against the best of the rest, by their screening.
+  if (h.ranking.size() >= 2 && h.verdict.kind == Verdict::Kind::kAlone)
+    h.verdict = compare(h.ranking[0].times_ms, h.ranking[1].times_ms);
+  return h;
+}
+
 // The yardstick on the winner's configuration, if the budget has room for it (about as long as
 // the winner's last measurement): its record, or nothing.
-std::optional<Json> measure_yardstick(Job& job, const HalvingResult& h, ProcessMeasurer& measure,
+std::optional<Json> measure_yardstick(Job& job, const HalvingResult& h, ServedMeasurer& measure,
                                       double remaining_s, double winner_wall_s) {
   JobPoint bound = job.points[h.ranking.front().index];
   bound.config.scheduler = kYardstick;
@@ -231,7 +297,7 @@ std::optional<Json> measure_yardstick(Job& job, const HalvingResult& h, ProcessM
   job.points.push_back(alone.front());
   const size_t index = job.points.size() - 1;
   const Measurement m =
-      measure(index, static_cast<int>(h.ranking.front().times_ms.size()), remaining_s);
+      measure(index, static_cast<int>(h.ranking.front().times_ms.size()), 0, remaining_s);
   if (m.status == Measurement::Status::kOutOfTime) return std::nullopt;
   return measure.records().at(index);
 }
@@ -242,7 +308,7 @@ std::string ms(double v) {
 
 // The ranking as a table: the measured candidates best first, then the dropped and unmeasured.
 std::string ranking_table(const Job& job, const RecommendRequest& r, const HalvingResult& h,
-                          const JobResults& results) {
+                          const ScreenResult& s, const JobResults& results) {
   // An axis no candidate reads (block sizes among CPU engines) gets no column.
   std::vector<const Axis*> axes;
   for (const Axis& a : r.axes) {
@@ -285,6 +351,11 @@ std::string ranking_table(const Job& job, const RecommendRequest& r, const Halvi
          efficiency ? fmt::format("{:.2f}", (*rec)["counters"]["efficiency"].get<double>()) : ""});
     table.add_row(row);
   }
+  for (const CandidateOutcome& c : s.stopped) {
+    std::vector<std::string> row = start_row("-", job.points[c.index]);
+    row.insert(row.end(), {"0", "", "stopped", "", "", fmt::format(">{:.0f}x", s.stop_factor), ""});
+    table.add_row(row);
+  }
   for (const CandidateOutcome& c : h.failed) {
     std::vector<std::string> row = start_row("-", job.points[c.index]);
     row.insert(row.end(), {"", "", "failed", "", "", "", ""});
@@ -313,7 +384,8 @@ const char* verdict_name(Verdict::Kind k) {
 }
 
 // recommend's own section of the results file: the ranking, the verdict and the winner's command.
-Json recommend_section(const Job& job, const RecommendRequest& r, const HalvingResult& h) {
+Json recommend_section(const Job& job, const RecommendRequest& r, const HalvingResult& h,
+                       const ScreenResult& s, int processes) {
   Json ranking = Json::array();
   for (const CandidateOutcome& c : h.ranking) {
     const Spread& s = c.spread;
@@ -333,8 +405,24 @@ Json recommend_section(const Job& job, const RecommendRequest& r, const HalvingR
   Json unmeasured = Json::array();
   for (const size_t k : h.unmeasured)
     unmeasured.push_back(job.points[k].label);
-  Json out = {{"budget_s", r.budget_s},         {"spent_s", h.spent_s}, {"rounds", h.rounds},
-              {"budget_spent", h.budget_spent}, {"ranking", ranking},   {"failed", failed},
+  Json stopped = Json::array();
+  for (const CandidateOutcome& c : s.stopped)
+    stopped.push_back({{"label", job.points[c.index].label}, {"error", c.error}});
+  Json leaders = Json::array();
+  for (const size_t k : s.leaders)
+    leaders.push_back(job.points[k].label);
+  Json out = {{"budget_s", r.budget_s},
+              {"spent_s", h.spent_s},
+              {"screened", s.screened.size() + s.stopped.size() + s.failed.size()},
+              {"screening_s", s.spent_s},
+              {"stop_factor", s.stop_factor},
+              {"stopped", stopped},
+              {"leaders", leaders},
+              {"processes", processes},
+              {"rounds", h.rounds},
+              {"budget_spent", h.budget_spent},
+              {"ranking", ranking},
+              {"failed", failed},
               {"unmeasured", unmeasured}};
   if (!h.ranking.empty()) {
     const JobPoint& winner = job.points[h.ranking.front().index];
@@ -402,13 +490,29 @@ int run_recommend(const RecommendRequest& r) {
 
   const Clock::time_point start = Clock::now();
   const auto clock = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
-  ProcessMeasurer measure(job, r, scratch);
+  const auto note = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+  ServedMeasurer measure(job, r, scratch);
+  ScreenOptions screening;
+  screening.budget_s = r.budget_s;
+  const ScreenResult screened = screen(
+      job.points.size(), screening,
+      [&](size_t k, double stop_after_ms, double deadline_s) {
+        return measure(k, kScreenRepetitions, stop_after_ms, deadline_s);
+      },
+      clock, note);
+  // The leaders by successive halving in what the screening left of the budget; the others keep
+  // their screening.
   HalvingOptions options;
-  options.budget_s = r.budget_s;
+  options.budget_s = r.budget_s - clock();
   options.first_repetitions = kFirstRepetitions;
-  const HalvingResult h =
-      successive_halving(job.points.size(), options, std::ref(measure), clock,
-                         [](const std::string& line) { fmt::print(stderr, "{}\n", line); });
+  const std::vector<size_t>& leaders = screened.leaders;
+  HalvingResult h = successive_halving(
+      leaders.size(), options,
+      [&](size_t i, int repetitions, double deadline_s) {
+        return measure(leaders[i], repetitions, 0, deadline_s);
+      },
+      clock, note);
+  h = with_screening(std::move(h), screened);
   if (StopSignals::requested()) {
     fmt::print(stderr, "recommend: interrupted; nothing written\n");
     return 130;
@@ -424,11 +528,11 @@ int run_recommend(const RecommendRequest& r) {
   JobResults results(job, 1, 1, environment);
   for (const auto& [index, rec] : measure.records())
     results.put(rec);
-  results.set_section("recommend", recommend_section(job, r, h));
+  results.set_section("recommend", recommend_section(job, r, h, screened, measure.processes()));
   results.plan(measure.records().size());
   results.write(path);
 
-  fmt::print("{}", ranking_table(job, r, h, results));
+  fmt::print("{}", ranking_table(job, r, h, screened, results));
   for (const CandidateOutcome& c : h.failed)
     fmt::print("failed: {}: {}\n", job.points[c.index].label, c.error);
   if (!h.unmeasured.empty()) {
@@ -447,8 +551,12 @@ int run_recommend(const RecommendRequest& r) {
     fmt::print("{} (the yardstick) at the winner's configuration: {:.3f} ms\n", kYardstick,
                (*bound)["stats"]["median_ms"].get<double>());
   }
-  fmt::print("{} round(s) in {:.1f} s of a {} s budget; results in {}\n", h.rounds, h.spent_s,
-             r.budget_s, path);
+  fmt::print(
+      "screened {} candidate(s) ({} stopped at {}x the best run), {} leader(s) in {} round(s); "
+      "{:.1f} s of a {} s budget in {} process(es); results in {}\n",
+      screened.screened.size() + screened.stopped.size() + screened.failed.size(),
+      screened.stopped.size(), screened.stop_factor, screened.leaders.size(), h.rounds, h.spent_s,
+      r.budget_s, measure.processes(), path);
   fmt::print("run it: {}\n", run_command_line(r.program, winner));
   return 0;
 }

@@ -476,6 +476,38 @@ TEST(Usability, NoNullInAnyOutput) {
   EXPECT_EQ(csv.out.find("null"), std::string::npos) << csv.out;
 }
 
+// A folder given with a trailing separator gets one separator before the file names it holds.
+TEST(Usability, NoDoubleSlashInPathsPrinted) {
+  TempDir dir;
+  const Outcome o = schedbench(
+      dir, {"run", "--sim", "pic", "--scheduler", "cpu-serial", "--init-n", "20", "--poisson-steps",
+            "1", "--mobility-steps", "2", "--density-png", dir.path("d") + "/"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("density_phase_0.png"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("//"), std::string::npos) << o.out;
+  EXPECT_TRUE(std::filesystem::exists(dir.path("d/density_phase_0.png")));
+}
+
+// schedbench report: a report of the user's own job from a folder of results, into the folder
+// named; a folder without results is one line, exit 2, and nothing written.
+TEST(Usability, ReportOfAFolderOfOwnResults) {
+  TempDir dir;
+  const std::string job = dir.write("own.json", R"({"sims": ["mvp"], "schedulers": ["cpu-serial",
+    "cpu-openmp"], "repetitions": 3, "warmup": 0, "axes": {"init_n": [20, 40], "steps": 5}})");
+  ASSERT_EQ(schedbench(dir, {"sweep", job, "--out", dir.path("results/own.json")}).exit_code, 0);
+  const Outcome o =
+      schedbench(dir, {"report", dir.path("results"), "--out", dir.path("my report")});
+  ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
+  const std::string md = slurp(dir.path("my report/REPORT.md"));
+  EXPECT_NE(md.find("own"), std::string::npos) << md;
+  EXPECT_TRUE(std::filesystem::exists(dir.path("my report/REPORT.html")));
+  std::filesystem::create_directories(dir.path("empty"));
+  const Outcome empty = schedbench(dir, {"report", dir.path("empty"), "--out", dir.path("r2")});
+  EXPECT_EQ(empty.exit_code, 2) << empty.out << empty.err;
+  EXPECT_EQ(std::count(empty.err.begin(), empty.err.end(), '\n'), 1) << empty.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path("r2")));
+}
+
 // export: a row per point with the configuration's parameters and the record's numbers as
 // columns, in CSV, markdown or JSON; a file that is not results is one line, exit 2.
 TEST(Usability, ExportWritesAFlatTableOfTheResults) {

@@ -35,6 +35,16 @@ class FakeBench {
   double startup_s = 0.05;
   double seconds_per_ms = 1;  // how far a millisecond of run time moves the clock
 
+  // The screening's look: one run, stopped where it would pass `stop_after_ms`.
+  Measurement screen(size_t k, double stop_after_ms, double deadline_s) {
+    if (stop_after_ms > 0 && base_ms_[k] > stop_after_ms) {
+      ++calls[k];
+      now += startup_s + stop_after_ms * seconds_per_ms;
+      return {Measurement::Status::kStopped, {}, "stopped"};
+    }
+    return (*this)(k, 1, deadline_s);
+  }
+
   Measurement operator()(size_t k, int repetitions, double deadline_s) {
     ++calls[k];
     std::vector<double> times;
@@ -167,6 +177,59 @@ TEST(Halving, OverlappingButShiftedTimesAreLikelyFastest) {
   EXPECT_EQ(compare(runner_up, winner).kind, Verdict::Kind::kWithinNoise);
 }
 
+// Two candidates 0.5 % apart with a jitter of 5 %: round 1 cannot tell them apart; the budget
+// left re-measures the two with more repetitions until the faster is likely the fastest.
+TEST(Halving, SettlesTheLastTwoWithTheBudgetLeft) {
+  FakeBench bench({10.05, 10}, 0.5);
+  bench.seconds_per_ms = 0.001;
+  HalvingOptions o;
+  o.budget_s = 100;
+  o.settle = false;
+  const HalvingResult unsettled = successive_halving(2, o, std::ref(bench), [&] { return bench.now; });
+  EXPECT_EQ(unsettled.verdict.kind, Verdict::Kind::kWithinNoise) << unsettled.verdict.text;
+  FakeBench again({10.05, 10}, 0.5);
+  again.seconds_per_ms = 0.001;
+  const HalvingResult r = halve(again, 2, 100);
+  EXPECT_EQ(r.ranking[0].index, 1u);
+  EXPECT_NE(r.verdict.kind, Verdict::Kind::kWithinNoise) << r.verdict.text;
+  EXPECT_GT(again.calls[0], 1);
+  EXPECT_GT(r.ranking[0].times_ms.size(), 3u);
+  EXPECT_LE(again.now, 100.0);
+}
+
+// Screening: one look at each candidate, the slow ones stopped at 4x the best run so far (the
+// first candidate, slow, runs whole: there is no best yet), the leaders those within 1.3x.
+TEST(Screen, StopsSlowCandidatesAndPicksTheLeaders) {
+  FakeBench bench({50, 1, 2, 1.1, 200, 0.95}, 0);
+  bench.seconds_per_ms = 0.001;
+  const ScreenResult s =
+      screen(6, ScreenOptions{}, [&](size_t k, double stop, double deadline) {
+        return bench.screen(k, stop, deadline);
+      }, [&] { return bench.now; });
+  ASSERT_EQ(s.stopped.size(), 1u);
+  EXPECT_EQ(s.stopped[0].index, 4u);
+  EXPECT_EQ(s.screened.size(), 5u);
+  EXPECT_EQ(s.leaders, (std::vector<size_t>{5, 1, 3}));
+  for (const auto& [k, calls] : bench.calls)
+    EXPECT_EQ(calls, 1) << "candidate " << k;
+  // The 200 ms candidate cost its start and its stop at 4 ms (0.054 s), not its runs (0.45 s).
+  EXPECT_LT(bench.now, 0.5);
+}
+
+TEST(Screen, StopsAtTheBudgetAndNamesTheUnmeasured) {
+  FakeBench bench({1000, 1000, 1000, 1000}, 0);
+  bench.seconds_per_ms = 0.001;
+  ScreenOptions o;
+  o.budget_s = 4.5;
+  const ScreenResult s = screen(4, o, [&](size_t k, double stop, double deadline) {
+    return bench.screen(k, stop, deadline);
+  }, [&] { return bench.now; });
+  EXPECT_TRUE(s.budget_spent);
+  EXPECT_FALSE(s.unmeasured.empty());
+  EXPECT_EQ(s.screened.size() + s.unmeasured.size(), 4u);
+  EXPECT_LE(bench.now, 4.5);
+}
+
 TEST(Halving, SpreadGivesMedianQuartilesAndRange) {
   const Spread s = spread_of({5, 1, 4, 2, 3});
   EXPECT_EQ(s.median, 3);
@@ -200,7 +263,8 @@ TEST(Recommend, RanksTheCpuEnginesWritesResultsAndARunCommandThatRuns) {
   const std::string out = dir.path("rec.json");
   const Outcome o = schedbench(dir, recommend_args(out));
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
-  EXPECT_NE(o.err.find("round 1: 2 candidates, 3 repetitions each"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("screened 2 of 2 candidates"), std::string::npos) << o.err;
+  EXPECT_NE(o.out.find("in 1 process(es)"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("median ms"), std::string::npos) << o.out;
   const json r = read_json(out);
   EXPECT_EQ(r["schema"], "schedbench.job/1");
@@ -242,9 +306,14 @@ TEST(Recommend, RanksTheCpuEnginesWritesResultsAndARunCommandThatRuns) {
 
 TEST(Recommend, DropsACandidateThatCrashesAndRecommendsAnother) {
   TempDir dir;
+  // recommend's runner serves points one after another (--serve, a line per point): this one
+  // passes each line to a real runner of its own, and crashes at cpu-openmp's.
   const std::string script = dir.write("runner.sh", R"(set -u
-if grep -q '"scheduler": "cpu-openmp"' "$2"; then kill -SEGV $$; fi
-exec "$1" "$2" "$3"
+while IFS= read -r line; do
+  request=$(printf '%s' "$line" | sed 's/.*"request":"\([^"]*\)".*/\1/')
+  if grep -q '"scheduler": "cpu-openmp"' "$request"; then kill -SEGV $$; fi
+  printf '%s\n' "$line" | "$1" --serve
+done
 )");
   std::vector<std::string> args = recommend_args(dir.path("rec.json"));
   args.insert(args.end(),
