@@ -4,10 +4,9 @@ theirs. A job whose results file is missing is reported and skipped: results arr
 and the figures of the jobs that have run are still wanted."""
 
 import argparse
-import importlib
 import pathlib
 
-from results import draw_job, load_parts, module_name, parts
+from schedbench_results.figures import draw_job, family, load_parts, parts
 
 
 def make_figures(results_dir, out_dir, jobs):
@@ -22,7 +21,7 @@ def make_figures(results_dir, out_dir, jobs):
                 print(f"make_figures: {path} is missing; {job}'s {fate}")
         if found:
             source = found[0] if len(paths) == 1 else job
-            made[job] = draw_job(importlib.import_module(module_name(job)).figures,
+            made[job] = draw_job(family(job).figures,
                                  load_parts(job, found), out_dir, source)
     return made
 
@@ -31,7 +30,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("results_dir", help="folder of job results, results/<device>")
     parser.add_argument("--out", required=True, help="folder for the figures")
-    parser.add_argument("jobs", nargs="+", help="job names (each has plot/fig_<job>.py)")
+    parser.add_argument("jobs", nargs="+", help="job names (each drawn by its family module)")
     args = parser.parse_args()
     make_figures(args.results_dir, args.out, args.jobs)
 

@@ -2,7 +2,7 @@
 particles, one line per scheduler, from the results of jobs/demo.json; writes DIR/demo.png and
 demo.pdf."""
 
-from results import Panel, figure, main, ok_points
+from schedbench_results.figures import Panel, figure, main, ok_points
 
 JOB = "demo"
 

@@ -15,7 +15,7 @@ import json
 import re
 import statistics
 
-import results
+from schedbench_results import figures as results
 
 POINT = re.compile(r"^(?P<workload>[^/]+)/(?P<scheduler>[^/]+)/block_size:(?P<block>\d+)")
 

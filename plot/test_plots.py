@@ -14,14 +14,14 @@ import sys
 import tempfile
 import unittest
 
-import results
 from make_figures import make_figures
+from schedbench_results import figures as results
+from schedbench_results import report as make_report
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 JOBS = FIXTURES / "jobs"
-sys.path.insert(0, str(ROOT / "report"))
-import make_report  # noqa: E402
+FAMILIES = pathlib.Path(results.__file__).parent / "families"
 
 
 def makefile_jobs():
@@ -47,21 +47,22 @@ def quietly(fn, *args):
 
 class EveryFamily(unittest.TestCase):
     def test_each_makefile_job_has_a_script_and_a_fixture(self):
-        scripts = {p.stem for p in pathlib.Path(__file__).parent.glob("fig_*.py")}
+        scripts = {p.stem for p in FAMILIES.glob("fig_*.py")}
         jobs = makefile_jobs()
         self.assertEqual(scripts, {results.module_name(j) for j in jobs})
         for job in jobs:
             for path in fixture_paths(job):
                 self.assertTrue(path.exists(), path)
-            self.assertEqual(importlib.import_module(results.module_name(job)).JOB, job)
+            self.assertEqual(results.family(job).JOB, job)
 
     def test_each_script_renders_png_and_pdf_without_the_failed_point(self):
         for job in makefile_jobs() + ["demo"]:
-            module = "plot_demo" if job == "demo" else results.module_name(job)
+            module = (importlib.import_module("plot_demo") if job == "demo"
+                      else results.family(job))
             paths = [JOBS / "demo.json"] if job == "demo" else fixture_paths(job)
             with self.subTest(job=job), tempfile.TemporaryDirectory() as tmp:
                 figures, printed = quietly(results.draw_job,
-                                           importlib.import_module(module).figures,
+                                           module.figures,
                                            results.load_parts(job, paths) if job != "demo"
                                            else results.load_job(paths[0]), tmp)
                 self.assertTrue(figures)
@@ -80,7 +81,7 @@ class Families(unittest.TestCase):
     """The sub-sweeps each family finds in its fixture."""
 
     def names(self, job):
-        module = importlib.import_module(results.module_name(job))
+        module = results.family(job)
         job_results = results.load_job(JOBS / f"{job}.json")
         return [f.name for f in results.build(module.figures, job_results)]
 
@@ -103,7 +104,7 @@ class Families(unittest.TestCase):
     def test_toy_block_size_splits_filled_and_one_block_per_sm(self):
         job = results.load_job(JOBS / "toy-block-size.json")
         figures = {f.name: f for f in results.build(
-            importlib.import_module("fig_toy_block_size").figures, job)}
+            importlib.import_module("schedbench_results.families.fig_toy_block_size").figures, job)}
         one = figures["fig5.3_toy_block_size_one_block_per_sm"]
         self.assertEqual({p["config"]["blocks_per_sm"] for p in one.points}, {1})
         no_huge = figures["fig5.2_toy_block_size_no_huge"].points
@@ -119,7 +120,7 @@ class Families(unittest.TestCase):
 
     def test_compaction_table_has_a_row_per_variant(self):
         job = results.load_job(JOBS / "table-3.2-compaction.json")
-        quiet, busy = results.build(importlib.import_module("fig_table_3_2_compaction").figures,
+        quiet, busy = results.build(importlib.import_module("schedbench_results.families.fig_table_3_2_compaction").figures,
                                     job)
         self.assertEqual(quiet.name, "table3.2_compaction_mobility_steps-1")
         self.assertEqual({p["config"].get("collision_chance") for p in busy.points}, {20})
@@ -130,7 +131,7 @@ class Families(unittest.TestCase):
 
     def test_turnover_leaves_the_table_points_out_and_draws_mobility(self):
         job = results.load_job(JOBS / "pic-turnover.json")
-        (turnover,) = results.build(importlib.import_module("fig_pic_turnover").figures, job)
+        (turnover,) = results.build(importlib.import_module("schedbench_results.families.fig_pic_turnover").figures, job)
         self.assertEqual({p["config"]["collision_chance"] for p in turnover.points},
                          {0, 0.5, 1, 2, 4.55, 9})
         self.assertEqual(turnover.panels[0].quantities, ("mobility",))
@@ -217,7 +218,7 @@ class Report(unittest.TestCase):
     def test_a_folder_without_the_jobs_is_refused_and_nothing_written(self):
         empty, out = self.tmp / "empty", self.tmp / "nowhere"
         empty.mkdir()
-        done = subprocess.run([sys.executable, str(ROOT / "report/make_report.py"), str(empty),
+        done = subprocess.run([sys.executable, "-m", "schedbench_results.report", str(empty),
                                "--figures", str(self.tmp / "report/figures"), "--out", str(out),
                                *self.jobs], capture_output=True, text=True, check=False)
         self.assertEqual(done.returncode, 2, done.stderr)
@@ -289,7 +290,7 @@ class Agreement(unittest.TestCase):
     """The report says whether the schedulers agree on counts and digest; bound is no sim."""
 
     def sentence(self, points):
-        figure = results.build(importlib.import_module("fig_toy_steps").figures,
+        figure = results.build(importlib.import_module("schedbench_results.families.fig_toy_steps").figures,
                                results.load_job(JOBS / "toy-steps.json"))[-1]
         figure.points = points
         return make_report.describe_shared(figure, "final")
@@ -334,7 +335,7 @@ class ManyGpus(unittest.TestCase):
                 self.point(400, 4, 12.5, 12.5, 12.5, "0xc")]
 
     def test_strong_and_weak_efficiency_on_each_gpu_count(self):
-        import fig_many_gpus
+        from schedbench_results.families import fig_many_gpus
         rows = {s.ranks: s for s in fig_many_gpus.scalings(self.job(self.points())["points"])}
         self.assertEqual(set(rows), {2, 4})
         expected = {(2, "strong"): (19 / 20, 19 / 20, 19 / 20),  # t(1, 200) / (2 t(2, 200))
@@ -346,7 +347,7 @@ class ManyGpus(unittest.TestCase):
                 self.assertAlmostEqual(got, value, msg=(count, kind))
 
     def test_the_report_text_has_the_tables(self):
-        import fig_many_gpus
+        from schedbench_results.families import fig_many_gpus
         (figure,) = fig_many_gpus.figures(self.job(self.points()))
         text = "\n".join(figure.text)
         self.assertIn("| mvp at 4e2 | 4 | 400 | 0.800 (0.800–0.800) | 100 | "
@@ -358,7 +359,7 @@ class ManyGpus(unittest.TestCase):
         self.assertIn("2 pairs of workload and initial population", text)
 
     def test_reductions_are_per_phase_where_the_sim_says_how_many(self):
-        import fig_many_gpus
+        from schedbench_results.families import fig_many_gpus
         pic = {"poisson_steps": 10, "mobility_steps": 100}
         points = [self.point(200, 1, 19.0, 19.0, 19.0, "0xb", sim="pic", config=pic),
                   self.point(200, 2, 10.0, 10.0, 10.0, "0xb", sim="pic", config=pic,
@@ -368,7 +369,7 @@ class ManyGpus(unittest.TestCase):
         self.assertIn("| 2 MB | 0.5 ms |", text)
 
     def test_a_digest_that_differs_between_rank_counts_is_refused(self):
-        import fig_many_gpus
+        from schedbench_results.families import fig_many_gpus
         points = self.points()
         points[4]["digest"] = "0xd"
         with self.assertRaises(SystemExit) as raised:
@@ -379,7 +380,7 @@ class ManyGpus(unittest.TestCase):
         self.assertIn("mvp__init_n-400__ranks-4 (ranks 4): 0xd", message)
 
     def test_the_fixtures_agree_and_draw(self):
-        import fig_many_gpus
+        from schedbench_results.families import fig_many_gpus
         job = results.load_parts("many-gpus", fixture_paths("many-gpus"))
         self.assertEqual(len(job["parts"]), 5)
         self.assertEqual(fig_many_gpus.check_digests(results.ok_points(job)), 7)

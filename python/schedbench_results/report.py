@@ -6,7 +6,6 @@ no GPU. The figures themselves are drawn by plot/make_figures.py (make figures) 
 script only links them."""
 
 import argparse
-import importlib
 import json
 import os
 import pathlib
@@ -14,12 +13,9 @@ import sys
 
 import markdown
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "plot"))
-
-from results import (QUANTITIES, build, catalog, config, is_yardstick,  # noqa: E402
-                     device_label, failed_points, fmt, fmt_measure, git_commit, load_parts,
-                     markdown_table, module_name, ok_points, parts, series, shared_values,
-                     sort_key, value)
+from .figures import (QUANTITIES, build, catalog, config, device_label, failed_points, family,
+                      fmt, fmt_measure, git_commit, is_yardstick, load_parts, markdown_table,
+                      ok_points, parts, series, shared_values, sort_key, value)
 
 RACE_WORDS = {"time": "run time", "compaction": "compaction time"}
 
@@ -419,7 +415,7 @@ def load_jobs(results_dir, jobs):
         if not found:
             continue
         job = load_parts(name, found)
-        loaded.append((job, build(importlib.import_module(module_name(name)).figures, job)))
+        loaded.append((job, build(family(name).figures, job)))
     return loaded, missing
 
 
