@@ -49,14 +49,15 @@ results: build
 	scripts/run-jobs.sh --schedbench $(BUILD)/bin/schedbench $(FIGURE_JOBS:%=jobs/%.json)
 
 # Figures and report from committed results only: no build, no GPU. A job without a results
-# file is reported and skipped.
+# file is reported and skipped. The report draws its own figures into report/figures; for a
+# report of any folder of results: .venv/bin/python -m schedbench_results.report DIR --out OUT.
 figures: deps
 	$(PYTHON) plot/make_figures.py results/$(DEVICE) --out report/figures $(FIGURE_JOBS) \
 		$(MERGED_FIGURES)
 
-report: figures
-	$(PYTHON) -m schedbench_results.report results/$(DEVICE) --figures report/figures --out report \
-		$(FIGURE_JOBS) $(MERGED_FIGURES)
+report: deps
+	$(PYTHON) -m schedbench_results.report results/$(DEVICE) --out report $(FIGURE_JOBS) \
+		$(MERGED_FIGURES)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -19,7 +19,7 @@ import importlib, pkgutil, sys
 import matplotlib
 before = dict.__getitem__(matplotlib.rcParams, "backend")
 import schedbench_results
-for name in ("figures", "frames", "report", "stats"):
+for name in ("figures", "frames", "generic", "report", "stats"):
     importlib.import_module("schedbench_results." + name)
 for module in pkgutil.iter_modules(importlib.import_module("schedbench_results.families").__path__):
     importlib.import_module("schedbench_results.families." + module.name)

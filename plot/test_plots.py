@@ -193,15 +193,22 @@ class Report(unittest.TestCase):
         self.assertNotIn("air at 1e5", "\n".join(figure.text))
         self.assertIn("air, space charge, 32^3 mesh at 2e4", "\n".join(figure.text))
 
+    def report(self, jobs=()):
+        """REPORT.md of the fixtures (less warp-sync's file) for `jobs`, and what it printed."""
+        out = pathlib.Path(tempfile.mkdtemp(dir=self.tmp))
+        (md, _), printed = quietly(make_report.write_report, self.results, out, jobs)
+        return md.read_text(), printed
+
     def test_writes_markdown_and_html_referencing_every_figure(self):
         (md, html), printed = quietly(make_report.write_report, self.results,
-                                      self.tmp / "report/figures", self.tmp / "report", self.jobs)
+                                      self.tmp / "report", self.jobs)
         self.assertIn("warp-sync.json is missing", printed)
         text, page = md.read_text(), html.read_text()
         for figures in self.made.values():
             for f in figures:
                 self.assertIn(f"](figures/{f.name}.png)", text)
                 self.assertIn(f'src="figures/{f.name}.png"', page)
+                self.assertTrue((self.tmp / "report/figures" / f"{f.name}.png").exists())
                 self.assertIn(f.caption, text)
         self.assertIn("Fixture GPU", text)
         self.assertIn("f1x7ure0000000000000000000000000000000000", text)
@@ -215,29 +222,75 @@ class Report(unittest.TestCase):
         self.assertIn("| workload | GPUs | particles | strong efficiency |", section)
         self.assertIn("| many-gpus-pic | Fixture GPU |", text)
 
-    def test_a_folder_without_the_jobs_is_refused_and_nothing_written(self):
-        empty, out = self.tmp / "empty", self.tmp / "nowhere"
+    def test_the_table_of_contents_links_every_heading_in_both_pages(self):
+        (md, html), _ = quietly(make_report.write_report, self.results, self.tmp / "toc",
+                                ["toy-steps", "mvp"])
+        text, page = md.read_text(), html.read_text()
+        contents = text.split("## Contents\n")[1].split("\n## ")[0]
+        links = re.findall(r"\]\(#([^)]+)\)", contents)
+        headings = re.findall(r"^#{2,3} (.+)$", text.split("## Contents\n")[1], re.M)
+        self.assertEqual(len(links), len(headings))
+        self.assertEqual(len(set(links)), len(links))
+        for anchor in links:
+            self.assertIn(f'id="{anchor}"', page)
+        self.assertIn("(#best-scheduler-per-regime)", contents)
+
+    def test_a_folder_that_gives_no_report_is_refused_and_nothing_written(self):
+        empty, notes = self.tmp / "empty", self.tmp / "notes"
         empty.mkdir()
-        done = subprocess.run([sys.executable, "-m", "schedbench_results.report", str(empty),
-                               "--figures", str(self.tmp / "report/figures"), "--out", str(out),
-                               *self.jobs], capture_output=True, text=True, check=False)
-        self.assertEqual(done.returncode, 2, done.stderr)
-        self.assertIn("holds the results of none of the", done.stderr)
-        self.assertFalse(out.exists())
+        notes.mkdir()
+        shutil.copy(JOBS / "catalog.json", notes)
+        (notes / "log.json").write_text(json.dumps({"schema": "schedbench.run/1"}))
+        for folder, jobs, why in ((empty, self.jobs, "holds no job results files"),
+                                  (notes, [], "holds no job results files"),
+                                  (self.tmp / "absent", [], "is not a folder"),
+                                  (self.results, ["no-such-job"], "none of the 1 jobs")):
+            out = self.tmp / "existing"
+            out.mkdir(exist_ok=True)
+            (out / "REPORT.md").write_text("the report before")
+            with self.subTest(folder=folder.name):
+                done = subprocess.run([sys.executable, "-m", "schedbench_results.report",
+                                       str(folder), "--out", str(out), *jobs],
+                                      capture_output=True, text=True, check=False)
+                self.assertEqual(done.returncode, 2, done.stderr)
+                self.assertEqual(len(done.stderr.splitlines()), 1, done.stderr)
+                self.assertIn(str(folder), done.stderr)
+                self.assertIn(why, done.stderr)
+                self.assertIn("accepted: a folder of job results files", done.stderr)
+                self.assertEqual(sorted(p.name for p in out.iterdir()), ["REPORT.md"])
+                self.assertEqual((out / "REPORT.md").read_text(), "the report before")
+
+    def test_every_job_in_a_folder_including_ones_own(self):
+        folder = self.tmp / "mine"
+        folder.mkdir()
+        shutil.copy(JOBS / "catalog.json", folder)
+        shutil.copy(JOBS / "toy-steps.json", folder)
+        # A job of the user's own: the demo's results under another name, no family module.
+        doc = json.loads((JOBS / "demo.json").read_text())
+        doc["job"]["name"] = "my-sweep"
+        (folder / "my-sweep.json").write_text(json.dumps(doc))
+        out = self.tmp / "mine-report"
+        done = subprocess.run([sys.executable, "-m", "schedbench_results.report", str(folder),
+                               "--out", str(out)], capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        text = (out / "REPORT.md").read_text()
+        self.assertIn("## my-sweep", text)
+        self.assertIn("](figures/my-sweep_init_n.png)", text)
+        self.assertTrue((out / "figures/my-sweep_init_n.png").exists())
+        self.assertTrue((out / "REPORT.html").exists())
+        self.assertLess(text.index("## Contents"), text.index("## Where and at which commit"))
 
     def test_best_table_names_the_fastest_from_the_data(self):
-        text = make_report.report_markdown(self.results, self.tmp / "report/figures",
-                                           self.tmp / "report", ["toy-steps"])
+        text, _ = self.report(["toy-steps"])
         row = next(line for line in text.splitlines() if line.startswith("| toy, time steps |"))
         # Fixture toy-steps at 20,000 steps: cpu-sync (0.5 ns/step) beats huge-iterate; the
-        # dynamic-block point there is the failed one.
-        self.assertRegex(row, r"\| steps 20,000 \| cpu-sync \| [\d.,]+ ms \| huge-iterate \|")
+        # dynamic-block point there is the failed one. The ratio comes with its interval.
+        self.assertRegex(row, r"\| steps 20,000 \| cpu-sync \| [\d.,]+ ms \| huge-iterate \| "
+                              r"[\d.,]+ ms \| [\d.]+× \[[\d.]+×, [\d.]+×\]")
         self.assertIn("The lead changes 1 time(s) along steps", text)
 
-
     def test_choosing_a_scheduler_ranks_every_air_workload(self):
-        text = make_report.report_markdown(self.results, self.tmp / "report/figures",
-                                           self.tmp / "report", ["air-reduced-field"])
+        text, _ = self.report(["air-reduced-field"])
         section = text.split("## Choosing a scheduler for a physically accurate simulation")[1]
         rows = [line for line in section.split("\n## ")[0].splitlines()
                 if line.startswith("| air, E/N")]
@@ -249,7 +302,58 @@ class Report(unittest.TestCase):
         self.assertTrue(all("| dynamic-warp |" in r for r in rows if "1,000,000" in r))
         self.assertFalse(any("| bound |" in r for r in rows))
         self.assertIn("static-full in 6, dynamic-warp in 6", section)
-        self.assertRegex(rows[0], r"\| 8\d% \|$")
+        self.assertRegex(rows[0], r"\| 8\d% \[8\d%, \d\d%\] \|$")
+
+
+def drawn_axes(figure, panel=0):
+    """The matplotlib axes of one panel of `figure`, drawn off screen."""
+    from matplotlib.figure import Figure
+
+    ax = Figure().subplots()
+    results.draw_panel(ax, figure, figure.panels[panel])
+    return ax
+
+
+class Drawing(unittest.TestCase):
+    """What every figure shows: spread, readable scales, each scheduler's colour."""
+
+    def figures(self, job):
+        return results.build(results.family(job).figures, results.load_job(JOBS / f"{job}.json"))
+
+    def test_every_line_has_error_bars_from_its_repetitions(self):
+        from matplotlib.container import ErrorbarContainer
+
+        figure = self.figures("toy-steps")[0]
+        ax = drawn_axes(figure)
+        bars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        self.assertEqual(len(bars), len(results.series(figure)))
+        point = results.series(figure)[bars[0].get_label()][0]
+        self.assertEqual(results.spread(point, "time"),
+                         (point["stats"]["min_ms"], point["stats"]["max_ms"]))
+        low, high = results.spread(point, "steps_per_s")
+        self.assertLess(low, results.value(point, "steps_per_s"))
+        self.assertGreater(high, results.value(point, "steps_per_s"))
+
+    def test_a_slow_scheduler_turns_the_y_axis_logarithmic(self):
+        figure = self.figures("toy-steps")[0]
+        ys = [results.value(p, "time") for p in figure.points]
+        self.assertEqual(results.needs_log_y(figure, figure.panels[0]),
+                         max(ys) / min(ys) > results.LINEAR_Y_SPAN)
+        fast = [p for p in figure.points if results.value(p, "time") <= 2 * min(ys)]
+        figure.points = fast
+        self.assertFalse(results.needs_log_y(figure, figure.panels[0]))
+        self.assertEqual(drawn_axes(figure).get_yscale(), "linear")
+        slow = {k: 100 * v for k, v in fast[0]["stats"].items() if k.endswith("_ms")}
+        figure.points = fast + [dict(fast[0], stats=slow)]
+        self.assertEqual(drawn_axes(figure).get_yscale(), "log")
+
+    def test_bars_take_their_schedulers_colour(self):
+        from matplotlib.colors import to_rgba
+
+        quiet = self.figures("table-3.2-compaction")[0]
+        ax = drawn_axes(quiet)
+        for bar in ax.patches:
+            self.assertEqual(bar.get_facecolor(), to_rgba(results.colour("cpu-sync")))
 
 
 class MemorySection(unittest.TestCase):

@@ -446,7 +446,10 @@ def spread(point, quantity):
 
 
 def error_bars(points, quantity):
-    """The matplotlib yerr of the points' spread ([below], [above]), zero where none is known."""
+    """The matplotlib yerr of the points' spread ([below], [above]), or None where the quantity
+    has none (counts, parts of the time)."""
+    if not QUANTITIES[quantity].per_time:
+        return None
     below, above = [], []
     for p in points:
         y, s = value(p, quantity), spread(p, quantity)
@@ -510,9 +513,17 @@ def needs_log_y(figure, panel):
     return bool(ys) and min(ys) > 0 and max(ys) / min(ys) > LINEAR_Y_SPAN
 
 
-def has_spread(figure):
-    """Whether some panel shows a quantity whose points carry their repetitions' spread."""
-    return any(QUANTITIES[p.quantities[0]].per_time for p in figure.panels)
+def spread_note(figure):
+    """What the footnote says of the figure's spread: the error bars' meaning, or why a
+    quantity has none (counts are exact by the determinism contract)."""
+    if figure.draw:
+        return ""
+    quantities = [QUANTITIES[p.quantities[0]] for p in figure.panels]
+    if any(q.per_time for q in quantities):
+        return "; bars: fastest to slowest repetition"
+    if not all(q.shared for q in quantities):
+        return "; parts of the time are recorded as medians only: no spread to draw"
+    return ""
 
 
 def draw_panel(ax, figure, panel):
@@ -571,10 +582,7 @@ def render(figure, out_dir):
     for ax, panel in zip(axes[0], figure.panels):
         (figure.draw or draw_panel)(ax, figure, panel)
     fig.suptitle(textwrap.fill(figure.title, 80 if n == 1 else 140), fontsize=10)
-    note = footnote(figure.job)
-    if not figure.draw and has_spread(figure):
-        note += "; bars: fastest to slowest repetition"
-    fig.text(0.01, 0.005, note, fontsize=7, color="0.35")
+    fig.text(0.01, 0.005, footnote(figure.job) + spread_note(figure), fontsize=7, color="0.35")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

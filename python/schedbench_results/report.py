@@ -1,21 +1,32 @@
-"""Writes REPORT.md and REPORT.html from committed job results (make report): where and at
-which commit they were measured, the best scheduler in each workload regime, and each figure
-with its caption and a few sentences about what it shows. Every number in the text is computed
-here from the results, so the report says what the data says, not what we expected; it needs
-no GPU. The figures themselves are drawn by plot/make_figures.py (make figures) first; this
-script only links them."""
+"""A report from a folder of job results: REPORT.md, REPORT.html and figures/ in the folder the
+user names. It tells where and at which commit the results were measured, the best scheduler in
+each workload regime, and shows each figure with its caption and a few sentences about it.
+Every number in the text is computed here from the results, so the report says what the data
+says; every "best" and every ratio comes with a 95 % bootstrap interval over the points'
+repetitions (schedbench_results.stats). It needs no GPU.
+
+    python -m schedbench_results.report RESULTS_DIR --out OUT_DIR [JOB ...]
+
+Without JOBs it reports every job in the folder, in the order of their files; a job without a
+family module of its own gets the generic figures (schedbench_results.generic). A folder that
+holds no job results, or none of the JOBs asked for, is refused (exit code 2) and nothing is
+written, so a mistyped folder never replaces a report with an empty one."""
 
 import argparse
 import json
 import os
 import pathlib
+import re
 import sys
 
 import markdown
 
-from .figures import (QUANTITIES, build, catalog, config, device_label, failed_points, family,
-                      fmt, fmt_measure, git_commit, is_yardstick, load_parts, markdown_table,
-                      ok_points, parts, series, shared_values, sort_key, value)
+from .figures import (QUANTITIES, catalog, config, device_label, failed_points, fmt,
+                      fmt_measure, git_commit, is_yardstick, markdown_table, ok_points, parts,
+                      series, shared_values, sort_key, use_catalog, value, write_atomically)
+from .frames import JOB_SCHEMA
+from .jobs import draw_figures, figure_jobs, job_index
+from .stats import median_interval, ratio_interval
 
 RACE_WORDS = {"time": "run time", "compaction": "compaction time"}
 
@@ -23,39 +34,87 @@ RACE_WORDS = {"time": "run time", "compaction": "compaction time"}
 # --- reading a figure's numbers ----------------------------------------------------------
 
 def table(figure, quantity):
-    """{label: [(x, y)]} of a per-scheduler quantity, x in order, missing values left out; the
-    yardstick (bound) is not a scheduler and is never ranked (see yardstick())."""
+    """{label: [(x, y, point)]} of a per-scheduler quantity, x in order, missing values left
+    out; the yardstick (bound) is not a scheduler and is never ranked (see yardstick())."""
     out = {}
     for label, ps in series(figure).items():
         if is_yardstick(label):
             continue
-        xy = [(config(p)[figure.x], value(p, quantity)) for p in ps]
-        out[label] = [(x, y) for x, y in xy if y is not None]
-    return {label: xy for label, xy in out.items() if xy}
+        xyp = [(config(p)[figure.x], value(p, quantity), p) for p in ps]
+        out[label] = [(x, y, p) for x, y, p in xyp if y is not None]
+    return {label: xyp for label, xyp in out.items() if xyp}
 
 
 def ranking(rows, quantity):
-    """[(y, label)] best first."""
+    """Rows (y, name, point) best first."""
     better = QUANTITIES[quantity].higher_is_better
     return sorted(rows, key=lambda r: -r[0] if better else r[0])
 
 
 def per_x(tab, quantity):
     """[(x, ranking)] for each x that at least two series reached."""
-    xs = sorted({json.dumps(x) for xy in tab.values() for x, _ in xy},
+    xs = sorted({json.dumps(x) for xyp in tab.values() for x, _, _ in xyp},
                 key=lambda s: sort_key(json.loads(s)))
     out = []
     for xs_key in xs:
-        rows = [(y, label) for label, xy in tab.items() for x, y in xy
+        rows = [(y, label, p) for label, xyp in tab.items() for x, y, p in xyp
                 if json.dumps(x) == xs_key]
         if len(rows) >= 2:
             out.append((json.loads(xs_key), ranking(rows, quantity)))
     return out
 
 
-def ratio(a, b, quantity):
-    """How many times worse b is than a (>= 1)."""
-    return a / b if QUANTITIES[quantity].higher_is_better else b / a
+def best_of_series(xyp, quantity):
+    """A series' best (y, x, point)."""
+    return ranking([(y, x, p) for x, y, p in xyp], quantity)[0]
+
+
+# --- ratios with their intervals ---------------------------------------------------------------
+
+def quotient(top, bottom, quantity):
+    """(quantity(top) / quantity(bottom), its (low, high) or None): the interval of the medians'
+    ratio, carried over to a quantity that follows the time in proportion or inversely; None
+    where the points keep no repetitions or the quantity does not follow the time (parts of the
+    time, recorded as medians only)."""
+    q, r = QUANTITIES[quantity], value(top, quantity) / value(bottom, quantity)
+    # The times' ratio that moves with r: top's over bottom's where the quantity grows with the
+    # time, bottom's over top's where it is a rate.
+    num, den = (top, bottom) if q.per_time > 0 else (bottom, top)
+    ci = ratio_interval(num.get("repetitions_ms"), den.get("repetitions_ms"))
+    if not q.per_time or ci is None:
+        return r, None
+    # r is that ratio of medians times a constant (e.g. the points' particle-steps), which
+    # scales its interval alike.
+    scale = r / (num["stats"]["median_ms"] / den["stats"]["median_ms"])
+    return r, (ci[0] * scale, ci[1] * scale)
+
+
+def times_worse(best, other, quantity):
+    """(how many times worse `other` is than `best`, >= 1 at the medians; its interval)."""
+    if QUANTITIES[quantity].higher_is_better:
+        return quotient(best, other, quantity)
+    return quotient(other, best, quantity)
+
+
+def claim(r, ci, form="{:.2f}×"):
+    """'1.08× [1.03, 1.12]': a ratio and its interval; 'no interval' where there is none."""
+    if ci is None:
+        return form.format(r) + " (no interval: no repetitions of it recorded)"
+    return f"{form.format(r)} [{form.format(ci[0])}, {form.format(ci[1])}]"
+
+
+def lead(best, other, quantity):
+    """The claim that `best` beats `other`: the ratio, its interval, and where the interval
+    reaches 1, that the two are within the noise of their repetitions."""
+    r, ci = times_worse(best, other, quantity)
+    text = claim(r, ci)
+    return text + ", within noise" if ci and ci[0] <= 1 else text
+
+
+def close_call(rank, quantity):
+    """Whether a ranking's best and runner-up are within the noise of their repetitions."""
+    _, ci = times_worse(rank[0][2], rank[1][2], quantity)
+    return bool(ci) and ci[0] <= 1
 
 
 # --- sentences -------------------------------------------------------------------------------
@@ -78,7 +137,7 @@ def describe(figure):
 
 
 def describe_race(figure, quantity):
-    """Who is fastest where, by how much, and where the lead changes."""
+    """Who is fastest where, by how much (with the interval), and where the lead changes."""
     q, name = QUANTITIES[quantity], RACE_WORDS.get(quantity, QUANTITIES[quantity].label)
     xname, tab = figure.x, table(figure, quantity)
     if len(tab) == 1:
@@ -91,33 +150,38 @@ def describe_race(figure, quantity):
         wins[rank[0][1]] = wins.get(rank[0][1], 0) + 1
     tally = " and ".join(f"{label} at {n}"
                          for label, n in sorted(wins.items(), key=lambda w: -w[1]))
-    out = [f"Of the {len(rounds)} {xname} values, the best {name} is {tally}."]
+    close = sum(close_call(rank, quantity) for _, rank in rounds)
+    noise = (f" (at {close} of them the runner-up is within the noise of the repetitions)"
+             if close else "")
+    out = [f"Of the {len(rounds)} {xname} values, the best {name} is {tally}{noise}."]
     out += lead_changes(rounds, xname)
     if xname in catalog().tuning:
         out.append(at_best(tab, quantity, xname))
     else:
         x, rank = rounds[-1]
-        (y1, l1), (y2, l2), (yn, ln) = rank[0], rank[1], rank[-1]
+        (y1, l1, p1), (y2, l2, p2), (yn, ln, pn) = rank[0], rank[1], rank[-1]
         sentence = (f"At {xname} {fmt(x)}, {l1} is best with {q.text(y1)}; the runner-up "
-                    f"{l2} takes {q.text(y2)} ({ratio(y1, y2, quantity):.2f}×)")
+                    f"{l2} takes {q.text(y2)} ({lead(p1, p2, quantity)})")
         if len(rank) > 2:
-            sentence += f" and the last, {ln}, {q.text(yn)} ({ratio(y1, yn, quantity):.2f}×)"
+            sentence += (f" and the last, {ln}, {q.text(yn)} "
+                         f"({claim(*times_worse(p1, pn, quantity))})")
         out.append(sentence + ".")
-        out.append(yardstick(figure, quantity, x, y1, l1))
-        out.append(growth(tab[l1], l1, name, xname))
+        out.append(yardstick(figure, quantity, x, p1, l1))
+        out.append(growth(tab[l1], l1, name, xname, quantity))
     return out
 
 
-def describe_single(figure, quantity, label, xy):
+def describe_single(figure, quantity, label, xyp):
     """One series: its values along x and the spread between its best and worst."""
     q = QUANTITIES[quantity]
-    values = "; ".join(f"{figure.x} {fmt(x)}: {q.text(y)}" for x, y in xy[:6])
-    if len(xy) == 1:
+    values = "; ".join(f"{figure.x} {fmt(x)}: {q.text(y)}" for x, y, _ in xyp[:6])
+    if len(xyp) == 1:
         return f"Only {label}, at one {figure.x}: {values}."
-    rank = ranking([(y, x) for x, y in xy], quantity)
+    rank = ranking([(y, x, p) for x, y, p in xyp], quantity)
     best, worst = rank[0], rank[-1]
     return (f"Only {label}: {values}. Its best {figure.x} is {fmt(best[1])}, "
-            f"{ratio(best[0], worst[0], quantity):.2f}× better than its worst ({fmt(worst[1])}).")
+            f"{claim(*times_worse(best[2], worst[2], quantity))} better than its worst "
+            f"({fmt(worst[1])}).")
 
 
 def lead_changes(rounds, xname):
@@ -130,41 +194,55 @@ def lead_changes(rounds, xname):
             segments.append([rank[0][1], x, x])
     if len(segments) < 2:
         return []
-    parts = [f"{label} from {fmt(lo)} to {fmt(hi)}" if lo != hi else f"{label} at {fmt(lo)}"
+    spans = [f"{label} from {fmt(lo)} to {fmt(hi)}" if lo != hi else f"{label} at {fmt(lo)}"
              for label, lo, hi in segments[:5]]
-    return [f"The lead changes {len(segments) - 1} time(s) along {xname}: " + ", then ".join(parts)
+    return [f"The lead changes {len(segments) - 1} time(s) along {xname}: " + ", then ".join(spans)
             + "."]
 
 
+def at_best_ranking(tab, quantity, xname):
+    """Rows (y, 'label at xname x', point) of each series at its best value of a tuning
+    parameter, best first."""
+    return ranking([(y, f"{label} at {xname} {fmt(x)}", p) for label, xyp in tab.items()
+                    for y, x, p in [best_of_series(xyp, quantity)]], quantity)
+
+
 def at_best(tab, quantity, xname):
-    """Each series at its best value of a tuning parameter, best first."""
-    q = QUANTITIES[quantity]
-    best = ranking([(y, f"{label} at {xname} {fmt(x)}") for label, xy in tab.items()
-                    for y, x in [ranking([(y, x) for x, y in xy], quantity)[0]]], quantity)
-    listed = ", ".join(f"{label} {q.text(y)}" for y, label in best[:4])
-    return (f"Each at its best {xname}: {listed}; the best is "
-            f"{ratio(best[0][0], best[-1][0], quantity):.2f}× ahead of the slowest, "
-            f"{best[-1][1]} ({q.text(best[-1][0])}).")
+    """Each series at its best value of a tuning parameter, best first, and how far ahead of
+    the runner-up and of the slowest the best is."""
+    q, best = QUANTITIES[quantity], at_best_ranking(tab, quantity, xname)
+    listed = ", ".join(f"{label} {q.text(y)}" for y, label, _ in best[:4])
+    return (f"Each at its best {xname}: {listed}; the best is {lead(best[0][2], best[1][2], quantity)} "
+            f"ahead of the runner-up and {claim(*times_worse(best[0][2], best[-1][2], quantity))} "
+            f"ahead of the slowest, {best[-1][1]} ({q.text(best[-1][0])}).")
+
+
+def bound_point(figure, x):
+    """The bound yardstick's point at x, or None."""
+    found = [p for label, ps in series(figure).items() if is_yardstick(label)
+             for p in ps if config(p)[figure.x] == x]
+    return found[0] if found else None
 
 
 def yardstick(figure, quantity, x, best, label):
     """How far the best scheduler is from `bound` at x: the same particle-steps on a fixed,
     balanced population (docs/design.md §6)."""
-    bound = [value(p, quantity) for ps_label, ps in series(figure).items()
-             if is_yardstick(ps_label) for p in ps if config(p)[figure.x] == x]
-    if not bound or bound[0] is None or quantity != "time":
+    bound = bound_point(figure, x)
+    if bound is None or value(bound, quantity) is None or quantity != "time":
         return ""
-    return (f"The bound yardstick takes {QUANTITIES[quantity].text(bound[0])} there, so the "
-            f"efficiency of {label} is {bound[0] / best:.0%}.")
+    return (f"The bound yardstick takes {QUANTITIES[quantity].text(value(bound, quantity))} "
+            f"there, so the efficiency of {label} is "
+            f"{claim(*quotient(bound, best, quantity), form='{:.0%}')}.")
 
 
-def growth(xy, label, name, xname):
+def growth(xyp, label, name, xname, quantity):
     """How the leader's value grows with a numeric x, against how x grows."""
-    (x0, y0), (x1, y1) = xy[0], xy[-1]
+    (x0, y0, p0), (x1, y1, p1) = xyp[0], xyp[-1]
     if not all(isinstance(v, (int, float)) and v > 0 for v in (x0, x1, y0, y1)) or x0 == x1:
         return ""
+    r, ci = quotient(p1, p0, quantity)
     return (f"From {xname} {fmt(x0)} to {fmt(x1)} (×{fmt_measure(x1 / x0)}) the {name} of "
-            f"{label} changes ×{fmt_measure(y1 / y0)}.")
+            f"{label} changes ×{claim(r, ci, '{:.3g}')}.")
 
 
 def describe_shared(figure, quantity):
@@ -192,12 +270,12 @@ def describe_markers(figure):
     lines = ", ".join(label.split(":")[0] for _, label, _ in figure.markers)
     below = [r for x, r in rounds if x < figure.markers[0][0]]
     above = [r for x, r in rounds if x >= figure.markers[-1][0]]
-    parts = [f"The dashed lines mark {lines} initial particles"]
+    sentence = [f"The dashed lines mark {lines} initial particles"]
     if below:
-        parts.append(f"below the first, {below[-1][0][1]} leads (at the last point before it)")
+        sentence.append(f"below the first, {below[-1][0][1]} leads (at the last point before it)")
     if above:
-        parts.append(f"beyond the last, {above[0][0][1]} leads")
-    return "; ".join(parts) + "."
+        sentence.append(f"beyond the last, {above[0][0][1]} leads")
+    return "; ".join(sentence) + "."
 
 
 # --- the table of best schedulers ------------------------------------------------------------
@@ -205,16 +283,15 @@ def describe_markers(figure):
 def best_row(figure):
     """The regime's row: best and runner-up by median of the figure's first quantity, compared
     at the largest workload both ran, at each one's best tuning value, or (one scheduler) between
-    the values of x."""
+    the values of x; the runner-up's ratio with its interval."""
     quantity = figure.panels[0].quantities[0]
     tab = table(figure, quantity)
     if len(tab) == 1:
-        label, xy = next(iter(tab.items()))
-        rank = ranking([(y, f"{label}, {figure.x} {fmt(x)}") for x, y in xy], quantity)
+        label, xyp = next(iter(tab.items()))
+        rank = ranking([(y, f"{label}, {figure.x} {fmt(x)}", p) for x, y, p in xyp], quantity)
         where = f"per {figure.x}"
     elif figure.x in catalog().tuning:
-        rank = ranking([(y, f"{label} at {figure.x} {fmt(x)}") for label, xy in tab.items()
-                        for y, x in [ranking([(y, x) for x, y in xy], quantity)[0]]], quantity)
+        rank = at_best_ranking(tab, quantity, figure.x)
         where = f"each at its best {figure.x}"
     else:
         rounds = per_x(tab, quantity)
@@ -226,44 +303,37 @@ def best_row(figure):
         return None
     q = QUANTITIES[quantity]
     return [figure.regime, where, rank[0][1], q.text(rank[0][0]), rank[1][1],
-            q.text(rank[1][0]), f"{ratio(rank[0][0], rank[1][0], quantity):.2f}×"]
+            q.text(rank[1][0]), lead(rank[0][2], rank[1][2], quantity)]
 
 
 def best_table(figures):
     """The Markdown table of best schedulers, a row per regime."""
     rows = [r for f in figures if f.regime for r in [best_row(f)] if r]
-    head = ["regime", "compared at", "best", "median", "runner-up", "median", "runner-up / best"]
+    head = ["regime", "compared at", "best", "median", "runner-up", "median",
+            "runner-up / best [95 % interval]"]
     return markdown_rows(head, rows)
 
 
 # --- choosing a scheduler for a physically accurate simulation ---------------------------------
 
-def bound_at(figure, x, quantity):
-    """The bound yardstick's value at x, or None."""
-    found = [value(p, quantity) for label, ps in series(figure).items()
-             if is_yardstick(label) for p in ps if config(p)[figure.x] == x]
-    return found[0] if found else None
-
-
 def choice_rows(figure):
     """One row per x of a `choice` figure: the best scheduler and the runner-up by median time
     (every scheduler does the same flights there), the time per flight, and the best's
-    efficiency against bound."""
+    efficiency against bound, the ratios with their intervals."""
     rows = []
     for x, rank in per_x(table(figure, "time"), "time"):
-        (t1, l1), (t2, l2) = rank[0], rank[1]
-        ns = [value(p, "ns_per_step") for p in figure.points
-              if config(p)[figure.x] == x and config(p)["scheduler"] == l1.split(" (")[0]]
-        bound = bound_at(figure, x, "time")
+        (_, l1, p1), (_, l2, p2) = rank[0], rank[1]
+        ns = value(p1, "ns_per_step")
+        bound = bound_point(figure, x)
         rows.append([figure.regime, f"{figure.x} {fmt(x)}", l1,
-                     f"{fmt_measure(ns[0])} ns" if ns and ns[0] else "-", l2,
-                     f"{t2 / t1:.2f}×", f"{bound / t1:.0%}" if bound else "-"])
+                     f"{fmt_measure(ns)} ns" if ns else "-", l2, lead(p1, p2, "time"),
+                     claim(*quotient(bound, p1, "time"), form="{:.0%}") if bound else "-"])
     return rows
 
 
 def choice_section(figures):
-    """The report's answer to seed 003 §7.1.6 for the physically accurate workload: who is
-    fastest in each regime the air jobs measured, and a tally."""
+    """The report's answer for the physically accurate workload: who is fastest in each regime
+    the air jobs measured, and a tally."""
     rows = [r for f in figures if f.choice for r in choice_rows(f)]
     if not rows:
         return []
@@ -271,7 +341,7 @@ def choice_section(figures):
     for r in rows:
         wins[r[2]] = wins.get(r[2], 0) + 1
     tally = ", ".join(f"{label} in {n}" for label, n in sorted(wins.items(), key=lambda w: -w[1]))
-    head = ["regime", "at", "best", "per flight", "runner-up", "runner-up / best",
+    head = ["regime", "at", "best", "per flight", "runner-up", "runner-up / best [95 % interval]",
             "best's efficiency (bound / best)"]
     return ["## Choosing a scheduler for a physically accurate simulation", "",
             "Sim air (electrons in air, null collisions on LXCat cross sections, a random flight "
@@ -386,90 +456,160 @@ def figure_section(figure, figures_dir, out_dir):
     return "\n".join(lines + [""])
 
 
+def points_table(job):
+    """The finished points of a job no figure draws (no schedulers, e.g. kernel timings): each
+    one's median time with its interval and its fastest and slowest repetition."""
+    rows = []
+    for p in ok_points(job):
+        stats = p.get("stats") or {}
+        if stats.get("median_ms") is None:
+            continue
+        ci = median_interval_text(p)
+        rows.append([f"`{p.get('label', '?')}`", f"{fmt_measure(stats['median_ms'])} ms", ci,
+                     f"{fmt_measure(stats.get('min_ms', 0))}–{fmt_measure(stats.get('max_ms', 0))}"])
+    return markdown_rows(["point", "median", "median's 95 % interval", "fastest–slowest"], rows)
+
+
+def median_interval_text(point):
+    """'[1.2, 1.3] ms': the bootstrap interval of a point's median time, or '-'."""
+    ci = median_interval(point.get("repetitions_ms"))
+    return f"[{fmt_measure(ci[0])}, {fmt_measure(ci[1])}] ms" if ci else "-"
+
+
 def job_section(job, figures, figures_dir, out_dir):
-    """A job's heading, description, failed points and figures."""
+    """A job's heading, description, failed points and figures, or a table of its points where
+    it has no figure."""
     lines = [f"## {job['job'].get('title', job['job']['name'])}", "",
              job["job"].get("description", ""), ""]
     for p in failed_points(job):
         lines.append(f"- Left out: `{p.get('label', '?')}` failed ({p.get('failure', '?')}: "
                      f"{p.get('error', '')}).")
     lines += ["", ""]
-    missing = [f.name for f in figures
-               if not (pathlib.Path(figures_dir) / f"{f.name}.png").exists()]
-    if missing:
-        print(f"make_report: figures not drawn yet (run make figures): {', '.join(missing)}")
+    if not figures and ok_points(job):
+        lines += ["No figure draws this job's points; their times:", "", points_table(job), ""]
     return "\n".join(lines + [figure_section(f, figures_dir, out_dir) for f in figures])
 
 
-def load_jobs(results_dir, jobs):
-    """[(job results, its Figure records)] for the jobs with a results file; names the others.
-    A figure that draws several jobs' results (its script's PARTS) reads those that exist."""
-    loaded, missing = [], []
-    for name in jobs:
-        paths = [pathlib.Path(results_dir) / f"{part}.json" for part in parts(name)]
-        for path in paths:
-            if not path.exists():
-                print(f"make_report: {path} is missing; {path.stem} is left out of the report")
-                missing.append(path.stem)
-        found = [p for p in paths if p.exists()]
-        if not found:
-            continue
-        job = load_parts(name, found)
-        loaded.append((job, build(family(name).figures, job)))
-    return loaded, missing
+def anchor(title):
+    """A heading's link target as GitHub makes it: lower case, punctuation dropped, spaces as
+    hyphens; REPORT.html's headings get the same ids, so one table of contents serves both."""
+    return re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-")
 
 
-def report_markdown(results_dir, figures_dir, out_dir, jobs):
-    """The whole report as Markdown."""
-    loaded, missing = load_jobs(results_dir, jobs)
-    parts = ["# schedbench results", "",
-             f"Generated by `report/make_report.py` from `{results_dir}`; do not edit by hand. "
-             "Times are medians of the repetitions; the sentences under each figure are computed "
-             "from the results.", "", "## Where and at which commit", "",
-             environment_table([job for job, _ in loaded]), "",
-             "## Best scheduler per regime", "",
-             best_table([f for _, figs in loaded for f in figs]), ""]
-    parts += choice_section([f for _, figs in loaded for f in figs])
-    parts += memory_section([job for job, _ in loaded])
-    parts += [job_section(job, figs, figures_dir, out_dir) for job, figs in loaded]
+def unique_anchors(titles):
+    """The anchors of headings in document order, repeats numbered -1, -2 ... as GitHub does."""
+    seen, out = {}, []
+    for title in titles:
+        a = anchor(title)
+        out.append(f"{a}-{seen[a]}" if a in seen else a)
+        seen[a] = seen.get(a, 0) + 1
+    return out
+
+
+HEADING = re.compile(r"^(##|###) (.+)$", re.M)
+
+
+def table_of_contents(text):
+    """A nested list linking every section (##) and figure (###) of the report's Markdown."""
+    found = HEADING.findall(text)
+    return [f"{'  ' if level == '###' else ''}- [{title}](#{a})"
+            for (level, title), a in zip(found, unique_anchors([t for _, t in found]))]
+
+
+def with_heading_ids(html):
+    """The HTML with ids on its h2 and h3 headings, the anchors table_of_contents links to."""
+    found = list(re.finditer(r"<h([23])>(.*?)</h\1>", html))
+    titles = [re.sub(r"<[^>]+>", "", m.group(2)) for m in found]
+    titles = [t.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">") for t in titles]
+    for m, a in reversed(list(zip(found, unique_anchors(titles)))):
+        html = (html[:m.start()] + f'<h{m.group(1)} id="{a}">{m.group(2)}</h{m.group(1)}>'
+                + html[m.end():])
+    return html
+
+
+def report_markdown(drawn, missing, results_dir, figures_dir, out_dir):
+    """The whole report as Markdown, from draw_figures' results and missing jobs."""
+    figures = [f for _, made in drawn for f in made]
+    jobs = [job for job, _ in drawn]
+    body = ["## Where and at which commit", "", environment_table(jobs), "",
+            "## Best scheduler per regime", "", best_table(figures), ""]
+    body += choice_section(figures)
+    body += memory_section(jobs)
+    body += [job_section(job, made, figures_dir, out_dir) for job, made in drawn]
     if missing:
-        parts += ["## Not measured yet", "",
-                  "No results file for: " + ", ".join(f"`{m}`" for m in missing) + ".", ""]
-    return "\n".join(parts)
+        body += ["## Not measured yet", "",
+                 "No results file for: " + ", ".join(f"`{m}`" for m in missing) + ".", ""]
+    text = "\n".join(body)
+    head = ["# schedbench results", "",
+            f"Generated by `python -m schedbench_results.report` from `{results_dir}`; do not "
+            "edit by hand. Times are medians of the repetitions; error bars span each point's "
+            "fastest to slowest repetition. The sentences under each figure are computed from "
+            "the results; a ratio's [interval] is the 95 % bootstrap interval of the ratio of "
+            "the medians, resampling the points' repetitions (\"within noise\" where it "
+            "reaches 1).", "", "## Contents", ""]
+    return "\n".join(head + table_of_contents(text) + ["", text])
 
 
-def write_report(results_dir, figures_dir, out_dir, jobs):
-    """Writes OUT_DIR/REPORT.md and REPORT.html; returns their paths."""
+HTML_HEAD = ("<!doctype html>\n<html><head><meta charset=\"utf-8\">"
+             "<title>schedbench results</title><style>body{font-family:sans-serif;"
+             "max-width:1100px;margin:auto}img{max-width:100%}table{border-collapse:"
+             "collapse}td,th{border:1px solid #ccc;padding:2px 6px}</style></head>")
+
+
+def write_text(path, text):
+    """Writes `text` to `path` atomically."""
+    return write_atomically(path, lambda tmp: pathlib.Path(tmp).write_text(text))
+
+
+def refusal(results_dir, jobs):
+    """Why RESULTS_DIR cannot give a report (one line), or None where it can."""
+    folder = pathlib.Path(results_dir)
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    index = job_index(folder)
+    if not index:
+        return f"{folder} holds no job results files"
+    try:
+        use_catalog(next(iter(index.values())))
+    except SystemExit as missing:
+        return str(missing)
+    if jobs and not any(part in index for name in jobs for part in parts(name)):
+        return f"{folder} holds the results of none of the {len(jobs)} jobs asked for"
+    return None
+
+
+def write_report(results_dir, out_dir, jobs=()):
+    """Draws the figures of `jobs` (default: every job in RESULTS_DIR) into OUT_DIR/figures and
+    writes OUT_DIR/REPORT.md and REPORT.html; returns their paths."""
     out = pathlib.Path(out_dir)
+    index = job_index(results_dir)
+    drawn, missing = draw_figures(results_dir, index, list(jobs) or figure_jobs(index),
+                                  out / "figures")
     out.mkdir(parents=True, exist_ok=True)
-    text = report_markdown(results_dir, figures_dir, out_dir, jobs)
-    md, html = out / "REPORT.md", out / "REPORT.html"
-    md.write_text(text)
-    body = markdown.markdown(text, extensions=["tables"])
-    html.write_text("<!doctype html>\n<html><head><meta charset=\"utf-8\">"
-                    "<title>schedbench results</title><style>body{font-family:sans-serif;"
-                    "max-width:1100px;margin:auto}img{max-width:100%}table{border-collapse:"
-                    "collapse}td,th{border:1px solid #ccc;padding:2px 6px}</style></head>"
-                    f"<body>\n{body}\n</body></html>\n")
-    return md, html
+    text = report_markdown(drawn, missing, results_dir, out / "figures", out)
+    body = with_heading_ids(markdown.markdown(text, extensions=["tables"]))
+    return (write_text(out / "REPORT.md", text),
+            write_text(out / "REPORT.html", f"{HTML_HEAD}<body>\n{body}\n</body></html>\n"))
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("results_dir", help="folder of job results, results/<device>")
-    parser.add_argument("--figures", required=True, help="folder the figures were drawn into")
-    parser.add_argument("--out", required=True, help="folder for REPORT.md and REPORT.html")
-    parser.add_argument("jobs", nargs="+", help="job names, in the report's order")
-    args = parser.parse_args()
-    # A folder that holds none of the jobs (another device's name, a typo) would give an empty
-    # report in place of the one there: refused, with nothing written.
-    if not any((pathlib.Path(args.results_dir) / f"{part}.json").exists()
-               for name in args.jobs for part in parts(name)):
-        print(f"make_report: {args.results_dir} holds the results of none of the "
-              f"{len(args.jobs)} jobs asked for; accepted: a folder of sweeps' results "
-              f"(results/<device>); nothing written", file=sys.stderr)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results_dir", help="folder of job results files, e.g. results/<device>")
+    parser.add_argument("--out", required=True,
+                        help="folder for REPORT.md, REPORT.html and figures/")
+    parser.add_argument("jobs", nargs="*",
+                        help="job names, in the report's order (default: every job in the folder)")
+    args = parser.parse_intermixed_args()  # jobs may follow --out
+    # An empty or mistyped folder would give an empty report in place of the one there: it is
+    # refused before anything is written.
+    why = refusal(args.results_dir, args.jobs)
+    if why:
+        print(f"report: {why}; accepted: a folder of job results files (schema {JOB_SCHEMA}, as "
+              "`schedbench sweep` writes them) and their catalog.json; nothing written",
+              file=sys.stderr)
         sys.exit(2)
-    for path in write_report(args.results_dir, args.figures, args.out, args.jobs):
+    for path in write_report(args.results_dir, args.out, args.jobs):
         print(path)
 
 
