@@ -355,6 +355,18 @@ class Drawing(unittest.TestCase):
         for bar in ax.patches:
             self.assertEqual(bar.get_facecolor(), to_rgba(results.colour("cpu-sync")))
 
+    def test_the_demo_reads_on_the_cpu_fallback(self):
+        import plot_demo
+
+        job = results.load_job(JOBS / "demo.json")
+        (figure,) = plot_demo.figures(job)
+        self.assertIn("CPU fallback", figure.title)
+        self.assertEqual(set(results.series(figure)), {"cpu-serial", "cpu-openmp"})
+        for panel in range(2):
+            ax = drawn_axes(figure, panel)
+            self.assertEqual(len(ax.containers), 2)  # an error bar set per engine
+            self.assertEqual(ax.get_legend_handles_labels()[1], ["cpu-serial", "cpu-openmp"])
+
 
 class MemorySection(unittest.TestCase):
     """Slots per live particle and the memory line, from the points that carry them."""
