@@ -533,7 +533,8 @@ class SchedulerTable(unittest.TestCase):
             path.write_text(json.dumps(doc))
             shutil.copy(JOBS / "catalog.json", tmp)
             times, _, steps = scheduler_table.load_points([path])
-        workload, bound, rows = scheduler_table.summary(times, steps)
+        (workload,) = scheduler_table.workloads(times)
+        workload, bound, rows = scheduler_table.summary(times, steps, workload)
         return workload, bound, {r["scheduler"]: r for r in rows}
 
     def test_summarises_a_job_results_file(self):
@@ -565,7 +566,7 @@ class SchedulerTable(unittest.TestCase):
             path.write_text(json.dumps(doc))
             (pathlib.Path(tmp) / "catalog.json").write_text(json.dumps(catalog))
             times, _, steps = scheduler_table.load_points([path])
-        _, bound, rows = scheduler_table.summary(times, steps)
+        _, bound, rows = scheduler_table.summary(times, steps, "tiny")
         self.assertIsNone(bound)
         self.assertIsNone(rows[1]["eff_best"])
 
@@ -578,18 +579,33 @@ class SchedulerTable(unittest.TestCase):
         for c in failed:
             self.assertNotIn(("pic-block-size", c["scheduler"], c["block_size"]), times)
 
-    def test_refuses_points_of_several_workloads(self):
-        doc = job_results([("bound", None, 128, [10.0]), ("dynamic-warp", None, 128, [20.0])])
-        doc["points"][1]["config"]["init_n"] = 2000
-        with self.assertRaises(SystemExit) as raised:
-            self.load(doc)
-        self.assertIn("differ in init_n", str(raised.exception))
+    def test_a_table_per_workload_of_a_file_of_several(self):
+        import scheduler_table
+        doc = job_results([("bound", None, 128, [10.0]), ("dynamic-warp", None, 128, [20.0]),
+                           ("bound", None, 128, [40.0]), ("dynamic-warp", None, 128, [60.0])])
+        for p in doc["points"][2:]:
+            p["config"]["init_n"] = 2000
+        doc["points"][0]["config"]["capacity"] = 10**6  # bookkeeping: not another workload
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp) / "tiny.json"
+            path.write_text(json.dumps(doc))
+            shutil.copy(JOBS / "catalog.json", tmp)
+            times, context, steps = scheduler_table.load_points([path])
+        names = scheduler_table.workloads(times)
+        self.assertEqual(names, ["tiny (init_n 1000)", "tiny (init_n 2000)"])
+        tables = [scheduler_table.markdown(*scheduler_table.summary(times, steps, w), context)
+                  for w in names]
+        self.assertTrue(tables[0].startswith("tiny (init_n 1000) on Fixture GPU"))
+        self.assertIn("best bound time (10.0 ms)", tables[0])
+        self.assertIn("best bound time (40.0 ms)", tables[1])
+        self.assertIn("| dynamic-warp | 60.0 |", tables[1])
 
     def test_summarises_the_committed_google_benchmark_files(self):
         import scheduler_table
         times, context, steps = scheduler_table.load_points(
             [FIXTURES / "gbench" / "mvp-block-size.json"])
-        workload, bound, rows = scheduler_table.summary(times, steps)
+        (workload,) = scheduler_table.workloads(times)
+        workload, bound, rows = scheduler_table.summary(times, steps, workload)
         self.assertEqual(workload, "mvp-block-size")
         by_name = {r["scheduler"]: r for r in rows}
         self.assertEqual(set(by_name), {"bound", "cpu-sync", "dynamic-warp"})
