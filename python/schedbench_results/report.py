@@ -99,7 +99,7 @@ def times_worse(best, other, quantity):
 def claim(r, ci, form="{:.2f}×"):
     """'1.08× [1.03, 1.12]': a ratio and its interval; 'no interval' where there is none."""
     if ci is None:
-        return form.format(r) + " (no interval: no repetitions of it recorded)"
+        return form.format(r) + " (no interval: the repetitions of this quantity are not recorded)"
     return f"{form.format(r)} [{form.format(ci[0])}, {form.format(ci[1])}]"
 
 
