@@ -17,7 +17,7 @@ JOB_SCHEMA = "schedbench.job/1"
 CATALOG_SCHEMA = "schedbench.catalog/1"
 STATS = ("median_ms", "mean_ms", "stddev_ms", "cv", "min_ms", "max_ms")
 # Point fields copied as they are; a config parameter of one of these names is `config.<name>`.
-SCALARS = ("status", "failure", "error", "digest", "gpu", "ranks", "wall_s", "device_bytes",
+SCALARS = ("status", "failure", "error", "digest", "gpu", "wall_s", "device_bytes",
            "finished_utc")
 NESTED = ("counts", "counters", "parts_ms")
 RESERVED = {"job", "label", "index", "repetitions", "repetitions_ms", "ci_low_ms", "ci_high_ms",
