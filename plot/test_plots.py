@@ -104,7 +104,7 @@ class Families(unittest.TestCase):
     def test_toy_block_size_splits_filled_and_one_block_per_sm(self):
         job = results.load_job(JOBS / "toy-block-size.json")
         figures = {f.name: f for f in results.build(
-            importlib.import_module("schedbench_results.families.fig_toy_block_size").figures, job)}
+            results.family("toy-block-size").figures, job)}
         one = figures["fig5.3_toy_block_size_one_block_per_sm"]
         self.assertEqual({p["config"]["blocks_per_sm"] for p in one.points}, {1})
         no_huge = figures["fig5.2_toy_block_size_no_huge"].points
@@ -120,7 +120,7 @@ class Families(unittest.TestCase):
 
     def test_compaction_table_has_a_row_per_variant(self):
         job = results.load_job(JOBS / "table-3.2-compaction.json")
-        quiet, busy = results.build(importlib.import_module("schedbench_results.families.fig_table_3_2_compaction").figures,
+        quiet, busy = results.build(results.family("table-3.2-compaction").figures,
                                     job)
         self.assertEqual(quiet.name, "table3.2_compaction_mobility_steps-1")
         self.assertEqual({p["config"].get("collision_chance") for p in busy.points}, {20})
@@ -131,7 +131,7 @@ class Families(unittest.TestCase):
 
     def test_turnover_leaves_the_table_points_out_and_draws_mobility(self):
         job = results.load_job(JOBS / "pic-turnover.json")
-        (turnover,) = results.build(importlib.import_module("schedbench_results.families.fig_pic_turnover").figures, job)
+        (turnover,) = results.build(results.family("pic-turnover").figures, job)
         self.assertEqual({p["config"]["collision_chance"] for p in turnover.points},
                          {0, 0.5, 1, 2, 4.55, 9})
         self.assertEqual(turnover.panels[0].quantities, ("mobility",))
@@ -375,6 +375,7 @@ class MemorySection(unittest.TestCase):
     def point(label, scheduler, median, peak, live, record_bytes, steps, counters):
         return {"label": label, "status": "ok", "config": {"scheduler": scheduler},
                 "stats": {"median_ms": median},
+                "repetitions_ms": [0.9 * median, median, 1.2 * median],
                 "counts": {"peak": peak, "peak_live": live, "record_bytes": record_bytes,
                            "particle_steps": steps},
                 "counters": counters}
@@ -397,8 +398,11 @@ class MemorySection(unittest.TestCase):
         row = next(line for line in text.splitlines() if line.startswith("| new |"))
         # slots per live 1 to 3 and 4 B per step over the scheduler points (bound's are left
         # out); the fastest GPU point of the largest workload (1000 steps: e's is smaller) is a
-        # (cpu-serial is no GPU point), at a quarter of its memory line and half of bound.
-        self.assertEqual(row, "| new | 1–3 | 4 | `a` | 10 ms | 2.5 ms | 25% | 50% |")
+        # (cpu-serial is no GPU point), at a quarter of its memory line and half of bound, the
+        # intervals from the repetitions 0.9, 1 and 1.2 times the median: bound's [3.6 / 12,
+        # 4.8 / 9] scaled by the counter (0.5) over the medians' ratio (0.4).
+        self.assertEqual(row, "| new | 1–3 | 4 | `a` | 10 ms | 2.5 ms | 25% [21%, 28%] | "
+                              "50% [37%, 67%] |")
         self.assertIn("before runs reported these: `old`", text)
 
 
@@ -406,7 +410,7 @@ class Agreement(unittest.TestCase):
     """The report says whether the schedulers agree on counts and digest; bound is no sim."""
 
     def sentence(self, points):
-        figure = results.build(importlib.import_module("schedbench_results.families.fig_toy_steps").figures,
+        figure = results.build(results.family("toy-steps").figures,
                                results.load_job(JOBS / "toy-steps.json"))[-1]
         figure.points = points
         return make_report.describe_shared(figure, "final")

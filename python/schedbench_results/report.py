@@ -212,9 +212,10 @@ def at_best(tab, quantity, xname):
     the runner-up and of the slowest the best is."""
     q, best = QUANTITIES[quantity], at_best_ranking(tab, quantity, xname)
     listed = ", ".join(f"{label} {q.text(y)}" for y, label, _ in best[:4])
-    return (f"Each at its best {xname}: {listed}; the best is {lead(best[0][2], best[1][2], quantity)} "
-            f"ahead of the runner-up and {claim(*times_worse(best[0][2], best[-1][2], quantity))} "
-            f"ahead of the slowest, {best[-1][1]} ({q.text(best[-1][0])}).")
+    return (f"Each at its best {xname}: {listed}; the best is "
+            f"{lead(best[0][2], best[1][2], quantity)} ahead of the runner-up and "
+            f"{claim(*times_worse(best[0][2], best[-1][2], quantity))} ahead of the slowest, "
+            f"{best[-1][1]} ({q.text(best[-1][0])}).")
 
 
 def bound_point(figure, x):
@@ -264,18 +265,26 @@ def describe_shared(figure, quantity):
 
 
 def describe_markers(figure):
-    """Which scheduler leads below the first SM-fill line and above the last."""
-    tab = table(figure, figure.panels[0].quantities[0])
-    rounds = per_x(tab, figure.panels[0].quantities[0])
+    """Which scheduler leads below the first SM-fill line and above the last, and by how much
+    over the runner-up there."""
+    quantity = figure.panels[0].quantities[0]
+    rounds = per_x(table(figure, quantity), quantity)
     lines = ", ".join(label.split(":")[0] for _, label, _ in figure.markers)
     below = [r for x, r in rounds if x < figure.markers[0][0]]
     above = [r for x, r in rounds if x >= figure.markers[-1][0]]
     sentence = [f"The dashed lines mark {lines} initial particles"]
     if below:
-        sentence.append(f"below the first, {below[-1][0][1]} leads (at the last point before it)")
+        sentence.append(f"below the first, {leader(below[-1], quantity)} at the last point "
+                        "before it")
     if above:
-        sentence.append(f"beyond the last, {above[0][0][1]} leads")
+        sentence.append(f"beyond the last, {leader(above[0], quantity)}")
     return "; ".join(sentence) + "."
+
+
+def leader(rank, quantity):
+    """'X leads (1.08× [1.03×, 1.12×] over Y)': a ranking's best against its runner-up."""
+    (_, l1, p1), (_, l2, p2) = rank[0], rank[1]
+    return f"{l1} leads ({lead(p1, p2, quantity)} over {l2})"
 
 
 # --- the table of best schedulers ------------------------------------------------------------
@@ -385,9 +394,41 @@ def memory_row(job):
             f"`{best['label']}`" if best else "-",
             f"{fmt_measure(best['stats']['median_ms'])} ms" if best else "-",
             f"{fmt_measure(best['counters']['memory_line_ms'])} ms" if best else "-",
-            f"{best['counters']['memory_efficiency']:.0%}" if best else "-",
-            f"{best['counters']['efficiency']:.0%}"
-            if best and "efficiency" in best["counters"] else "-"]
+            line_efficiency(best) if best else "-",
+            bound_efficiency(job, best) if best and "efficiency" in best["counters"] else "-"]
+
+
+def scaled(value, ratio, ci):
+    """`value` with the interval `ci` of `ratio` carried over in proportion, or None."""
+    return (value * ci[0] / ratio, value * ci[1] / ratio) if ci else None
+
+
+def line_efficiency(point):
+    """The point's memory line over its median, with the interval of the median (the line is
+    computed from the traffic, not measured)."""
+    median, ci = point["stats"]["median_ms"], median_interval(point.get("repetitions_ms"))
+    value = point["counters"]["memory_efficiency"]
+    return claim(value, scaled(value, 1, ci and (median / ci[1], median / ci[0])), "{:.0%}")
+
+
+def same_workload_bound(job, point):
+    """The fastest finished yardstick point that agrees with `point` on every parameter both
+    have but the scheduler (the harness's rule for `efficiency`), or None."""
+    mine = config(point)
+    fits = [p for p in ok_points(job) if is_yardstick(config(p)["scheduler"])
+            and all(config(p)[k] == v for k, v in mine.items()
+                    if k != "scheduler" and k in config(p))]
+    return min(fits, key=lambda p: p["stats"]["median_ms"], default=None)
+
+
+def bound_efficiency(job, point):
+    """The point's efficiency counter (bound's median over its own) with the interval of the two
+    medians' ratio."""
+    value, bound = point["counters"]["efficiency"], same_workload_bound(job, point)
+    if bound is None:
+        return claim(value, None, "{:.0%}")
+    ratio, ci = quotient(bound, point, "time")
+    return claim(value, scaled(value, ratio, ci), "{:.0%}")
 
 
 def memory_section(jobs):
@@ -404,8 +445,8 @@ def memory_section(jobs):
              "(docs/performance.md, \"The bound and the memory line\").", ""]
     if rows:
         head = ["job", "slots per live particle", "record B per particle-step",
-                "fastest GPU point of the largest workload", "its median", "memory line", "line / median",
-                "bound / median"]
+                "fastest GPU point of the largest workload", "its median", "memory line",
+                "line / median [95 % interval]", "bound / median [95 % interval]"]
         lines += [markdown_rows(head, rows), ""]
     if older:
         lines += ["Measured before runs reported these: " + ", ".join(f"`{n}`" for n in older)
@@ -464,9 +505,9 @@ def points_table(job):
         stats = p.get("stats") or {}
         if stats.get("median_ms") is None:
             continue
-        ci = median_interval_text(p)
-        rows.append([f"`{p.get('label', '?')}`", f"{fmt_measure(stats['median_ms'])} ms", ci,
-                     f"{fmt_measure(stats.get('min_ms', 0))}–{fmt_measure(stats.get('max_ms', 0))}"])
+        rows.append([f"`{p.get('label', '?')}`", f"{fmt_measure(stats['median_ms'])} ms",
+                     median_interval_text(p),
+                     f"{fmt_measure(stats['min_ms'])}–{fmt_measure(stats['max_ms'])}"])
     return markdown_rows(["point", "median", "median's 95 % interval", "fastest–slowest"], rows)
 
 
