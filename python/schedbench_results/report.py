@@ -77,11 +77,13 @@ def quotient(top, bottom, quantity):
     where the points keep no repetitions or the quantity does not follow the time (parts of the
     time, recorded as medians only)."""
     q, r = QUANTITIES[quantity], value(top, quantity) / value(bottom, quantity)
+    if not q.per_time:
+        return r, None
     # The times' ratio that moves with r: top's over bottom's where the quantity grows with the
     # time, bottom's over top's where it is a rate.
     num, den = (top, bottom) if q.per_time > 0 else (bottom, top)
     ci = ratio_interval(num.get("repetitions_ms"), den.get("repetitions_ms"))
-    if not q.per_time or ci is None:
+    if ci is None:
         return r, None
     # r is that ratio of medians times a constant (e.g. the points' particle-steps), which
     # scales its interval alike.
@@ -97,7 +99,7 @@ def times_worse(best, other, quantity):
 
 
 def claim(r, ci, form="{:.2f}×"):
-    """'1.08× [1.03, 1.12]': a ratio and its interval; 'no interval' where there is none."""
+    """'1.08× [1.03×, 1.12×]': a ratio and its interval, or the ratio and why it has none."""
     if ci is None:
         return form.format(r) + " (no interval: the repetitions of this quantity are not recorded)"
     return f"{form.format(r)} [{form.format(ci[0])}, {form.format(ci[1])}]"
