@@ -352,11 +352,12 @@ def fmt_measure(y):
     return f"{y:,.0f}" if abs(y) >= 100 else f"{y:.3g}"
 
 
-def fixed_text(points, x):
-    """The parameters a figure holds fixed, as 'sim toy, init_n 200,000, ...', then those that
-    are fixed per scheduler but differ between them ('static-iterate blocks_per_sm 1')."""
+def fixed_text(points, x, keys=SHOWN):
+    """The parameters among `keys` a figure holds fixed, as 'sim toy, init_n 200,000, ...', then
+    those that are fixed per scheduler but differ between them ('static-iterate blocks_per_sm
+    1')."""
     constant, per_scheduler = [], []
-    for k in SHOWN:
+    for k in keys:
         if k == x or not any(k in config(p) for p in points):
             continue
         if distinct([p for p in points if k in config(p)], k) == 1:

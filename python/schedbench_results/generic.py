@@ -28,11 +28,13 @@ def xscale(points, x):
 
 
 def job_figure(job, slug, what, x, points, **options):
-    """A Figure titled 'JOB: what', its caption naming the parameters it holds fixed."""
+    """A Figure titled 'JOB: what', its caption naming every parameter it holds fixed (a job of
+    one's own may have parameters the families never show)."""
     title = f"{job['job']['name']}: {what}"
+    keys = sorted({k for p in points for k in config(p)} - {"scheduler"} - catalog().bookkeeping)
     return Figure(job=job, name=f"{job['job']['name']}_{slug}", title=title,
-                  caption=f"{title}. Fixed: {fixed_text(points, x) or 'nothing else'}.", x=x,
-                  points=points, panels=TIME, **options)
+                  caption=f"{title}. Fixed: {fixed_text(points, x, keys) or 'nothing else'}.",
+                  x=x, points=points, panels=TIME, **options)
 
 
 def sweep_figure(job, x, context, points):
