@@ -10,6 +10,8 @@ import tempfile
 import unittest
 
 import schedbench_results as sr
+from schedbench_results import stats
+from schedbench_results.figures import write_atomically
 
 JOBS = pathlib.Path(__file__).parent / "fixtures" / "jobs"
 
@@ -78,6 +80,39 @@ class Frames(unittest.TestCase):
                 sr.read_results(pathlib.Path(tmp, "catalog.json"))
             with self.assertRaisesRegex(ValueError, "not a catalog"):
                 sr.read_catalog(JOBS / "mvp.json")
+
+
+class Intervals(unittest.TestCase):
+    def test_the_bootstrap_is_repeatable_and_holds_the_medians_ratio(self):
+        slow, fast = [12.0, 11.0, 13.5, 12.2, 11.8], [10.0, 10.4, 9.7, 10.1, 12.0]
+        low, high = stats.ratio_interval(slow, fast)
+        self.assertEqual((low, high), stats.ratio_interval(slow, fast))
+        self.assertLess(low, 12.0 / 10.1)
+        self.assertGreater(high, 12.0 / 10.1)
+        self.assertGreaterEqual(low, min(slow) / max(fast))
+        self.assertLessEqual(high, max(slow) / min(fast))
+        self.assertEqual(stats.ratio_interval([2.0, 2.0], [1.0]), (2.0, 2.0))
+        self.assertIsNone(stats.ratio_interval([], fast))
+        self.assertIsNone(stats.median_interval(None))
+
+
+class AtomicWrites(unittest.TestCase):
+    def test_a_failed_write_leaves_the_old_file_and_no_temporary(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp, "REPORT.md")
+            path.write_text("old")
+
+            def fail(partial):
+                pathlib.Path(partial).write_text("half")
+                raise OSError("disk full")
+
+            with self.assertRaises(OSError):
+                write_atomically(path, fail)
+            self.assertEqual(path.read_text(), "old")
+            self.assertEqual(list(pathlib.Path(tmp).iterdir()), [path])
+            write_atomically(path, lambda partial: pathlib.Path(partial).write_text("new"))
+            self.assertEqual(path.read_text(), "new")
+            self.assertEqual(list(pathlib.Path(tmp).iterdir()), [path])
 
 
 if __name__ == "__main__":
