@@ -81,7 +81,7 @@ def load_points(paths):
         results.use_catalog(path)
         with open(path) as f:
             doc = json.load(f)
-        if doc.get("schema") == "schedbench.job/1":
+        if doc.get("schema") == results.SCHEMA:
             load_job_results(doc, times, context, steps)
             continue
         context.update(doc.get("context", {}))

@@ -22,7 +22,7 @@ import tempfile
 import textwrap
 from dataclasses import dataclass, field
 
-SCHEMA = "schedbench.job/1"
+from .frames import CATALOG_SCHEMA, JOB_SCHEMA as SCHEMA
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,6 @@ class Catalog:
     bookkeeping: frozenset
 
 
-CATALOG_SCHEMA = "schedbench.catalog/1"
 _catalog = None
 
 
