@@ -555,7 +555,8 @@ HEADING = re.compile(r"^(##|###) (.+)$", re.M)
 def table_of_contents(text):
     """A nested list linking every section (##) and figure (###) of the report's Markdown."""
     found = HEADING.findall(text)
-    return [f"{'  ' if level == '###' else ''}- [{title}](#{a})"
+    # Four spaces nest a list item in Python-Markdown (REPORT.html) as on GitHub.
+    return [f"{'    ' if level == '###' else ''}- [{title}](#{a})"
             for (level, title), a in zip(found, unique_anchors([t for _, t in found]))]
 
 
