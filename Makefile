@@ -8,11 +8,12 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 PYTHON := .venv/bin/python
 # Where `make figures` and `make report` read committed job results: results/$(DEVICE)/<job>.json.
 DEVICE ?= nvidia-h100-80gb-hbm3
-# The jobs whose figures the report shows, in its order; plot/fig_<job, - and . as _>.py draws each.
+# The jobs whose figures the report shows, in its order; the module
+# python/schedbench_results/families/fig_<job, - and . as _>.py draws each.
 FIGURE_JOBS := toy-block-size toy-init-n toy-steps mvp pic-cross-section pic-block-size \
 	pic-poisson-steps pic-mobility-steps pic-init-n pic-scale pic-turnover table-3.2-compaction \
 	warp-sync air-reduced-field air-phase-time pic-field air-space-charge
-# Figures that draw several jobs' results, in the report after FIGURE_JOBS'; plot/fig_<name>.py
+# Figures that draw several jobs' results, in the report after FIGURE_JOBS'; their family module
 # names the jobs (PARTS). The many-GPU jobs need a GPU per rank and a launcher (sweep --launcher),
 # so `make results` does not run them.
 MERGED_FIGURES := many-gpus
@@ -48,14 +49,15 @@ results: build
 	scripts/run-jobs.sh --schedbench $(BUILD)/bin/schedbench $(FIGURE_JOBS:%=jobs/%.json)
 
 # Figures and report from committed results only: no build, no GPU. A job without a results
-# file is reported and skipped.
+# file is reported and skipped. The report draws its own figures into report/figures; for a
+# report of any folder of results: .venv/bin/python -m schedbench_results.report DIR --out OUT.
 figures: deps
 	$(PYTHON) plot/make_figures.py results/$(DEVICE) --out report/figures $(FIGURE_JOBS) \
 		$(MERGED_FIGURES)
 
-report: figures
-	$(PYTHON) report/make_report.py results/$(DEVICE) --figures report/figures --out report \
-		$(FIGURE_JOBS) $(MERGED_FIGURES)
+report: deps
+	$(PYTHON) -m schedbench_results.report results/$(DEVICE) --out report $(FIGURE_JOBS) \
+		$(MERGED_FIGURES)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -1,37 +1,25 @@
-"""Renders the figures of every job named on the command line from RESULTS_DIR/<job>.json into
---out (make figures); a script that draws the results of several jobs (its PARTS) reads each of
-theirs. A job whose results file is missing is reported and skipped: results arrive job by job,
-and the figures of the jobs that have run are still wanted."""
+"""Renders the figures of the jobs named on the command line, or of every job, from the results
+files in RESULTS_DIR into --out (make figures); a figure that draws the results of several jobs
+(its PARTS) reads each of theirs. A job whose results file is missing is reported and skipped:
+results arrive job by job, and the figures of the jobs that have run are still wanted."""
 
 import argparse
-import importlib
-import pathlib
 
-from results import draw_job, load_parts, module_name, parts
+from schedbench_results.jobs import draw_figures, figure_jobs, job_index
 
 
-def make_figures(results_dir, out_dir, jobs):
+def make_figures(results_dir, out_dir, jobs=()):
     """{job: [Figure]} for the jobs whose results exist; prints what it skips and writes."""
-    made = {}
-    for job in jobs:
-        paths = [pathlib.Path(results_dir) / f"{part}.json" for part in parts(job)]
-        found = [p for p in paths if p.exists()]
-        fate = "figures leave it out" if found else "figures are skipped"
-        for path in paths:
-            if not path.exists():
-                print(f"make_figures: {path} is missing; {job}'s {fate}")
-        if found:
-            source = found[0] if len(paths) == 1 else job
-            made[job] = draw_job(importlib.import_module(module_name(job)).figures,
-                                 load_parts(job, found), out_dir, source)
-    return made
+    index = job_index(results_dir)
+    drawn, _ = draw_figures(results_dir, index, list(jobs) or figure_jobs(index), out_dir)
+    return {job["job"]["name"]: made for job, made in drawn}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("results_dir", help="folder of job results, results/<device>")
     parser.add_argument("--out", required=True, help="folder for the figures")
-    parser.add_argument("jobs", nargs="+", help="job names (each has plot/fig_<job>.py)")
+    parser.add_argument("jobs", nargs="*", help="job names (default: every job in the folder)")
     args = parser.parse_args()
     make_figures(args.results_dir, args.out, args.jobs)
 

@@ -7,15 +7,17 @@ Reads job results files (schema schedbench.job/1, `schedbench sweep jobs/mvp-blo
 or jobs/pic-default.json) and the Google Benchmark JSON files of the former bench_schedulers
 program that results/ still holds (`*.gbench.json`), and which scheduler is the yardstick from
 the catalog.json beside them (`schedbench list --json`). Several files (shards, or a sweep split
-across runs) are merged; they must share one workload: the points may differ only in
-scheduler, policy, block size and blocks per SM."""
+across runs) are merged. A workload is what the points simulate: points that differ in more than
+scheduler, policy, block size, blocks per SM and bookkeeping (capacity) belong to different
+workloads, and each workload gets a table of its own, named by the job and the parameters that
+tell it apart ("pic-default (init_n 1,000,000)")."""
 
 import argparse
 import json
 import re
 import statistics
 
-import results
+from schedbench_results import figures as results
 
 POINT = re.compile(r"^(?P<workload>[^/]+)/(?P<scheduler>[^/]+)/block_size:(?P<block>\d+)")
 
@@ -34,26 +36,34 @@ def scheduler_name(config):
     return config["scheduler"] if policy == "default" else f"{config['scheduler']}:{policy}"
 
 
-def check_one_workload(path, configs):
-    """Exits naming the parameters in which the points' workloads differ, if they do."""
-    differ = sorted({k for c in configs[1:] for k, v in c.items()
-                     if k not in TUNING and k in configs[0] and configs[0][k] != v})
-    if differ:
-        raise SystemExit(f"scheduler_table: {path}: points of more than one workload (they differ "
-                         f"in {', '.join(differ)}); give a job of one workload, such as "
-                         f"jobs/mvp-block-size.json")
+def workload_keys(configs):
+    """The parameters in which the points' workloads differ: any but how they are scheduled and
+    the bookkeeping keys. A parameter that only some schedulers take (absent or null for the
+    others) does not part them."""
+    keys = {k for c in configs for k in c} - TUNING - results.catalog().bookkeeping
+    return sorted(k for k in keys
+                  if len({json.dumps(c[k]) for c in configs if c.get(k) is not None}) > 1)
 
 
-def load_job_results(path, doc, times, context, steps):
-    """Adds the measured points of a schedbench.job/1 file; its job's name is the workload."""
-    workload = doc["job"]["name"]
+def workload_name(job, keys, config):
+    """A point's workload: the job's name, with the values of `keys` where the job holds
+    several workloads."""
+    if not keys:
+        return job
+    return f"{job} ({', '.join(f'{k} {results.fmt(config.get(k))}' for k in keys)})"
+
+
+def load_job_results(doc, times, context, steps):
+    """Adds the measured points of a schedbench.job/1 file, a workload per set of values of
+    the parameters that are not tuning."""
     points = [p for p in doc["points"] if p.get("status") == "ok"]
-    check_one_workload(path, [p["config"] for p in points])
+    keys = workload_keys([p["config"] for p in points])
     device = doc["environment"].get("device") or {}
     context.update({"gpu": device.get("name", "?"),
                     "driver_version": (device.get("nvidia_smi") or {}).get("driver_version", "?"),
                     "git_commit": doc["environment"]["build"]["git_commit"]})
     for p in points:
+        workload = workload_name(doc["job"]["name"], keys, p["config"])
         key = (workload, scheduler_name(p["config"]), p["config"]["block_size"])
         times.setdefault(key, []).extend(p["repetitions_ms"])
         steps[workload] = p["counts"]["particle_steps"]
@@ -71,8 +81,8 @@ def load_points(paths):
         results.use_catalog(path)
         with open(path) as f:
             doc = json.load(f)
-        if doc.get("schema") == "schedbench.job/1":
-            load_job_results(path, doc, times, context, steps)
+        if doc.get("schema") == results.SCHEMA:
+            load_job_results(doc, times, context, steps)
             continue
         context.update(doc.get("context", {}))
         for b in doc["benchmarks"]:
@@ -104,11 +114,14 @@ def the_yardstick(names):
     return found[0] if found else None
 
 
-def summary(times, steps):
-    workloads = {k[0] for k in times}
-    if len(workloads) != 1:
-        raise SystemExit(f"scheduler_table: expected one workload, found {sorted(workloads)}")
-    workload = workloads.pop()
+def workloads(times):
+    """The workloads measured, in the order of their first point."""
+    return list(dict.fromkeys(k[0] for k in times))
+
+
+def summary(times, steps, workload):
+    """(workload, the yardstick's best median, a row per scheduler) of one workload."""
+    times = {k: v for k, v in times.items() if k[0] == workload}
     median = {k: statistics.median(v) for k, v in times.items()}
     reps = {k: len(v) for k, v in times.items()}
     yardstick = the_yardstick({s for (w, s, b) in times})
@@ -165,10 +178,10 @@ def markdown(workload, bound, rows, context):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("files", nargs="+",
-                        help="job results files (or *.gbench.json files) of one workload")
+                        help="job results files (or *.gbench.json files); a table per workload")
     args = parser.parse_args()
     times, context, steps = load_points(args.files)
-    print(markdown(*summary(times, steps), context))
+    print("\n\n".join(markdown(*summary(times, steps, w), context) for w in workloads(times)))
 
 
 if __name__ == "__main__":

@@ -14,14 +14,14 @@ import sys
 import tempfile
 import unittest
 
-import results
 from make_figures import make_figures
+from schedbench_results import figures as results
+from schedbench_results import report as make_report
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 JOBS = FIXTURES / "jobs"
-sys.path.insert(0, str(ROOT / "report"))
-import make_report  # noqa: E402
+FAMILIES = pathlib.Path(results.__file__).parent / "families"
 
 
 def makefile_jobs():
@@ -47,21 +47,22 @@ def quietly(fn, *args):
 
 class EveryFamily(unittest.TestCase):
     def test_each_makefile_job_has_a_script_and_a_fixture(self):
-        scripts = {p.stem for p in pathlib.Path(__file__).parent.glob("fig_*.py")}
+        scripts = {p.stem for p in FAMILIES.glob("fig_*.py")}
         jobs = makefile_jobs()
         self.assertEqual(scripts, {results.module_name(j) for j in jobs})
         for job in jobs:
             for path in fixture_paths(job):
                 self.assertTrue(path.exists(), path)
-            self.assertEqual(importlib.import_module(results.module_name(job)).JOB, job)
+            self.assertEqual(results.family(job).JOB, job)
 
     def test_each_script_renders_png_and_pdf_without_the_failed_point(self):
         for job in makefile_jobs() + ["demo"]:
-            module = "plot_demo" if job == "demo" else results.module_name(job)
+            module = (importlib.import_module("plot_demo") if job == "demo"
+                      else results.family(job))
             paths = [JOBS / "demo.json"] if job == "demo" else fixture_paths(job)
             with self.subTest(job=job), tempfile.TemporaryDirectory() as tmp:
                 figures, printed = quietly(results.draw_job,
-                                           importlib.import_module(module).figures,
+                                           module.figures,
                                            results.load_parts(job, paths) if job != "demo"
                                            else results.load_job(paths[0]), tmp)
                 self.assertTrue(figures)
@@ -80,7 +81,7 @@ class Families(unittest.TestCase):
     """The sub-sweeps each family finds in its fixture."""
 
     def names(self, job):
-        module = importlib.import_module(results.module_name(job))
+        module = results.family(job)
         job_results = results.load_job(JOBS / f"{job}.json")
         return [f.name for f in results.build(module.figures, job_results)]
 
@@ -103,7 +104,7 @@ class Families(unittest.TestCase):
     def test_toy_block_size_splits_filled_and_one_block_per_sm(self):
         job = results.load_job(JOBS / "toy-block-size.json")
         figures = {f.name: f for f in results.build(
-            importlib.import_module("fig_toy_block_size").figures, job)}
+            results.family("toy-block-size").figures, job)}
         one = figures["fig5.3_toy_block_size_one_block_per_sm"]
         self.assertEqual({p["config"]["blocks_per_sm"] for p in one.points}, {1})
         no_huge = figures["fig5.2_toy_block_size_no_huge"].points
@@ -119,7 +120,7 @@ class Families(unittest.TestCase):
 
     def test_compaction_table_has_a_row_per_variant(self):
         job = results.load_job(JOBS / "table-3.2-compaction.json")
-        quiet, busy = results.build(importlib.import_module("fig_table_3_2_compaction").figures,
+        quiet, busy = results.build(results.family("table-3.2-compaction").figures,
                                     job)
         self.assertEqual(quiet.name, "table3.2_compaction_mobility_steps-1")
         self.assertEqual({p["config"].get("collision_chance") for p in busy.points}, {20})
@@ -130,7 +131,7 @@ class Families(unittest.TestCase):
 
     def test_turnover_leaves_the_table_points_out_and_draws_mobility(self):
         job = results.load_job(JOBS / "pic-turnover.json")
-        (turnover,) = results.build(importlib.import_module("fig_pic_turnover").figures, job)
+        (turnover,) = results.build(results.family("pic-turnover").figures, job)
         self.assertEqual({p["config"]["collision_chance"] for p in turnover.points},
                          {0, 0.5, 1, 2, 4.55, 9})
         self.assertEqual(turnover.panels[0].quantities, ("mobility",))
@@ -192,15 +193,22 @@ class Report(unittest.TestCase):
         self.assertNotIn("air at 1e5", "\n".join(figure.text))
         self.assertIn("air, space charge, 32^3 mesh at 2e4", "\n".join(figure.text))
 
+    def report(self, jobs=()):
+        """REPORT.md of the fixtures (less warp-sync's file) for `jobs`, and what it printed."""
+        out = pathlib.Path(tempfile.mkdtemp(dir=self.tmp))
+        (md, _), printed = quietly(make_report.write_report, self.results, out, jobs)
+        return md.read_text(), printed
+
     def test_writes_markdown_and_html_referencing_every_figure(self):
         (md, html), printed = quietly(make_report.write_report, self.results,
-                                      self.tmp / "report/figures", self.tmp / "report", self.jobs)
+                                      self.tmp / "report", self.jobs)
         self.assertIn("warp-sync.json is missing", printed)
         text, page = md.read_text(), html.read_text()
         for figures in self.made.values():
             for f in figures:
                 self.assertIn(f"](figures/{f.name}.png)", text)
                 self.assertIn(f'src="figures/{f.name}.png"', page)
+                self.assertTrue((self.tmp / "report/figures" / f"{f.name}.png").exists())
                 self.assertIn(f.caption, text)
         self.assertIn("Fixture GPU", text)
         self.assertIn("f1x7ure0000000000000000000000000000000000", text)
@@ -214,29 +222,75 @@ class Report(unittest.TestCase):
         self.assertIn("| workload | GPUs | particles | strong efficiency |", section)
         self.assertIn("| many-gpus-pic | Fixture GPU |", text)
 
-    def test_a_folder_without_the_jobs_is_refused_and_nothing_written(self):
-        empty, out = self.tmp / "empty", self.tmp / "nowhere"
+    def test_the_table_of_contents_links_every_heading_in_both_pages(self):
+        (md, html), _ = quietly(make_report.write_report, self.results, self.tmp / "toc",
+                                ["toy-steps", "mvp"])
+        text, page = md.read_text(), html.read_text()
+        contents = text.split("## Contents\n")[1].split("\n## ")[0]
+        links = re.findall(r"\]\(#([^)]+)\)", contents)
+        headings = re.findall(r"^#{2,3} (.+)$", text.split("## Contents\n")[1], re.M)
+        self.assertEqual(len(links), len(headings))
+        self.assertEqual(len(set(links)), len(links))
+        for anchor in links:
+            self.assertIn(f'id="{anchor}"', page)
+        self.assertIn("(#best-scheduler-per-regime)", contents)
+
+    def test_a_folder_that_gives_no_report_is_refused_and_nothing_written(self):
+        empty, notes = self.tmp / "empty", self.tmp / "notes"
         empty.mkdir()
-        done = subprocess.run([sys.executable, str(ROOT / "report/make_report.py"), str(empty),
-                               "--figures", str(self.tmp / "report/figures"), "--out", str(out),
-                               *self.jobs], capture_output=True, text=True, check=False)
-        self.assertEqual(done.returncode, 2, done.stderr)
-        self.assertIn("holds the results of none of the", done.stderr)
-        self.assertFalse(out.exists())
+        notes.mkdir()
+        shutil.copy(JOBS / "catalog.json", notes)
+        (notes / "log.json").write_text(json.dumps({"schema": "schedbench.run/1"}))
+        for folder, jobs, why in ((empty, self.jobs, "holds no job results files"),
+                                  (notes, [], "holds no job results files"),
+                                  (self.tmp / "absent", [], "is not a folder"),
+                                  (self.results, ["no-such-job"], "none of the 1 jobs")):
+            out = self.tmp / "existing"
+            out.mkdir(exist_ok=True)
+            (out / "REPORT.md").write_text("the report before")
+            with self.subTest(folder=folder.name):
+                done = subprocess.run([sys.executable, "-m", "schedbench_results.report",
+                                       str(folder), "--out", str(out), *jobs],
+                                      capture_output=True, text=True, check=False)
+                self.assertEqual(done.returncode, 2, done.stderr)
+                self.assertEqual(len(done.stderr.splitlines()), 1, done.stderr)
+                self.assertIn(str(folder), done.stderr)
+                self.assertIn(why, done.stderr)
+                self.assertIn("accepted: a folder of job results files", done.stderr)
+                self.assertEqual(sorted(p.name for p in out.iterdir()), ["REPORT.md"])
+                self.assertEqual((out / "REPORT.md").read_text(), "the report before")
+
+    def test_every_job_in_a_folder_including_ones_own(self):
+        folder = self.tmp / "mine"
+        folder.mkdir()
+        shutil.copy(JOBS / "catalog.json", folder)
+        shutil.copy(JOBS / "toy-steps.json", folder)
+        # A job of the user's own: the demo's results under another name, no family module.
+        doc = json.loads((JOBS / "demo.json").read_text())
+        doc["job"]["name"] = "my-sweep"
+        (folder / "my-sweep.json").write_text(json.dumps(doc))
+        out = self.tmp / "mine-report"
+        done = subprocess.run([sys.executable, "-m", "schedbench_results.report", str(folder),
+                               "--out", str(out)], capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        text = (out / "REPORT.md").read_text()
+        self.assertIn("## my-sweep", text)
+        self.assertIn("](figures/my-sweep_init_n.png)", text)
+        self.assertTrue((out / "figures/my-sweep_init_n.png").exists())
+        self.assertTrue((out / "REPORT.html").exists())
+        self.assertLess(text.index("## Contents"), text.index("## Where and at which commit"))
 
     def test_best_table_names_the_fastest_from_the_data(self):
-        text = make_report.report_markdown(self.results, self.tmp / "report/figures",
-                                           self.tmp / "report", ["toy-steps"])
+        text, _ = self.report(["toy-steps"])
         row = next(line for line in text.splitlines() if line.startswith("| toy, time steps |"))
         # Fixture toy-steps at 20,000 steps: cpu-sync (0.5 ns/step) beats huge-iterate; the
-        # dynamic-block point there is the failed one.
-        self.assertRegex(row, r"\| steps 20,000 \| cpu-sync \| [\d.,]+ ms \| huge-iterate \|")
+        # dynamic-block point there is the failed one. The ratio comes with its interval.
+        self.assertRegex(row, r"\| steps 20,000 \| cpu-sync \| [\d.,]+ ms \| huge-iterate \| "
+                              r"[\d.,]+ ms \| [\d.]+× \[[\d.]+×, [\d.]+×\]")
         self.assertIn("The lead changes 1 time(s) along steps", text)
 
-
     def test_choosing_a_scheduler_ranks_every_air_workload(self):
-        text = make_report.report_markdown(self.results, self.tmp / "report/figures",
-                                           self.tmp / "report", ["air-reduced-field"])
+        text, _ = self.report(["air-reduced-field"])
         section = text.split("## Choosing a scheduler for a physically accurate simulation")[1]
         rows = [line for line in section.split("\n## ")[0].splitlines()
                 if line.startswith("| air, E/N")]
@@ -248,7 +302,70 @@ class Report(unittest.TestCase):
         self.assertTrue(all("| dynamic-warp |" in r for r in rows if "1,000,000" in r))
         self.assertFalse(any("| bound |" in r for r in rows))
         self.assertIn("static-full in 6, dynamic-warp in 6", section)
-        self.assertRegex(rows[0], r"\| 8\d% \|$")
+        self.assertRegex(rows[0], r"\| 8\d% \[8\d%, \d\d%\] \|$")
+
+
+def drawn_axes(figure, panel=0):
+    """The matplotlib axes of one panel of `figure`, drawn off screen."""
+    from matplotlib.figure import Figure
+
+    ax = Figure().subplots()
+    results.draw_panel(ax, figure, figure.panels[panel])
+    return ax
+
+
+class Drawing(unittest.TestCase):
+    """What every figure shows: spread, readable scales, each scheduler's colour."""
+
+    def figures(self, job):
+        return results.build(results.family(job).figures, results.load_job(JOBS / f"{job}.json"))
+
+    def test_every_line_has_error_bars_from_its_repetitions(self):
+        from matplotlib.container import ErrorbarContainer
+
+        figure = self.figures("toy-steps")[0]
+        ax = drawn_axes(figure)
+        bars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        self.assertEqual(len(bars), len(results.series(figure)))
+        point = results.series(figure)[bars[0].get_label()][0]
+        self.assertEqual(results.spread(point, "time"),
+                         (point["stats"]["min_ms"], point["stats"]["max_ms"]))
+        low, high = results.spread(point, "steps_per_s")
+        self.assertLess(low, results.value(point, "steps_per_s"))
+        self.assertGreater(high, results.value(point, "steps_per_s"))
+
+    def test_a_slow_scheduler_turns_the_y_axis_logarithmic(self):
+        figure = self.figures("toy-steps")[0]
+        ys = [results.value(p, "time") for p in figure.points]
+        self.assertEqual(results.needs_log_y(figure, figure.panels[0]),
+                         max(ys) / min(ys) > results.LINEAR_Y_SPAN)
+        fast = [p for p in figure.points if results.value(p, "time") <= 2 * min(ys)]
+        figure.points = fast
+        self.assertFalse(results.needs_log_y(figure, figure.panels[0]))
+        self.assertEqual(drawn_axes(figure).get_yscale(), "linear")
+        slow = {k: 100 * v for k, v in fast[0]["stats"].items() if k.endswith("_ms")}
+        figure.points = fast + [dict(fast[0], stats=slow)]
+        self.assertEqual(drawn_axes(figure).get_yscale(), "log")
+
+    def test_bars_take_their_schedulers_colour(self):
+        from matplotlib.colors import to_rgba
+
+        quiet = self.figures("table-3.2-compaction")[0]
+        ax = drawn_axes(quiet)
+        for bar in ax.patches:
+            self.assertEqual(bar.get_facecolor(), to_rgba(results.colour("cpu-sync")))
+
+    def test_the_demo_reads_on_the_cpu_fallback(self):
+        import plot_demo
+
+        job = results.load_job(JOBS / "demo.json")
+        (figure,) = plot_demo.figures(job)
+        self.assertIn("CPU fallback", figure.title)
+        self.assertEqual(set(results.series(figure)), {"cpu-serial", "cpu-openmp"})
+        for panel in range(2):
+            ax = drawn_axes(figure, panel)
+            self.assertEqual(len(ax.containers), 2)  # an error bar set per engine
+            self.assertEqual(ax.get_legend_handles_labels()[1], ["cpu-serial", "cpu-openmp"])
 
 
 class MemorySection(unittest.TestCase):
@@ -258,6 +375,7 @@ class MemorySection(unittest.TestCase):
     def point(label, scheduler, median, peak, live, record_bytes, steps, counters):
         return {"label": label, "status": "ok", "config": {"scheduler": scheduler},
                 "stats": {"median_ms": median},
+                "repetitions_ms": [0.9 * median, median, 1.2 * median],
                 "counts": {"peak": peak, "peak_live": live, "record_bytes": record_bytes,
                            "particle_steps": steps},
                 "counters": counters}
@@ -280,8 +398,11 @@ class MemorySection(unittest.TestCase):
         row = next(line for line in text.splitlines() if line.startswith("| new |"))
         # slots per live 1 to 3 and 4 B per step over the scheduler points (bound's are left
         # out); the fastest GPU point of the largest workload (1000 steps: e's is smaller) is a
-        # (cpu-serial is no GPU point), at a quarter of its memory line and half of bound.
-        self.assertEqual(row, "| new | 1–3 | 4 | `a` | 10 ms | 2.5 ms | 25% | 50% |")
+        # (cpu-serial is no GPU point), at a quarter of its memory line and half of bound, the
+        # intervals from the repetitions 0.9, 1 and 1.2 times the median: bound's [3.6 / 12,
+        # 4.8 / 9] scaled by the counter (0.5) over the medians' ratio (0.4).
+        self.assertEqual(row, "| new | 1–3 | 4 | `a` | 10 ms | 2.5 ms | 25% [21%, 28%] | "
+                              "50% [37%, 67%] |")
         self.assertIn("before runs reported these: `old`", text)
 
 
@@ -289,7 +410,7 @@ class Agreement(unittest.TestCase):
     """The report says whether the schedulers agree on counts and digest; bound is no sim."""
 
     def sentence(self, points):
-        figure = results.build(importlib.import_module("fig_toy_steps").figures,
+        figure = results.build(results.family("toy-steps").figures,
                                results.load_job(JOBS / "toy-steps.json"))[-1]
         figure.points = points
         return make_report.describe_shared(figure, "final")
@@ -334,7 +455,7 @@ class ManyGpus(unittest.TestCase):
                 self.point(400, 4, 12.5, 12.5, 12.5, "0xc")]
 
     def test_strong_and_weak_efficiency_on_each_gpu_count(self):
-        import fig_many_gpus
+        from schedbench_results.families import fig_many_gpus
         rows = {s.ranks: s for s in fig_many_gpus.scalings(self.job(self.points())["points"])}
         self.assertEqual(set(rows), {2, 4})
         expected = {(2, "strong"): (19 / 20, 19 / 20, 19 / 20),  # t(1, 200) / (2 t(2, 200))
@@ -346,7 +467,7 @@ class ManyGpus(unittest.TestCase):
                 self.assertAlmostEqual(got, value, msg=(count, kind))
 
     def test_the_report_text_has_the_tables(self):
-        import fig_many_gpus
+        from schedbench_results.families import fig_many_gpus
         (figure,) = fig_many_gpus.figures(self.job(self.points()))
         text = "\n".join(figure.text)
         self.assertIn("| mvp at 4e2 | 4 | 400 | 0.800 (0.800–0.800) | 100 | "
@@ -358,7 +479,7 @@ class ManyGpus(unittest.TestCase):
         self.assertIn("2 pairs of workload and initial population", text)
 
     def test_reductions_are_per_phase_where_the_sim_says_how_many(self):
-        import fig_many_gpus
+        from schedbench_results.families import fig_many_gpus
         pic = {"poisson_steps": 10, "mobility_steps": 100}
         points = [self.point(200, 1, 19.0, 19.0, 19.0, "0xb", sim="pic", config=pic),
                   self.point(200, 2, 10.0, 10.0, 10.0, "0xb", sim="pic", config=pic,
@@ -368,7 +489,7 @@ class ManyGpus(unittest.TestCase):
         self.assertIn("| 2 MB | 0.5 ms |", text)
 
     def test_a_digest_that_differs_between_rank_counts_is_refused(self):
-        import fig_many_gpus
+        from schedbench_results.families import fig_many_gpus
         points = self.points()
         points[4]["digest"] = "0xd"
         with self.assertRaises(SystemExit) as raised:
@@ -379,7 +500,7 @@ class ManyGpus(unittest.TestCase):
         self.assertIn("mvp__init_n-400__ranks-4 (ranks 4): 0xd", message)
 
     def test_the_fixtures_agree_and_draw(self):
-        import fig_many_gpus
+        from schedbench_results.families import fig_many_gpus
         job = results.load_parts("many-gpus", fixture_paths("many-gpus"))
         self.assertEqual(len(job["parts"]), 5)
         self.assertEqual(fig_many_gpus.check_digests(results.ok_points(job)), 7)
@@ -416,7 +537,8 @@ class SchedulerTable(unittest.TestCase):
             path.write_text(json.dumps(doc))
             shutil.copy(JOBS / "catalog.json", tmp)
             times, _, steps = scheduler_table.load_points([path])
-        workload, bound, rows = scheduler_table.summary(times, steps)
+        (workload,) = scheduler_table.workloads(times)
+        workload, bound, rows = scheduler_table.summary(times, steps, workload)
         return workload, bound, {r["scheduler"]: r for r in rows}
 
     def test_summarises_a_job_results_file(self):
@@ -448,7 +570,7 @@ class SchedulerTable(unittest.TestCase):
             path.write_text(json.dumps(doc))
             (pathlib.Path(tmp) / "catalog.json").write_text(json.dumps(catalog))
             times, _, steps = scheduler_table.load_points([path])
-        _, bound, rows = scheduler_table.summary(times, steps)
+        _, bound, rows = scheduler_table.summary(times, steps, "tiny")
         self.assertIsNone(bound)
         self.assertIsNone(rows[1]["eff_best"])
 
@@ -461,18 +583,33 @@ class SchedulerTable(unittest.TestCase):
         for c in failed:
             self.assertNotIn(("pic-block-size", c["scheduler"], c["block_size"]), times)
 
-    def test_refuses_points_of_several_workloads(self):
-        doc = job_results([("bound", None, 128, [10.0]), ("dynamic-warp", None, 128, [20.0])])
-        doc["points"][1]["config"]["init_n"] = 2000
-        with self.assertRaises(SystemExit) as raised:
-            self.load(doc)
-        self.assertIn("differ in init_n", str(raised.exception))
+    def test_a_table_per_workload_of_a_file_of_several(self):
+        import scheduler_table
+        doc = job_results([("bound", None, 128, [10.0]), ("dynamic-warp", None, 128, [20.0]),
+                           ("bound", None, 128, [40.0]), ("dynamic-warp", None, 128, [60.0])])
+        for p in doc["points"][2:]:
+            p["config"]["init_n"] = 2000
+        doc["points"][0]["config"]["capacity"] = 10**6  # bookkeeping: not another workload
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp) / "tiny.json"
+            path.write_text(json.dumps(doc))
+            shutil.copy(JOBS / "catalog.json", tmp)
+            times, context, steps = scheduler_table.load_points([path])
+        names = scheduler_table.workloads(times)
+        self.assertEqual(names, ["tiny (init_n 1000)", "tiny (init_n 2000)"])
+        tables = [scheduler_table.markdown(*scheduler_table.summary(times, steps, w), context)
+                  for w in names]
+        self.assertTrue(tables[0].startswith("tiny (init_n 1000) on Fixture GPU"))
+        self.assertIn("best bound time (10.0 ms)", tables[0])
+        self.assertIn("best bound time (40.0 ms)", tables[1])
+        self.assertIn("| dynamic-warp | 60.0 |", tables[1])
 
     def test_summarises_the_committed_google_benchmark_files(self):
         import scheduler_table
         times, context, steps = scheduler_table.load_points(
             [FIXTURES / "gbench" / "mvp-block-size.json"])
-        workload, bound, rows = scheduler_table.summary(times, steps)
+        (workload,) = scheduler_table.workloads(times)
+        workload, bound, rows = scheduler_table.summary(times, steps, workload)
         self.assertEqual(workload, "mvp-block-size")
         by_name = {r["scheduler"]: r for r in rows}
         self.assertEqual(set(by_name), {"bound", "cpu-sync", "dynamic-warp"})

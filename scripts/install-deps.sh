@@ -3,7 +3,8 @@
 #   C++:    Debian packages (CMake, compilers, nlohmann/json, fmt, CLI11, Google Benchmark,
 #           GoogleTest, stb for PNG, giflib for GIF output, FFTW for the CPU Poisson solver, OpenMPI
 #           for runs over several ranks). The CUDA toolkit (nvcc) must already be on the machine.
-#   Python: matplotlib for plot/, from plot/requirements.txt, in the virtual environment .venv/.
+#   Python: plot/requirements.txt (matplotlib, pandas ...) and the package schedbench_results
+#           (python/, installed editable) in the virtual environment .venv/.
 # With --slurm it also installs Slurm and munge for `make test-slurm` (scripts/slurm-cluster.sh).
 set -euo pipefail
 
@@ -47,13 +48,16 @@ if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   exit 1
 fi
 
-# The virtual environment is rebuilt only when plot/requirements.txt changes.
+# The virtual environment is rebuilt only when plot/requirements.txt or the package's
+# pyproject.toml changes; the package is installed editable, so edits to its code need no
+# reinstall.
 venv="$root/.venv"
 stamp="$venv/.requirements.sha256"
-want=$(sha256sum "$root/plot/requirements.txt" | cut -d' ' -f1)
+want=$(cat "$root/plot/requirements.txt" "$root/python/pyproject.toml" | sha256sum | cut -d' ' -f1)
 if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  say "creating $venv from plot/requirements.txt"
+  say "creating $venv from plot/requirements.txt and python/pyproject.toml"
   python3 -m venv "$venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$root/plot/requirements.txt"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -e "$root/python"
   echo "$want" >"$stamp"
 fi

@@ -1,27 +1,29 @@
 """Reading a job's results (schema schedbench.job/1, results/README.md) and drawing them.
 
-Every fig_*.py script only says which figures its job feeds, as `Figure` records built from the
-results (a script may draw the results of several jobs, its PARTS, merged into one); this module
-holds what they share: loading and filtering points, finding sub-sweeps, grouping into series,
-the quantities a panel can show, rendering to PNG and PDF, and the command line. The report
-generator (report/make_report.py) reads the same records, so a figure's caption and the text
-about it come from one place."""
+Every family module (schedbench_results.families.fig_<job>) only says which figures its job
+feeds, as `Figure` records built from the results (a module may draw the results of several
+jobs, its PARTS, merged into one); this module holds what they share: loading and filtering
+points, finding sub-sweeps, grouping into series, the quantities a panel can show, rendering to
+PNG and PDF, and the command line. The report (schedbench_results.report) reads the same
+records, so a figure's caption and the text about it come from one place.
+
+Importing it loads no plotting backend: render() draws on a matplotlib Figure of its own, which
+needs no pyplot, so a script or notebook that imports this keeps the backend it chose."""
 
 import argparse
 import importlib
+import importlib.util
 import json
+import os
 import pathlib
 import re
 import sys
+import tempfile
 import textwrap
 from dataclasses import dataclass, field
 
-import matplotlib
+from .frames import CATALOG_SCHEMA, JOB_SCHEMA as SCHEMA
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-SCHEMA = "schedbench.job/1"
 
 @dataclass(frozen=True)
 class Catalog:
@@ -37,7 +39,6 @@ class Catalog:
     bookkeeping: frozenset
 
 
-CATALOG_SCHEMA = "schedbench.catalog/1"
 _catalog = None
 
 
@@ -82,6 +83,10 @@ class Quantity:
     unit: str = ""
     shared: bool = False
     higher_is_better: bool = False
+    # How the quantity follows a point's time, so the repetitions' spread carries over to it:
+    # 1 in proportion (the time, ns per particle-step), -1 inversely (rates), 0 not at all or
+    # unknown (counts; the parts of the time, recorded as medians only).
+    per_time: int = 0
 
     def text(self, y):
         """A value with its unit, for generated sentences."""
@@ -89,11 +94,11 @@ class Quantity:
 
 
 QUANTITIES = {
-    "time": Quantity("median time (ms)", ("stats", "median_ms"), "ms"),
+    "time": Quantity("median time (ms)", ("stats", "median_ms"), "ms", per_time=1),
     "ns_per_step": Quantity("time per particle-step (ns)", ("counters", "ns_per_particle_step"),
-                            "ns"),
+                            "ns", per_time=1),
     "steps_per_s": Quantity("particle-steps per second", ("counters", "particle_steps_per_s"),
-                            "/s", higher_is_better=True),
+                            "/s", higher_is_better=True, per_time=-1),
     "mobility": Quantity("mobility steps' time (ms, median)", ("parts_ms", "mobility"), "ms"),
     "compaction": Quantity("compaction time (ms, median)", ("parts_ms", "compaction"), "ms"),
     "final": Quantity("final particles", ("counts", "final"), shared=True),
@@ -346,11 +351,12 @@ def fmt_measure(y):
     return f"{y:,.0f}" if abs(y) >= 100 else f"{y:.3g}"
 
 
-def fixed_text(points, x):
-    """The parameters a figure holds fixed, as 'sim toy, init_n 200,000, ...', then those that
-    are fixed per scheduler but differ between them ('static-iterate blocks_per_sm 1')."""
+def fixed_text(points, x, keys=SHOWN):
+    """The parameters among `keys` a figure holds fixed, as 'sim toy, init_n 200,000, ...', then
+    those that are fixed per scheduler but differ between them ('static-iterate blocks_per_sm
+    1')."""
     constant, per_scheduler = [], []
-    for k in SHOWN:
+    for k in keys:
         if k == x or not any(k in config(p) for p in points):
             continue
         if distinct([p for p in points if k in config(p)], k) == 1:
@@ -412,16 +418,49 @@ def common_value(points, key):
 
 # --- drawing ---------------------------------------------------------------------------------
 
+# How many times the largest plotted median may exceed the smallest on a linear y axis; beyond
+# it one slow scheduler would flatten the others into a line at the bottom.
+LINEAR_Y_SPAN = 10
+
+
 def colour(label):
-    """A scheduler's colour, the same in every figure."""
+    """A scheduler's colour from its place in the catalog, the same in every figure."""
+    import matplotlib  # here, not at import: importing this module loads no plotting code
+
     name = label.split(" (")[0]
     names = catalog().schedulers
     index = names.index(name) if name in names else len(names)
-    return plt.get_cmap("tab20")((2 * index) % 20 + (2 * index) // 20 % 2)
+    return matplotlib.colormaps["tab20"]((2 * index) % 20 + (2 * index) // 20 % 2)
+
+
+def spread(point, quantity):
+    """(low, high) of a point's quantity over its repetitions, from its fastest and slowest
+    repetition (stats min_ms and max_ms), or None where the quantity does not follow the time."""
+    q, y, stats = QUANTITIES[quantity], value(point, quantity), point.get("stats") or {}
+    median, low, high = stats.get("median_ms"), stats.get("min_ms"), stats.get("max_ms")
+    if not q.per_time or y is None or not median or low is None or high is None:
+        return None
+    if q.per_time > 0:
+        return y * low / median, y * high / median
+    return y * median / high, y * median / low
+
+
+def error_bars(points, quantity):
+    """The matplotlib yerr of the points' spread ([below], [above]), or None where the quantity
+    has none (counts, parts of the time)."""
+    if not QUANTITIES[quantity].per_time:
+        return None
+    below, above = [], []
+    for p in points:
+        y, s = value(p, quantity), spread(p, quantity)
+        below.append(y - s[0] if s else 0)
+        above.append(s[1] - y if s else 0)
+    return [below, above]
 
 
 def draw_lines(ax, figure, panel):
-    """Per-scheduler quantities as one line per series; shared counts as one line each."""
+    """Per-scheduler quantities as one line per series, each point with its spread as an error
+    bar; shared counts as one line each."""
     styles = ["-", "--", ":", "-."]
     if QUANTITIES[panel.quantities[0]].shared:
         for i, q in enumerate(panel.quantities):
@@ -429,34 +468,62 @@ def draw_lines(ax, figure, panel):
             ax.plot([x for x, _ in xy], [y for _, y in xy], "os^D"[i % 4] + styles[i % 4],
                     label=QUANTITIES[q].label)
         return
-    seen = {}
+    quantity, seen = panel.quantities[0], {}
     for label, ps in series(figure).items():
+        ps = [p for p in ps if value(p, quantity) is not None]
+        xs, ys = [config(p)[figure.x] for p in ps], [value(p, quantity) for p in ps]
         if is_yardstick(label):
-            xy = [(config(p)[figure.x], value(p, panel.quantities[0])) for p in ps]
-            ax.plot([x for x, _ in xy], [y for _, y in xy], "k--", linewidth=1,
-                    label=f"{label}: yardstick, not a scheduler")
+            ax.errorbar(xs, ys, yerr=error_bars(ps, quantity), fmt="k--", linewidth=1,
+                        capsize=2, label=f"{label}: yardstick, not a scheduler")
             continue
-        xy = [(config(p)[figure.x], value(p, panel.quantities[0])) for p in ps]
-        xy = [(x, y) for x, y in xy if y is not None]
         name = label.split(" (")[0]
         k = seen[name] = seen.get(name, -1) + 1
-        ax.plot([x for x, _ in xy], [y for _, y in xy], "os^D"[k % 4] + styles[k % 4],
-                color=colour(label), label=label)
+        ax.errorbar(xs, ys, yerr=error_bars(ps, quantity), fmt="os^D"[k % 4] + styles[k % 4],
+                    color=colour(label), capsize=2, label=label)
 
 
 def draw_bars(ax, figure, panel):
-    """Grouped bars: the x values as categories, one bar per series in each. Series here are
-    often one scheduler's variants (compaction kinds), so each gets its own colour."""
-    groups = series(figure)
+    """Grouped bars: the x values as categories, one bar per series in each with its spread.
+    Series here are often one scheduler's variants (compaction kinds): they share the
+    scheduler's colour and differ by hatching."""
+    groups, quantity = series(figure), panel.quantities[0]
     xs = sorted({json.dumps(config(p)[figure.x]) for p in figure.points},
                 key=lambda s: sort_key(json.loads(s)))
-    width = 0.8 / max(len(groups), 1)
+    width, seen = 0.8 / max(len(groups), 1), {}
     for i, (label, ps) in enumerate(groups.items()):
-        at = {json.dumps(config(p)[figure.x]): p for p in ps}
+        at = {json.dumps(config(p)[figure.x]): p for p in ps if value(p, quantity) is not None}
         pos = [j + (i - (len(groups) - 1) / 2) * width for j, x in enumerate(xs) if x in at]
-        ys = [value(at[x], panel.quantities[0]) or 0 for x in xs if x in at]
-        ax.bar(pos, ys, width, color=plt.get_cmap("tab10")(i % 10), label=label)
+        drawn = [at[x] for x in xs if x in at]
+        name = label.split(" (")[0]
+        k = seen[name] = seen.get(name, -1) + 1
+        ax.bar(pos, [value(p, quantity) for p in drawn], width, color=colour(label),
+               hatch=["", "//", "..", "xx", "\\\\"][k % 5], edgecolor="0.2",
+               yerr=error_bars(drawn, quantity), capsize=2, label=label)
     ax.set_xticks(range(len(xs)), [fmt(json.loads(x)) for x in xs])
+
+
+def needs_log_y(figure, panel):
+    """Whether the panel's y axis should be logarithmic: asked for, or the plotted medians span
+    more than LINEAR_Y_SPAN times (shared counts keep a linear axis)."""
+    if panel.logy:
+        return True
+    if QUANTITIES[panel.quantities[0]].shared:
+        return False
+    ys = [y for p in figure.points for y in [value(p, panel.quantities[0])] if y is not None]
+    return bool(ys) and min(ys) > 0 and max(ys) / min(ys) > LINEAR_Y_SPAN
+
+
+def spread_note(figure):
+    """What the footnote says of the figure's spread: the error bars' meaning, or why a
+    quantity has none (counts are exact by the determinism contract)."""
+    if figure.draw:
+        return ""
+    quantities = [QUANTITIES[p.quantities[0]] for p in figure.panels]
+    if any(q.per_time for q in quantities):
+        return "; bars: fastest to slowest repetition"
+    if not all(q.shared for q in quantities):
+        return "; parts of the time are recorded as medians only: no spread to draw"
+    return ""
 
 
 def draw_panel(ax, figure, panel):
@@ -470,7 +537,7 @@ def draw_panel(ax, figure, panel):
         ticks = sorted({config(p)[figure.x] for p in figure.points})
         ax.set_xticks(ticks, [str(t) for t in ticks])
         ax.minorticks_off()
-    if panel.logy:
+    if needs_log_y(figure, panel):
         ax.set_yscale("log")
     ax.set_xlabel(catalog().labels.get(figure.x, figure.x))
     shared = QUANTITIES[panel.quantities[0]].shared
@@ -484,25 +551,51 @@ def draw_panel(ax, figure, panel):
         ax.legend(fontsize=7)
 
 
+# A figure's width in inches: one panel, and the most for several side by side, so that the
+# PNG (at DPI) fits a page or a report column without being scaled down to unreadable text.
+PANEL_WIDTH, MAX_WIDTH, HEIGHT, DPI = 6.4, 12.0, 4.0, 120
+
+
+def write_atomically(path, write):
+    """Calls write(temporary path) beside `path`, then renames it to `path`: a reader never sees
+    a half-written file, and a failure leaves the old file as it was."""
+    path = pathlib.Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return path
+
+
 def render(figure, out_dir):
     """Draws `figure` into OUT_DIR/NAME.png and .pdf (and NAME.md for a table) and returns the
     paths written."""
+    from matplotlib.figure import Figure as Canvas  # no pyplot: the caller's backend stays
+
     n = len(figure.panels)
-    fig, axes = plt.subplots(1, n, figsize=(8 * n, 4.6), squeeze=False)
+    fig = Canvas(figsize=(min(PANEL_WIDTH * n, MAX_WIDTH), HEIGHT))
+    axes = fig.subplots(1, n, squeeze=False)
     for ax, panel in zip(axes[0], figure.panels):
         (figure.draw or draw_panel)(ax, figure, panel)
-    fig.suptitle(textwrap.fill(figure.title, 70 * n), fontsize=11)
-    fig.text(0.01, 0.005, footnote(figure.job), fontsize=7, color="0.35")
+    fig.suptitle(textwrap.fill(figure.title, 80 if n == 1 else 140), fontsize=10)
+    fig.text(0.01, 0.005, footnote(figure.job) + spread_note(figure), fontsize=7, color="0.35")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    paths = [out / f"{figure.name}.png", out / f"{figure.name}.pdf"]
-    fig.savefig(paths[0], dpi=120, bbox_inches="tight")
-    fig.savefig(paths[1], bbox_inches="tight", metadata={"CreationDate": None})  # reproducible
-    plt.close(fig)
+    paths = [write_atomically(out / f"{figure.name}.png",
+                              lambda tmp: fig.savefig(tmp, dpi=DPI, bbox_inches="tight")),
+             # No creation date: the same results give the same PDF.
+             write_atomically(out / f"{figure.name}.pdf",
+                              lambda tmp: fig.savefig(tmp, bbox_inches="tight",
+                                                      metadata={"CreationDate": None}))]
     if figure.table:
-        paths.append(out / f"{figure.name}.md")
-        paths[-1].write_text("\n".join(figure.text or [markdown_table(figure)]) + "\n")
+        text = "\n".join(figure.text or [markdown_table(figure)]) + "\n"
+        paths.append(write_atomically(out / f"{figure.name}.md",
+                                      lambda tmp: pathlib.Path(tmp).write_text(text)))
     return paths
 
 
@@ -523,16 +616,26 @@ def markdown_table(figure):
 
 # --- command line ----------------------------------------------------------------------------
 
+FAMILIES = "schedbench_results.families"
+
+
 def module_name(job_name):
-    """The family script of a job: fig_ and the job's name with _ for - and . (so the Makefile's
-    list of jobs is the one list of families)."""
+    """The family module of a job: fig_ and the job's name with _ for - and . (so a job's name
+    alone finds the module that draws it)."""
     return "fig_" + re.sub(r"[-.]", "_", job_name)
 
 
+def family(job_name):
+    """The module of FAMILIES that draws figure job `job_name`, or None where the job has none
+    (a job of the user's own: schedbench_results.generic draws it)."""
+    name = f"{FAMILIES}.{module_name(job_name)}"
+    return importlib.import_module(name) if importlib.util.find_spec(name) else None
+
+
 def parts(name):
-    """The jobs whose results figure job `name` draws: itself, or, where its script draws the
+    """The jobs whose results figure job `name` draws: itself, or, where its module draws the
     results of several jobs (its PARTS: the many-GPU jobs, one per sim), theirs."""
-    return tuple(getattr(importlib.import_module(module_name(name)), "PARTS", (name,)))
+    return tuple(getattr(family(name), "PARTS", (name,)))
 
 
 def load_parts(name, paths):
@@ -540,8 +643,7 @@ def load_parts(name, paths):
     its own file as load_job reads it, or several jobs' results as one (merge_jobs)."""
     if parts(name) == (name,):
         return load_job(paths[0])
-    return merge_jobs(name, [load_job(p) for p in paths],
-                      getattr(importlib.import_module(module_name(name)), "TITLE", name))
+    return merge_jobs(name, [load_job(p) for p in paths], getattr(family(name), "TITLE", name))
 
 
 def merge_jobs(name, jobs, title):

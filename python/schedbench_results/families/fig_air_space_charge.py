@@ -3,7 +3,7 @@
 at each flight's start) on meshes of several sizes, per scheduler. Reads the results of
 jobs/air-space-charge.json."""
 
-from results import Panel, config, distinct, main, new_figure, ok_points, sweeps_along
+from ..figures import Panel, config, distinct, main, new_figure, ok_points, sweeps_along
 
 JOB = "air-space-charge"
 

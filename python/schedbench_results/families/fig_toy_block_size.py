@@ -3,7 +3,7 @@ every SM, the same without huge-iterate (which dwarfs the rest), and for the sch
 size their grid from the device, with one block per SM. Reads the results of
 jobs/toy-block-size.json."""
 
-from results import Panel, config, figure, main, ok_points, sweeps_along, view_without
+from ..figures import Panel, config, figure, main, ok_points, sweeps_along, view_without
 
 JOB = "toy-block-size"
 TIME = (Panel(("time",)),)

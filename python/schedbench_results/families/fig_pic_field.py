@@ -2,7 +2,7 @@
 --field poisson (deposition, cuFFT solve, the field read at each particle) on meshes of several
 sizes, per scheduler. Reads the results of jobs/pic-field.json."""
 
-from results import Panel, config, distinct, main, new_figure, ok_points, sweeps_along
+from ..figures import Panel, config, distinct, main, new_figure, ok_points, sweeps_along
 
 JOB = "pic-field"
 

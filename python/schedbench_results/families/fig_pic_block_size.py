@@ -1,7 +1,7 @@
 """Seed Figure 5.18 (§5.3.2): pic run time against block size at the default workload.
 Reads the results of jobs/pic-block-size.json."""
 
-from results import Panel, figure, main, ok_points, sweeps_along
+from ..figures import Panel, figure, main, ok_points, sweeps_along
 
 JOB = "pic-block-size"
 

@@ -3,7 +3,7 @@ compaction variant and block size, as a bar chart and a Markdown table (NAME.md)
 per sub-sweep (e.g. without collisions and with a constant collision chance). Reads the results
 of jobs/table-3.2-compaction.json."""
 
-from results import (Panel, context_slug, context_text, figure, main, ok_points,
+from ..figures import (Panel, context_slug, context_text, figure, main, ok_points,
                      sweeps_along, value)
 
 JOB = "table-3.2-compaction"

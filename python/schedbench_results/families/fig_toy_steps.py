@@ -2,7 +2,7 @@
 steps, linear, log-log and zoomed, and the final number of particles, which drives it. Reads
 the results of jobs/toy-steps.json."""
 
-from results import Panel, distinct, figure, in_range, main, ok_points, sweeps_along
+from ..figures import Panel, distinct, figure, in_range, main, ok_points, sweeps_along
 
 JOB = "toy-steps"
 ZOOM = 5000  # steps: the seed's appendix figure 9.2 zooms in on the runs up to here

@@ -1,7 +1,7 @@
 """Seed Figures 5.19-5.20 (§5.3.3) and 9.6: the split (and remove) collisions and the pic run
 time against the number of poisson steps. Reads the results of jobs/pic-poisson-steps.json."""
 
-from results import Panel, distinct, figure, main, ok_points, only, sweeps_along
+from ..figures import Panel, distinct, figure, main, ok_points, only, sweeps_along
 
 JOB = "pic-poisson-steps"
 

@@ -3,7 +3,7 @@ particles against a constant collision chance, for the 'long' sub-sweep (more mo
 fewer particles) and the 'short' one; each with every scheduler, without Naive, and for the
 low chances alone. Reads the results of jobs/pic-cross-section.json."""
 
-from results import (Panel, auto_scale, common_value, distinct, figure, in_range, main,
+from ..figures import (Panel, auto_scale, common_value, distinct, figure, in_range, main,
                      ok_points, sweeps_along, view_without)
 
 JOB = "pic-cross-section"

@@ -4,7 +4,7 @@ time is the schedulers' loops alone) to twice the synthetic table's rate, with t
 them. Reads the results of jobs/pic-turnover.json; its points with the table itself are the
 reference the text of docs/performance.md compares with, not a value of x."""
 
-from results import Panel, config, distinct, main, new_figure, ok_points
+from ..figures import Panel, config, distinct, main, new_figure, ok_points
 
 JOB = "pic-turnover"
 

@@ -3,7 +3,7 @@ reduced field E/N, one figure per population. A step is one random flight, so th
 flight compares fields whose phases differ in length. Reads the results of
 jobs/air-reduced-field.json."""
 
-from results import Panel, distinct, main, new_figure, ok_points
+from ..figures import Panel, distinct, main, new_figure, ok_points
 
 JOB = "air-reduced-field"
 

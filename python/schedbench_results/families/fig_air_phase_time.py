@@ -2,7 +2,7 @@
 thousands of flights per electron: what the phase boundaries and the variable time step cost
 each scheduler. Reads the results of jobs/air-phase-time.json."""
 
-from results import Panel, distinct, main, new_figure, ok_points
+from ..figures import Panel, distinct, main, new_figure, ok_points
 
 JOB = "air-phase-time"
 

@@ -2,8 +2,8 @@
 poisson step, in a low (up to 100) and a high (from 100) range. Reads the results of
 jobs/pic-mobility-steps.json."""
 
-from results import main
-from split_sweep import low_high_figures
+from ..figures import main
+from .split_sweep import low_high_figures
 
 JOB = "pic-mobility-steps"
 SPLIT = 100  # mobility steps: where the seed splits its low and high figures

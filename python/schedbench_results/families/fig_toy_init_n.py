@@ -3,7 +3,7 @@ the initial number of particles; the log-log views carry the seed's marker lines
 initial particles put a block on every SM and where they fill every SM, computed from the
 device the job ran on. Reads the results of jobs/toy-init-n.json."""
 
-from results import (Panel, common_value, figure, main, ok_points, sm_fill_markers,
+from ..figures import (Panel, common_value, figure, main, ok_points, sm_fill_markers,
                      sweeps_along)
 
 JOB = "toy-init-n"

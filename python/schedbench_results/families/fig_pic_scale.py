@@ -3,7 +3,7 @@ three slots per initial particle; time per particle-step (flat where the GPU sca
 slots each scheduler used against the initial particles. Reads the results of
 jobs/pic-scale.json."""
 
-from results import Panel, context_slug, main, new_figure, ok_points, sweeps_along
+from ..figures import Panel, context_slug, main, new_figure, ok_points, sweeps_along
 
 JOB = "pic-scale"
 

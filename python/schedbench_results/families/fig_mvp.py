@@ -3,7 +3,7 @@ against the initial particles and against time steps, each with children simulat
 them stored only (skip_spawned). One job holds all these sub-sweeps; they are told apart by
 which parameters vary. Reads the results of jobs/mvp.json."""
 
-from results import (Panel, common_value, figure, main, ok_points, sm_fill_markers,
+from ..figures import (Panel, common_value, figure, main, ok_points, sm_fill_markers,
                      sweeps_along, view_without)
 
 JOB = "mvp"

@@ -6,15 +6,16 @@ keys. Strong efficiency: t(1 GPU, N) / (R t(R GPUs, N)); weak: t(1 GPU, n) / t(R
 median time, and the range those of the repetitions' extremes (the fastest against the slowest).
 Every rank count must give the one-rank run's digest; a difference stops the figure. Reads the
 results of jobs/many-gpus-{mvp,air,air-1e8,pic,hot-spot}.json:
-.venv/bin/python plot/fig_many_gpus.py results/DEVICE/many-gpus-*.json --out DIR"""
+.venv/bin/python -m schedbench_results.families.fig_many_gpus results/DEVICE/many-gpus-*.json \
+--out DIR"""
 
 import json
 import math
 from dataclasses import dataclass
 
-import matplotlib.pyplot as plt
+import matplotlib
 
-from results import (Figure, Panel, catalog, config, device_label, fmt, fmt_measure, main,
+from ..figures import (Figure, Panel, catalog, config, device_label, fmt, fmt_measure, main,
                      ok_points)
 
 JOB = "many-gpus"
@@ -170,7 +171,7 @@ def draw(ax, figure, panel):
             continue
         ax.errorbar([e for _, (e, _, _) in at], [y for y, _ in at],
                     xerr=[[e - low for _, (e, low, _) in at], [high - e for _, (e, _, high) in at]],
-                    fmt="osD^"[i % 4], color=plt.get_cmap("tab10")(i % 10), capsize=3,
+                    fmt="osD^"[i % 4], color=matplotlib.colormaps["tab10"](i % 10), capsize=3,
                     linestyle="none", label=f"{count} GPUs")
         for y, (e, _, _) in at:
             ax.annotate(f"{e:.3f}", (e, y), xytext=(0, 5), textcoords="offset points",

@@ -1,7 +1,7 @@
 """The seed's low/high pairs of figures (§5.3.4, §5.3.5): a pic sweep split at a round value
 into two ranges, each drawn as run time and as collisions, with linear axes."""
 
-from results import Panel, distinct, figure, in_range, ok_points, only, sweeps_along
+from ..figures import Panel, distinct, figure, in_range, ok_points, only, sweeps_along
 
 
 def low_high_figures(job, x, split, numbers, what):

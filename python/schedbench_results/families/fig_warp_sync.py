@@ -2,7 +2,7 @@
 particle, per block size; one chart per sub-sweep (initial particles and steps). Reads the
 results of jobs/warp-sync.json."""
 
-from results import (Panel, context_slug, context_text, figure, main, ok_points,
+from ..figures import (Panel, context_slug, context_text, figure, main, ok_points,
                      sweeps_along)
 
 JOB = "warp-sync"

@@ -1,0 +1,119 @@
+"""The package schedbench_results: importing it changes nothing in matplotlib, and its readers
+give the fixtures' points as DataFrames."""
+
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import schedbench_results as sr
+from schedbench_results import stats
+from schedbench_results.figures import write_atomically
+
+JOBS = pathlib.Path(__file__).parent / "fixtures" / "jobs"
+
+# Run in a fresh interpreter: this test process has loaded plotting code through other tests.
+IMPORT_CHECK = """
+import importlib, pkgutil, sys
+import matplotlib
+before = dict.__getitem__(matplotlib.rcParams, "backend")
+import schedbench_results
+for name in ("figures", "frames", "generic", "report", "stats"):
+    importlib.import_module("schedbench_results." + name)
+for module in pkgutil.iter_modules(importlib.import_module("schedbench_results.families").__path__):
+    importlib.import_module("schedbench_results.families." + module.name)
+after = dict.__getitem__(matplotlib.rcParams, "backend")
+print(before == after, "matplotlib.pyplot" in sys.modules)
+"""
+
+
+class Import(unittest.TestCase):
+    def test_importing_leaves_the_backend_and_pyplot_alone(self):
+        done = subprocess.run([sys.executable, "-c", IMPORT_CHECK], capture_output=True,
+                              text=True, check=True)
+        self.assertEqual(done.stdout.split(), ["True", "False"], done.stderr)
+
+
+class Frames(unittest.TestCase):
+    def test_a_results_file_is_a_row_per_point_with_its_config_as_columns(self):
+        frame = sr.read_results(JOBS / "toy-steps.json")
+        doc = json.loads((JOBS / "toy-steps.json").read_text())
+        self.assertEqual(len(frame), len(doc["points"]))
+        first, last = frame.iloc[0], frame.iloc[-1]
+        point = doc["points"][0]
+        self.assertEqual(first["label"], point["label"])
+        for key, value in point["config"].items():
+            self.assertEqual(first[key], value, key)
+        self.assertEqual(first["median_ms"], point["stats"]["median_ms"])
+        self.assertEqual(first["counts.final"], point["counts"]["final"])
+        self.assertEqual(first["digest"], point.get("digest"))
+        self.assertEqual(first["repetitions"], len(point["repetitions_ms"]))
+        self.assertLessEqual(first["ci_low_ms"], first["median_ms"])
+        self.assertGreaterEqual(first["ci_high_ms"], first["median_ms"])
+        self.assertEqual(last["status"], "failed")
+        self.assertTrue(last[["median_ms", "ci_low_ms"]].isna().all())
+
+    def test_a_folder_is_every_job_file_in_it_and_nothing_else(self):
+        frame = sr.read_folder(JOBS)
+        jobs = {json.loads(p.read_text())["job"]["name"] for p in JOBS.glob("*.json")
+                if p.name != "catalog.json"}
+        self.assertEqual(set(frame["job"]), jobs)
+        self.assertEqual(len(sr.job_files(JOBS)), len(jobs))
+
+    def test_the_catalog_is_three_frames_in_its_order(self):
+        catalog = sr.read_catalog(JOBS / "catalog.json")
+        doc = json.loads((JOBS / "catalog.json").read_text())
+        self.assertEqual(list(catalog["schedulers"]["name"]),
+                         [e["name"] for e in doc["schedulers"]])
+        self.assertIn("role", catalog["parameters"].columns)
+
+    def test_other_files_are_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copy(JOBS / "catalog.json", tmp)
+            pathlib.Path(tmp, "notes.json").write_text("not json")
+            with self.assertRaisesRegex(ValueError, "no results files"):
+                sr.read_folder(tmp)
+            with self.assertRaisesRegex(ValueError, "not a job's results"):
+                sr.read_results(pathlib.Path(tmp, "catalog.json"))
+            with self.assertRaisesRegex(ValueError, "not a catalog"):
+                sr.read_catalog(JOBS / "mvp.json")
+
+
+class Intervals(unittest.TestCase):
+    def test_the_bootstrap_is_repeatable_and_holds_the_medians_ratio(self):
+        slow, fast = [12.0, 11.0, 13.5, 12.2, 11.8], [10.0, 10.4, 9.7, 10.1, 12.0]
+        low, high = stats.ratio_interval(slow, fast)
+        self.assertEqual((low, high), stats.ratio_interval(slow, fast))
+        self.assertLess(low, 12.0 / 10.1)
+        self.assertGreater(high, 12.0 / 10.1)
+        self.assertGreaterEqual(low, min(slow) / max(fast))
+        self.assertLessEqual(high, max(slow) / min(fast))
+        self.assertEqual(stats.ratio_interval([2.0, 2.0], [1.0]), (2.0, 2.0))
+        self.assertIsNone(stats.ratio_interval([], fast))
+        self.assertIsNone(stats.median_interval(None))
+
+
+class AtomicWrites(unittest.TestCase):
+    def test_a_failed_write_leaves_the_old_file_and_no_temporary(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp, "REPORT.md")
+            path.write_text("old")
+
+            def fail(partial):
+                pathlib.Path(partial).write_text("half")
+                raise OSError("disk full")
+
+            with self.assertRaises(OSError):
+                write_atomically(path, fail)
+            self.assertEqual(path.read_text(), "old")
+            self.assertEqual(list(pathlib.Path(tmp).iterdir()), [path])
+            write_atomically(path, lambda partial: pathlib.Path(partial).write_text("new"))
+            self.assertEqual(path.read_text(), "new")
+            self.assertEqual(list(pathlib.Path(tmp).iterdir()), [path])
+
+
+if __name__ == "__main__":
+    unittest.main()
