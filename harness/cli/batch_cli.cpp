@@ -303,10 +303,10 @@ std::string report_python() {
 // The report is Python's (schedbench_results.report): this process becomes it, so that its
 // output, its exit code (2 for a folder without results) and a signal are the command's own.
 int report_command(const BatchArgs& a) {
-  const std::string out = a.out_path.empty() ? (fs::path(a.report_dir) / "report").string()
-                                             : a.out_path;
-  std::vector<std::string> args = {report_python(), "-m", "schedbench_results.report",
-                                   a.report_dir, "--out", out};
+  const std::string out =
+      a.out_path.empty() ? (fs::path(a.report_dir) / "report").string() : a.out_path;
+  std::vector<std::string> args = {report_python(), "-m",    "schedbench_results.report",
+                                   a.report_dir,    "--out", out};
   args.insert(args.end(), a.report_jobs.begin(), a.report_jobs.end());
   std::vector<char*> argv;
   for (std::string& word : args)
@@ -314,10 +314,10 @@ int report_command(const BatchArgs& a) {
   argv.push_back(nullptr);
   std::fflush(stdout);
   execvp(argv[0], argv.data());
-  throw UsageError(fmt::format(
-      "report: cannot run {} ({}); accepted: make deps (the checkout's .venv), or "
-      "SCHEDBENCH_PYTHON naming a Python with schedbench_results (pip install python/)",
-      args[0], std::strerror(errno)));
+  throw UsageError(
+      fmt::format("report: cannot run {} ({}); accepted: make deps (the checkout's .venv), or "
+                  "SCHEDBENCH_PYTHON naming a Python with schedbench_results (pip install python/)",
+                  args[0], std::strerror(errno)));
 }
 
 int submit_command(BatchArgs& a) {

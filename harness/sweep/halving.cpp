@@ -217,11 +217,12 @@ ScreenResult screen(size_t candidates, const ScreenOptions& o, const ScreenFn& m
   }
   result.spent_s = clock() - start;
   if (note) {
-    note(fmt::format("screened {} of {} candidates in {:.1f} s: {} stopped at {}x the best so far, "
-                     "{} failed; {} leader(s) within {}x of the best",
-                     result.screened.size() + result.stopped.size() + result.failed.size(),
-                     candidates, result.spent_s, result.stopped.size(), o.stop_factor,
-                     result.failed.size(), result.leaders.size(), o.leader_factor));
+    note(
+        fmt::format("screened {} of {} candidates in {:.1f} s: {} stopped at {}x the best so far, "
+                    "{} failed; {} leader(s) within {}x of the best",
+                    result.screened.size() + result.stopped.size() + result.failed.size(),
+                    candidates, result.spent_s, result.stopped.size(), o.stop_factor,
+                    result.failed.size(), result.leaders.size(), o.leader_factor));
   }
   return result;
 }

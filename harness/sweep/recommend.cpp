@@ -12,6 +12,7 @@
 
 #include "core/errors.hpp"
 #include "core/printable.hpp"
+#include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/io/output_path.hpp"
 #include "harness/io/text_table.hpp"
@@ -29,9 +30,10 @@ using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kYardstick = "bound";
-constexpr int kWarmup = 1;             // untimed runs before each measurement's repetitions
-constexpr int kScreenRepetitions = 1;  // the screening's timed runs per candidate
-constexpr int kFirstRepetitions = 3;   // halving's first round's; each later round doubles them
+constexpr int kWarmup = 1;                 // untimed runs before each measurement's repetitions
+constexpr int kScreenRepetitions = 1;      // the screening's timed runs per candidate
+constexpr int kFirstRepetitions = 3;       // halving's first round's; each later round doubles them
+constexpr size_t kMostRepetitions = 1000;  // the most one measurement takes (a job's limit too)
 
 bool runs_sim(const SchedulerEntry& e, const std::string& sim) {
   return e.by_sim.count(sim) > 0;
@@ -198,7 +200,8 @@ class ServedMeasurer {
     running.timeout_s = std::min(deadline_s, own);
     RunConfig config = p.config;
     // The watchdog stops a run past the limit; at least its smallest (a tenth of a second).
-    if (stop_after_ms > 0) config.timeout_s = std::min(config.timeout_s, std::max(0.1, stop_after_ms * 1e-3));
+    if (stop_after_ms > 0)
+      config.timeout_s = std::min(config.timeout_s, std::max(0.1, stop_after_ms * 1e-3));
     std::filesystem::remove(running.result);
     write_file_atomically(running.request, Json{{"label", p.label},
                                                 {"config", config_json(config)},
@@ -226,8 +229,9 @@ class ServedMeasurer {
     const bool stopped = stop_after_ms > 0 && rec["status"] != "ok" &&
                          rec.value("error", "").rfind("watchdog:", 0) == 0;
     if (stopped) {
-      const std::string why = fmt::format("stopped: a run went past {:.0f} ms, the screening's limit",
-                                          std::max(100.0, stop_after_ms));
+      const std::string why =
+          fmt::format("stopped: a run went past {:.0f} ms, the screening's limit",
+                      std::max(100.0, stop_after_ms));
       fmt::print(stderr, "  {}: {}\n", p.label, why);
       records_[index] = rec;
       return {Measurement::Status::kStopped, {}, why};
@@ -296,8 +300,11 @@ std::optional<Json> measure_yardstick(Job& job, const HalvingResult& h, ServedMe
   label_points(alone);
   job.points.push_back(alone.front());
   const size_t index = job.points.size() - 1;
-  const Measurement m =
-      measure(index, static_cast<int>(h.ranking.front().times_ms.size()), 0, remaining_s);
+  // As many repetitions as the winner's, to the most one measurement takes (the settling pools
+  // more).
+  const int repetitions =
+      static_cast<int>(std::min<size_t>(h.ranking.front().times_ms.size(), kMostRepetitions));
+  const Measurement m = measure(index, repetitions, 0, remaining_s);
   if (m.status == Measurement::Status::kOutOfTime) return std::nullopt;
   return measure.records().at(index);
 }
@@ -308,7 +315,7 @@ std::string ms(double v) {
 
 // The ranking as a table: the measured candidates best first, then the dropped and unmeasured.
 std::string ranking_table(const Job& job, const RecommendRequest& r, const HalvingResult& h,
-                          const ScreenResult& s, const JobResults& results) {
+                          const ScreenResult& screened, const JobResults& results) {
   // An axis no candidate reads (block sizes among CPU engines) gets no column.
   std::vector<const Axis*> axes;
   for (const Axis& a : r.axes) {
@@ -351,9 +358,10 @@ std::string ranking_table(const Job& job, const RecommendRequest& r, const Halvi
          efficiency ? fmt::format("{:.2f}", (*rec)["counters"]["efficiency"].get<double>()) : ""});
     table.add_row(row);
   }
-  for (const CandidateOutcome& c : s.stopped) {
+  for (const CandidateOutcome& c : screened.stopped) {
     std::vector<std::string> row = start_row("-", job.points[c.index]);
-    row.insert(row.end(), {"0", "", "stopped", "", "", fmt::format(">{:.0f}x", s.stop_factor), ""});
+    row.insert(row.end(),
+               {"0", "", "stopped", "", "", fmt::format(">{:.0f}x", screened.stop_factor), ""});
     table.add_row(row);
   }
   for (const CandidateOutcome& c : h.failed) {
@@ -385,7 +393,7 @@ const char* verdict_name(Verdict::Kind k) {
 
 // recommend's own section of the results file: the ranking, the verdict and the winner's command.
 Json recommend_section(const Job& job, const RecommendRequest& r, const HalvingResult& h,
-                       const ScreenResult& s, int processes) {
+                       const ScreenResult& screened, int processes) {
   Json ranking = Json::array();
   for (const CandidateOutcome& c : h.ranking) {
     const Spread& s = c.spread;
@@ -406,24 +414,25 @@ Json recommend_section(const Job& job, const RecommendRequest& r, const HalvingR
   for (const size_t k : h.unmeasured)
     unmeasured.push_back(job.points[k].label);
   Json stopped = Json::array();
-  for (const CandidateOutcome& c : s.stopped)
+  for (const CandidateOutcome& c : screened.stopped)
     stopped.push_back({{"label", job.points[c.index].label}, {"error", c.error}});
   Json leaders = Json::array();
-  for (const size_t k : s.leaders)
+  for (const size_t k : screened.leaders)
     leaders.push_back(job.points[k].label);
-  Json out = {{"budget_s", r.budget_s},
-              {"spent_s", h.spent_s},
-              {"screened", s.screened.size() + s.stopped.size() + s.failed.size()},
-              {"screening_s", s.spent_s},
-              {"stop_factor", s.stop_factor},
-              {"stopped", stopped},
-              {"leaders", leaders},
-              {"processes", processes},
-              {"rounds", h.rounds},
-              {"budget_spent", h.budget_spent},
-              {"ranking", ranking},
-              {"failed", failed},
-              {"unmeasured", unmeasured}};
+  Json out = {
+      {"budget_s", r.budget_s},
+      {"spent_s", h.spent_s},
+      {"screened", screened.screened.size() + screened.stopped.size() + screened.failed.size()},
+      {"screening_s", screened.spent_s},
+      {"stop_factor", screened.stop_factor},
+      {"stopped", stopped},
+      {"leaders", leaders},
+      {"processes", processes},
+      {"rounds", h.rounds},
+      {"budget_spent", h.budget_spent},
+      {"ranking", ranking},
+      {"failed", failed},
+      {"unmeasured", unmeasured}};
   if (!h.ranking.empty()) {
     const JobPoint& winner = job.points[h.ranking.front().index];
     out["winner"] = winner.label;

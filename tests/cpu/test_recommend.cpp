@@ -185,7 +185,8 @@ TEST(Halving, SettlesTheLastTwoWithTheBudgetLeft) {
   HalvingOptions o;
   o.budget_s = 100;
   o.settle = false;
-  const HalvingResult unsettled = successive_halving(2, o, std::ref(bench), [&] { return bench.now; });
+  const HalvingResult unsettled =
+      successive_halving(2, o, std::ref(bench), [&] { return bench.now; });
   EXPECT_EQ(unsettled.verdict.kind, Verdict::Kind::kWithinNoise) << unsettled.verdict.text;
   FakeBench again({10.05, 10}, 0.5);
   again.seconds_per_ms = 0.001;
@@ -202,10 +203,10 @@ TEST(Halving, SettlesTheLastTwoWithTheBudgetLeft) {
 TEST(Screen, StopsSlowCandidatesAndPicksTheLeaders) {
   FakeBench bench({50, 1, 2, 1.1, 200, 0.95}, 0);
   bench.seconds_per_ms = 0.001;
-  const ScreenResult s =
-      screen(6, ScreenOptions{}, [&](size_t k, double stop, double deadline) {
-        return bench.screen(k, stop, deadline);
-      }, [&] { return bench.now; });
+  const ScreenResult s = screen(
+      6, ScreenOptions{},
+      [&](size_t k, double stop, double deadline) { return bench.screen(k, stop, deadline); },
+      [&] { return bench.now; });
   ASSERT_EQ(s.stopped.size(), 1u);
   EXPECT_EQ(s.stopped[0].index, 4u);
   EXPECT_EQ(s.screened.size(), 5u);
@@ -221,9 +222,9 @@ TEST(Screen, StopsAtTheBudgetAndNamesTheUnmeasured) {
   bench.seconds_per_ms = 0.001;
   ScreenOptions o;
   o.budget_s = 4.5;
-  const ScreenResult s = screen(4, o, [&](size_t k, double stop, double deadline) {
-    return bench.screen(k, stop, deadline);
-  }, [&] { return bench.now; });
+  const ScreenResult s = screen(
+      4, o, [&](size_t k, double stop, double deadline) { return bench.screen(k, stop, deadline); },
+      [&] { return bench.now; });
   EXPECT_TRUE(s.budget_spent);
   EXPECT_FALSE(s.unmeasured.empty());
   EXPECT_EQ(s.screened.size() + s.unmeasured.size(), 4u);
@@ -308,13 +309,13 @@ TEST(Recommend, DropsACandidateThatCrashesAndRecommendsAnother) {
   TempDir dir;
   // recommend's runner serves points one after another (--serve, a line per point): this one
   // passes each line to a real runner of its own, and crashes at cpu-openmp's.
-  const std::string script = dir.write("runner.sh", R"(set -u
+  const std::string script = dir.write("runner.sh", R"SH(set -u
 while IFS= read -r line; do
   request=$(printf '%s' "$line" | sed 's/.*"request":"\([^"]*\)".*/\1/')
   if grep -q '"scheduler": "cpu-openmp"' "$request"; then kill -SEGV $$; fi
   printf '%s\n' "$line" | "$1" --serve
 done
-)");
+)SH");
   std::vector<std::string> args = recommend_args(dir.path("rec.json"));
   args.insert(args.end(),
               {"--runner", std::string("/bin/sh ") + script + " " + SCHEDBENCH_POINT_EXE});

@@ -9,7 +9,8 @@ JOB = "air-space-charge"
 
 
 def explicit_switch(points):
-    """The points, those without space charge (air's default, recorded as null) saying so."""
+    """The points, those without space charge (air's default, left out of the configuration)
+    saying so."""
     return [p if "space_charge" in config(p)
             else dict(p, config=dict(p["config"], space_charge=False)) for p in points]
 

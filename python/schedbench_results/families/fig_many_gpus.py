@@ -25,7 +25,8 @@ PARTS = ("many-gpus-mvp", "many-gpus-air", "many-gpus-air-1e8", "many-gpus-pic",
 # How the jobs ran, which the results do not record: the launch and the links between the GPUs.
 SETUP = ("one node, its GPUs joined by NVLink; one MPI rank per GPU (`schedbench sweep "
          "--launcher`), the device grids summed and the particles moved GPU to GPU through NCCL")
-# pic's field models as a reader names them; the mock field is recorded as null.
+# pic's field models as a reader names them; the mock field is left out of the configuration
+# (older files record it as null).
 FIELDS = {None: "mock", "poisson": "Poisson"}
 KINDS = {"strong": ("Strong scaling: the same particles on R GPUs",
                     "strong efficiency  t(1 GPU, N) / (R · t(R GPUs, N))"),

@@ -8,7 +8,8 @@ JOB = "pic-field"
 
 
 def explicit_field(points):
-    """The points, those that ran the mock field (pic's default, recorded as null) saying so."""
+    """The points, those that ran the mock field (pic's default, left out of the configuration)
+    saying so."""
     return [p if "field" in config(p) else dict(p, config=dict(p["config"], field="mock"))
             for p in points]
 
