@@ -755,7 +755,7 @@ int cli_main(int argc, char** argv) {
       "so far stopped by its watchdog (GPU); the leaders (within 1.3x the best, at most 16) then\n"
       "go through successive halving: 3 repetitions after a warm-up, each round keeping the\n"
       "faster half by median and doubling the repetitions, until one remains or the budget is\n"
-      "spent; the budget left re-measures the last two until they are separated. A candidate\n"
+      "spent; the budget left re-measures the last two while they are within noise. A candidate\n"
       "that fails (a crash, a run error) is dropped and named; one the budget did not reach is\n"
       "listed as not measured. On a GPU, bound (the yardstick, never a candidate) is then\n"
       "measured at the winner's configuration if the budget has room, and the table shows\n"

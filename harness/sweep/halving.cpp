@@ -28,19 +28,18 @@ std::vector<size_t> faster_half(std::vector<size_t> alive,
 }
 
 // The last two after halving, re-measured with `repetitions` (doubling) and their times pooled,
-// while the budget allows both and they are not separated; then ranked again by median.
+// while the budget allows both and they are within noise; then ranked again by median.
 void settle(HalvingResult& result, int repetitions, const MeasureFn& measure,
             const std::function<double()>& remaining, const std::vector<double>& wall_s,
             const NoteFn& note) {
   double wall = wall_s[result.ranking[0].index] + wall_s[result.ranking[1].index];
   // Past this many repetitions a candidate's median is as sure as a run-to-run drift lets it be.
   constexpr int kMostRepetitions = 1000;
-  while (result.verdict.kind != Verdict::Kind::kSeparated && 2 * wall < remaining() &&
+  while (result.verdict.kind == Verdict::Kind::kWithinNoise && 2 * wall < remaining() &&
          repetitions <= kMostRepetitions) {
     if (note) {
-      note(fmt::format("settling the last two: {} repetitions each ({}: {})", repetitions,
-                       result.verdict.kind == Verdict::Kind::kLikely ? "likely" : "within noise",
-                       result.verdict.text.substr(0, result.verdict.text.find(':'))));
+      note(fmt::format("settling the last two, within noise so far: {} repetitions each",
+                       repetitions));
     }
     for (CandidateOutcome* c : {&result.ranking[0], &result.ranking[1]}) {
       Measurement m = measure(c->index, repetitions, remaining());

@@ -3,7 +3,7 @@
 // run that takes several times the best so far, so that slow candidates cannot eat the budget;
 // the leaders then go through successive halving: each measured a few repetitions, the faster
 // half (by median) on to the next round with twice the repetitions, until one remains; the rest
-// of the budget re-measures the last two until they are told apart. Pure: the measuring and the
+// of the budget re-measures the last two while they are within noise. Pure: the measuring and the
 // clock are injected, so that tests drive it with fake times (`schedbench recommend` measures in
 // a point process: harness/sweep/recommend.hpp).
 #pragma once
@@ -41,7 +41,7 @@ struct HalvingOptions {
   double budget_s = 60;
   int first_repetitions = 3;
   // Once one candidate remains, re-measure it and the runner-up with twice the repetitions (their
-  // times pooled) while the budget allows and they are not separated.
+  // times pooled) while the budget allows and they are within noise.
   bool settle = true;
 };
 

@@ -35,12 +35,17 @@ TEST(RecommendGpu, RanksGpuCandidatesMeasuresTheBoundAndItsRunCommandRuns) {
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
   const json r = read_json(out);
   const json& rec = r["recommend"];
-  EXPECT_EQ(rec["ranking"].size(), 6u) << rec.dump(2);  // 3 schedulers x 2 block sizes
-  EXPECT_EQ(rec["rounds"], 3);                          // 6 -> 3 -> 2 -> 1
+  // 3 schedulers x 2 block sizes, all screened in one process; naive, with a launch a step, is
+  // many times slower than the others and may be stopped there.
+  EXPECT_EQ(rec["screened"], 6) << rec.dump(2);
+  EXPECT_EQ(rec["ranking"].size() + rec["stopped"].size(), 6u) << rec.dump(2);
+  EXPECT_EQ(rec["processes"], 1);
+  EXPECT_GE(rec["rounds"], 1);
   EXPECT_FALSE(rec["budget_spent"].get<bool>());
+  EXPECT_NE(rec["verdict"]["kind"], "within-noise") << rec.dump(2);  // 300 s settle the two
   const json& winner = point_labelled(r, rec["winner"]);
   EXPECT_EQ(winner["status"], "ok");
-  EXPECT_EQ(winner["repetitions_ms"].size(), 12u);  // 3, 6, 12
+  EXPECT_GE(winner["repetitions_ms"].size(), 3u);
   const json& bound = point_labelled(r, "mvp__bound");
   ASSERT_EQ(bound["status"], "ok") << bound.dump(2);
   EXPECT_EQ(bound["config"]["block_size"], winner["config"]["block_size"]);
