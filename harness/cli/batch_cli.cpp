@@ -440,8 +440,9 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
 
   a.compare = app.add_subcommand(
       "compare",
-      "compare two results files point by point: B's median against A's with a bootstrap "
-      "interval, and a verdict (faster, slower, same, unsure) per point");
+      "compare two results files point by point (or one file's points against a baseline with "
+      "--by): B's median against A's with a bootstrap interval, and a verdict (faster, slower, "
+      "same, unsure) per point");
   a.compare->add_option("A", a.compare_a, "the baseline results file")->required();
   a.compare->add_option("B", a.compare_b, "the results file compared with it");
   a.compare->add_option("--by", a.compare_by,
