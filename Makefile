@@ -55,8 +55,11 @@ figures: deps
 	$(PYTHON) plot/make_figures.py results/$(DEVICE) --out report/figures $(FIGURE_JOBS) \
 		$(MERGED_FIGURES)
 
+# Where `make report` writes: the committed report/ unless REPORT names another folder (for a
+# DEVICE of one's own, so that the committed report stays as it is).
+REPORT ?= report
 report: deps
-	$(PYTHON) -m schedbench_results.report results/$(DEVICE) --out report $(FIGURE_JOBS) \
+	$(PYTHON) -m schedbench_results.report results/$(DEVICE) --out $(REPORT) $(FIGURE_JOBS) \
 		$(MERGED_FIGURES)
 
 test: build
