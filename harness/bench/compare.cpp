@@ -8,6 +8,7 @@
 
 #include "harness/bench/statistics.hpp"
 #include "harness/io/text_table.hpp"
+#include "harness/job/parameters.hpp"
 
 namespace sb {
 namespace {
@@ -16,12 +17,9 @@ using Json = nlohmann::ordered_json;
 
 // A point's configuration as a key: the same in both files where the same run was measured. A
 // configuration written before `ranks` was recorded is one rank's.
-// Files written before values left to the sim were left out record them as null.
 std::string config_key(const Json& point) {
-  nlohmann::json config = point["config"];
+  nlohmann::json config = recorded_config(point["config"]);
   if (!config.contains("ranks")) config["ranks"] = 1;
-  for (auto it = config.begin(); it != config.end();)
-    it = it->is_null() ? config.erase(it) : std::next(it);
   return config.dump();
 }
 

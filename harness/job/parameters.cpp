@@ -297,6 +297,13 @@ json config_with_unset(const RunConfig& c) {
   return config_of(c, owners_of(c), true);
 }
 
+json recorded_config(const json& config) {
+  json out = config;
+  for (auto it = out.begin(); it != out.end();)
+    it = it->is_null() ? out.erase(it) : std::next(it);
+  return out;
+}
+
 std::string shown_value(const json& v) {
   if (v.is_null()) return "-";
   return v.is_string() ? v.get<std::string>() : v.dump();

@@ -87,6 +87,10 @@ nlohmann::json config_json(const RunConfig& c);
 // point at the sim's choice is told from one with a value ("grid-default", "grid-64").
 nlohmann::json config_with_unset(const RunConfig& c);
 
+// A configuration as a results file recorded it, in today's form: values that files written
+// before values left to the sim were left out record as null, left out.
+nlohmann::json recorded_config(const nlohmann::json& config);
+
 // A configuration's value as a person reads it in a table or a banner: text without quotes,
 // numbers as JSON writes them, and "-" for a value not given.
 std::string shown_value(const nlohmann::json& v);

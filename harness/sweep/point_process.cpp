@@ -122,6 +122,14 @@ double default_point_timeout(const Job& job, const JobPoint& p) {
   return static_cast<double>(runs) * p.config.timeout_s + rule_s + 60;
 }
 
+void write_point_request(const std::string& path, const std::string& label, const RunConfig& config,
+                         const Sampling& sampling) {
+  write_file_atomically(
+      path,
+      Json{{"label", label}, {"config", config_json(config)}, {"sampling", sampling_json(sampling)}}
+          .dump(2));
+}
+
 RunningPoint start_point(const Job& job, size_t index, const PointLaunch& how,
                          const ScratchDir& scratch) {
   const JobPoint& p = job.points[index];
@@ -136,11 +144,8 @@ RunningPoint start_point(const Job& job, size_t index, const PointLaunch& how,
   r.log = scratch.file(name + ".log");
   // A point run again (recommend's later rounds) must not find the result of its last run.
   fs::remove(r.result);
-  write_file_atomically(
-      r.request, Json{{"label", p.label},
-                      {"config", config_json(p.config)},
-                      {"sampling", sampling_json(visit_share(job.sampling, how.visits, how.visit))}}
-                     .dump(2));
+  write_point_request(r.request, p.label, p.config,
+                      visit_share(job.sampling, how.visits, how.visit));
   std::vector<std::string> argv;
   if (p.config.ranks > 1) {
     for (std::string word : how.launcher) {

@@ -49,6 +49,11 @@ bool runs_on_cpu(const RunConfig& c);
 // Long enough for every run of the point to reach its own watchdog, and a minute to start.
 double default_point_timeout(const Job& job, const JobPoint& p);
 
+// Writes the request the point runner reads (harness/sweep/point_runner.cpp) to `path`: the
+// label, `config` and the sampling, atomically.
+void write_point_request(const std::string& path, const std::string& label, const RunConfig& config,
+                         const Sampling& sampling);
+
 // Where a point runs and how it is visited: on CUDA devices `gpu` ("0" or "0,1"; "": the
 // default), with `runner` + REQUEST RESULT behind `launcher` where it takes several ranks, killed
 // after `timeout_s` by whoever polls it; visit `visit` of `visits` (sweep --interleave), which

@@ -30,10 +30,12 @@ using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kYardstick = "bound";
-constexpr int kWarmup = 1;                 // untimed runs before each measurement's repetitions
-constexpr int kScreenRepetitions = 1;      // the screening's timed runs per candidate
-constexpr int kFirstRepetitions = 3;       // halving's first round's; each later round doubles them
-constexpr size_t kMostRepetitions = 1000;  // the most one measurement takes (a job's limit too)
+constexpr int kWarmup = 1;             // untimed runs before each measurement's repetitions
+constexpr int kScreenRepetitions = 1;  // the screening's timed runs per candidate
+constexpr int kFirstRepetitions = 3;   // halving's first round's; each later round doubles them
+constexpr size_t kMostRepetitions = 1000;
+constexpr double kLeastWatchdogS = 0.1;  // the watchdog's smallest timeout (--timeout)  // the most
+                                         // one measurement takes (a job's limit too)
 
 bool runs_sim(const SchedulerEntry& e, const std::string& sim) {
   return e.by_sim.count(sim) > 0;
@@ -199,14 +201,12 @@ class ServedMeasurer {
     running.result = scratch_.file(p.label + ".result.json");
     running.timeout_s = std::min(deadline_s, own);
     RunConfig config = p.config;
-    // The watchdog stops a run past the limit; at least its smallest (a tenth of a second).
+    // The watchdog stops a run past the limit; at least its smallest timeout.
     if (stop_after_ms > 0)
-      config.timeout_s = std::min(config.timeout_s, std::max(0.1, stop_after_ms * 1e-3));
+      config.timeout_s =
+          std::min(config.timeout_s, std::max(kLeastWatchdogS, stop_after_ms * 1e-3));
     std::filesystem::remove(running.result);
-    write_file_atomically(running.request, Json{{"label", p.label},
-                                                {"config", config_json(config)},
-                                                {"sampling", sampling_json(job_.sampling)}}
-                                               .dump(2));
+    write_point_request(running.request, p.label, config, job_.sampling);
     if (!server_) start_server();
     running.log = log_;
     running.started = Clock::now();
@@ -231,7 +231,7 @@ class ServedMeasurer {
     if (stopped) {
       const std::string why =
           fmt::format("stopped: a run went past {:.0f} ms, the screening's limit",
-                      std::max(100.0, stop_after_ms));
+                      std::max(kLeastWatchdogS * 1e3, stop_after_ms));
       fmt::print(stderr, "  {}: {}\n", p.label, why);
       records_[index] = rec;
       return {Measurement::Status::kStopped, {}, why};

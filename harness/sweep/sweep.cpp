@@ -128,10 +128,7 @@ double h100_estimate(const Job& job, const std::vector<size_t>& points) {
 // Whether a recorded point ran `c`: a parameter its configuration lacks, one declared after it
 // was written, counts as that parameter's default.
 bool recorded_as(const Json& rec, const RunConfig& c) {
-  nlohmann::json recorded = rec["config"];
-  // Files written before values were left out rather than null record them as null.
-  for (auto it = recorded.begin(); it != recorded.end();)
-    it = it->is_null() ? recorded.erase(it) : std::next(it);
+  nlohmann::json recorded = recorded_config(rec["config"]);
   RunConfig defaults;  // but for the sim, the scheduler and --init-n, which has no default
   defaults.sim = c.sim;
   defaults.scheduler = c.scheduler;
