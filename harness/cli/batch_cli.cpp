@@ -403,37 +403,56 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
                                kDefaultLauncher))
       ->check(not_empty());
   a.sweep->add_flag("--list", a.list, "print the points and the estimate; run nothing");
-  a.sweep->add_option("-a,--axis", a.axis_edits,
-                      "KEY=VALUES: set an axis in every sub-sweep, replacing the job's or added "
-                      "(e.g. block_size=32,64 or 'init_n={\"log\":[1e3,1e6],\"points\":4}'); "
-                      "sim=... and scheduler=... set the job's sims and schedulers; repeatable");
-  a.sweep->add_option("--filter", a.filters,
-                      "run only the points whose label (sim__scheduler__varying values, as "
-                      "--list prints them) matches this regular expression; repeatable (all must "
-                      "match)");
+  a.sweep
+      ->add_option("-a,--axis", a.axis_edits,
+                   "KEY=VALUES: set an axis in every sub-sweep, replacing the job's or added "
+                   "(e.g. block_size=32,64 or 'init_n={\"log\":[1e3,1e6],\"points\":4}'); "
+                   "sim=... and scheduler=... set the job's sims and schedulers; repeatable")
+      ->type_name("KEY=VALUES");
+  a.sweep
+      ->add_option("--filter", a.filters,
+                   "run only the points whose label (sim__scheduler__varying values, as "
+                   "--list prints them) matches this regular expression; repeatable (all must "
+                   "match)")
+      ->type_name("REGEX");
   a.sweep
       ->add_option("--format", a.summary_format,
                    "the summary printed at the end: text (default), md, csv or json")
       ->check(CLI::IsMember({"text", "md", "csv", "json"}));
-  a.sweep->add_option("--interleave", a.interleave,
-                      "V (1-100): measure each point in V visits, each its own process with its "
-                      "share of the repetitions, the visits of all points in a seeded random "
-                      "order, so that drift (clocks, heat, neighbours) spreads over all points");
-  a.sweep->add_option("--order-seed", a.order_seed,
-                      "with --interleave: the seed of the visits' order (default 1)");
-  a.sweep->add_option("--repetitions", a.repetitions,
-                      "exactly this many timed runs per point (1-1000), instead of the stopping "
-                      "rule");
-  a.sweep->add_option("--warmup", a.warmup, "untimed runs before them (0-100; default 1)");
-  a.sweep->add_option("--min-samples", a.min_samples,
-                      "stopping rule: at least this many timed runs (default 6)");
-  a.sweep->add_option("--min-time", a.min_time,
-                      "stopping rule: at least this many seconds of timed runs (default 0)");
-  a.sweep->add_option("--max-time", a.max_time,
-                      "stopping rule: no more runs after this many seconds of them (default 10)");
-  a.sweep->add_option("--max-noise", a.max_noise,
-                      "stopping rule: percent; runs go on until the 95% interval of the median "
-                      "lies within it of the median (default 2)");
+  a.sweep
+      ->add_option("--interleave", a.interleave,
+                   "V (1-100): measure each point in V visits, each its own process with its "
+                   "share of the repetitions, the visits of all points in a seeded random "
+                   "order, so that drift (clocks, heat, neighbours) spreads over all points")
+      ->type_name("WHOLE:1..100");
+  a.sweep
+      ->add_option("--order-seed", a.order_seed,
+                   "with --interleave: the seed of the visits' order (default 1)")
+      ->type_name("WHOLE:0..4294967295");
+  a.sweep
+      ->add_option("--repetitions", a.repetitions,
+                   "exactly this many timed runs per point (1-1000), instead of the stopping "
+                   "rule")
+      ->type_name("WHOLE:1..1000");
+  a.sweep->add_option("--warmup", a.warmup, "untimed runs before them (0-100; default 1)")
+      ->type_name("WHOLE:0..100");
+  a.sweep
+      ->add_option("--min-samples", a.min_samples,
+                   "stopping rule: at least this many timed runs (default 6)")
+      ->type_name("WHOLE:1..1000");
+  a.sweep
+      ->add_option("--min-time", a.min_time,
+                   "stopping rule: at least this many seconds of timed runs (default 0)")
+      ->type_name("SECONDS:0..3600");
+  a.sweep
+      ->add_option("--max-time", a.max_time,
+                   "stopping rule: no more runs after this many seconds of them (default 10)")
+      ->type_name("SECONDS:0..3600");
+  a.sweep
+      ->add_option("--max-noise", a.max_noise,
+                   "stopping rule: percent; runs go on until the 95% interval of the median "
+                   "lies within it of the median (default 2)")
+      ->type_name("PERCENT:0..100");
   const std::string max_points_help = fmt::format(
       "refuse a job of more points (default {}; at most {})", kDefaultMaxPoints, kMaxMaxPoints);
   a.sweep->add_option("--max-points", a.max_points, max_points_help)->check(not_empty());
@@ -445,10 +464,12 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       "same, unsure) per point");
   a.compare->add_option("A", a.compare_a, "the baseline results file")->required();
   a.compare->add_option("B", a.compare_b, "the results file compared with it");
-  a.compare->add_option("--by", a.compare_by,
-                        "KEY=BASELINE: compare within A alone, each point against the point with "
-                        "KEY at BASELINE and its other parameters equal (e.g. "
-                        "scheduler=dynamic-warp)");
+  a.compare
+      ->add_option("--by", a.compare_by,
+                   "KEY=BASELINE: compare within A alone, each point against the point with "
+                   "KEY at BASELINE and its other parameters equal (e.g. "
+                   "scheduler=dynamic-warp)")
+      ->type_name("KEY=BASELINE");
   a.compare->add_option("--format", a.compare_format, "text (default), md or json")
       ->check(CLI::IsMember({"text", "md", "json"}));
   a.compare->add_option("--same-within", a.same_within,
