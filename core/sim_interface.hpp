@@ -37,6 +37,16 @@ template <class Sim>
 inline constexpr bool kDrawsFrames<Sim, std::void_t<decltype(Sim::frame_every())>> =
     std::is_same_v<decltype(Sim::frame_every()), const DeclaredParameter&>;
 
+// The observable that counts the sim's real events in a phase, whose rate `run` reports beside
+// particle-steps (Sim::kWorkObservable, e.g. air's real collisions, null collisions apart); null
+// where the sim names none.
+template <class Sim, class = void>
+inline constexpr const char* kWorkObservable = nullptr;
+
+template <class Sim>
+inline constexpr const char* kWorkObservable<Sim, std::void_t<decltype(Sim::kWorkObservable)>> =
+    Sim::kWorkObservable;
+
 // Whether a particle of the sim can die (Sim::kParticlesDie; true unless the sim says it cannot:
 // mvp and toy). Where none dies, the pool schedulers keep no dead slots (pool_policy.cuh,
 // PoolPolicyFor): there would be none to keep, and the array for them costs shared memory. Only

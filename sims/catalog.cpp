@@ -57,7 +57,8 @@ const std::vector<SimInfo>& all_sims() {
       // (core/sim_list.hpp).
       using First = typename FirstOf<typename VariantsOf<Sim>::type>::type;
       out.push_back({Sim::kName, Sim::kDescription, Sim::parameters(), check<Sim>,
-                     kHasPicture<First>, frame_parameter<First>(), table_writer<First>()});
+                     kHasPicture<First>, frame_parameter<First>(), table_writer<First>(),
+                     kWorkObservable<First>});
     });
     return out;
   }();

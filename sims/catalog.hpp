@@ -23,6 +23,8 @@ struct SimInfo {
   // Where it draws frames (--frames), its steps per frame (one of its parameters); null: none.
   const DeclaredParameter* frame_every;
   SimTable (*table)(const RunConfig&);  // the table a run reads (`schedbench table`); null: none
+  // The observable counting its real events per phase, whose rate `run` reports; null: none.
+  const char* work_observable;
 };
 
 // Every sim, in registry order.

@@ -242,7 +242,8 @@ struct RunArgs : WorkloadArgs {
   std::string density_dir;
   std::string density_phases;  // comma-separated phase indices; empty: every phase
   std::string frames_dir;
-  bool overwrite = false;  // replace output files that exist
+  std::optional<uint32_t> average_from;  // the first phase averaged; none: the second half
+  bool overwrite = false;                // replace output files that exist
 };
 
 constexpr uint32_t kMaxFrames = 500;      // beyond this an animation is too long to watch
@@ -356,6 +357,10 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
          "--json", a.json_path,
          "write the result as JSON to FILE (atomically; an existing FILE needs --overwrite)")
       ->check(output_file());
+  cmd.add_option("--average-from", a.average_from,
+                 "average the sim's observables (air: transport coefficients) over phases from "
+                 "this one (default: the second half), each with its standard error")
+      ->check(CLI::Range(0u, 1000000u));
   cmd.add_option(
          "--density-png", a.density_dir,
          "write the sim's picture at the end of each phase as DIR/density_phase_K.png (pic: "
@@ -420,6 +425,12 @@ int run_command(RunArgs& a) {
   plan_frames(a, find_sim(a.config.sim));
   const RunSpec spec = resolve(a.config);  // the sim's checks, its setup built once
   const RunOwners owners{*spec.sim, *spec.scheduler};
+  const uint32_t phases = spec.plan().count;
+  if (a.average_from && *a.average_from >= phases) {
+    throw UsageError(
+        fmt::format("--average-from: phase {} is past the run's last; accepted: 0 to {}",
+                    *a.average_from, phases - 1));
+  }
   RunOptions options;
   GifAnimation animation(kFrameDelayCs);
   if (!a.density_dir.empty()) {
@@ -449,14 +460,15 @@ int run_command(RunArgs& a) {
   fmt::print("{}", start_banner(spec.config, config));
   std::fflush(stdout);
   const RunResult r = run(spec, options);
-  fmt::print("{}", run_summary(spec.config, r));
+  fmt::print("{}", run_summary(spec.config, r, a.average_from));
   if (!a.frames_dir.empty()) {
     animation.write(frames_gif(a));
     fmt::print("  wrote           {} frames {}/frame_*.png, {}\n", animation.frames(), a.frames_dir,
                frames_gif(a));
   }
   if (writes && !a.json_path.empty()) {
-    write_file_atomically(a.json_path, run_json(config, r).dump(2) + "\n");
+    write_file_atomically(a.json_path,
+                          run_json(config, spec.config, r, a.average_from).dump(2) + "\n");
     fmt::print("  wrote           {}\n", a.json_path);
   }
   return 0;

@@ -8,6 +8,8 @@
 #include "core/device.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/job/parameters.hpp"
+#include "harness/job/phase_averages.hpp"
+#include "sims/catalog.hpp"
 
 namespace sb {
 namespace {
@@ -74,49 +76,97 @@ std::string observables_table(const std::vector<Observables>& phases) {
   return s;
 }
 
+// The averages as JSON: {name: {mean, error, phases}}, with `from`, the first phase averaged; a
+// mean or error that is not a number is left out.
+json averages_json(const std::vector<Observables>& phases, uint32_t from) {
+  json out = {{"from", from}};
+  for (const PhaseAverage& a : phase_averages(phases, from)) {
+    if (!std::isfinite(a.mean)) continue;
+    json one = {{"mean", a.mean}, {"phases", a.phases}};
+    if (std::isfinite(a.error)) one["error"] = a.error;
+    out[a.name] = one;
+  }
+  return out;
+}
+
+// The averages as text: a line per observable, mean and standard error.
+std::string averages_table(const std::vector<Observables>& phases, uint32_t from) {
+  if (phases.empty() || from >= phases.size()) return "";
+  std::string s = fmt::format(
+      "  averages        over phases {} to {} (one standard error, from blocks of phases)\n", from,
+      phases.size() - 1);
+  for (const PhaseAverage& a : phase_averages(phases, from)) {
+    s += fmt::format("    {:<38} {:>12.6g} ± {:.2g}\n", a.name, a.mean, a.error);
+  }
+  return s;
+}
+
+// The sim's real events (kWorkObservable) over the run, per second of its time; NaN where it
+// names none.
+double work_per_second(const RunConfig& c, const RunResult& r) {
+  const SimInfo* sim = listed_sim(c.sim);
+  if (sim == nullptr || sim->work_observable == nullptr || !(r.time_ms > 0)) return NAN;
+  double total = 0;
+  for (const Observables& o : r.observables) {
+    for (const auto& [name, value] : o) {
+      if (name == sim->work_observable) total += value;
+    }
+  }
+  return total / (r.time_ms * 1e-3);
+}
+
 }  // namespace
 
 std::string digest_hex(uint64_t digest) {
   return fmt::format("{:#018x}", digest);
 }
 
-json result_json(const RunResult& r) {
+json result_json(const RunConfig& c, const RunResult& r, std::optional<uint32_t> average_from) {
   const Counts& n = r.counts;
-  return {{"counts",
-           {{"initial", n.initial},
-            {"final", n.final},
-            {"spawned", n.spawned},
-            {"removed", n.removed},
-            {"particle_steps", n.particle_steps},
-            {"peak", n.peak},
-            {"slots_used", n.slots_used},
-            {"peak_live", n.peak_live},
-            {"record_bytes", n.record_bytes}}},
-          {"slots_per_live", slots_per_live(n)},
-          {"record_bytes_per_particle_step", record_bytes_per_step(n)},
-          {"time_ms", r.time_ms},
-          {"parts_ms", r.parts_ms},
-          {"particle_steps_per_s", steps_per_second(r)},
-          {"ns_per_particle_step", ns_per_step(r)},
-          {"digest", digest_hex(r.digest)},
-          {"device_bytes", r.device_bytes},
-          {"ranks", r.ranks},
-          {"moved_particles", r.moved},
-          {"moved_bytes", r.moved_bytes},
-          {"reduced_bytes", r.reduced_bytes},
-          {"reduce_ms", r.reduce_ms},
-          {"imbalance", {{"before", r.imbalance_before}, {"after", r.imbalance_after}}},
-          {"observables", observables_json(r.observables)}};
+  json out = {{"counts",
+               {{"initial", n.initial},
+                {"final", n.final},
+                {"spawned", n.spawned},
+                {"removed", n.removed},
+                {"particle_steps", n.particle_steps},
+                {"peak", n.peak},
+                {"slots_used", n.slots_used},
+                {"peak_live", n.peak_live},
+                {"record_bytes", n.record_bytes}}},
+              {"slots_per_live", slots_per_live(n)},
+              {"record_bytes_per_particle_step", record_bytes_per_step(n)},
+              {"time_ms", r.time_ms},
+              {"parts_ms", r.parts_ms},
+              {"particle_steps_per_s", steps_per_second(r)},
+              {"ns_per_particle_step", ns_per_step(r)},
+              {"digest", digest_hex(r.digest)},
+              {"device_bytes", r.device_bytes},
+              {"ranks", r.ranks},
+              {"moved_particles", r.moved},
+              {"moved_bytes", r.moved_bytes},
+              {"reduced_bytes", r.reduced_bytes},
+              {"reduce_ms", r.reduce_ms},
+              {"imbalance", {{"before", r.imbalance_before}, {"after", r.imbalance_after}}},
+              {"observables", observables_json(r.observables)}};
+  if (!r.observables.empty()) {
+    out["averages"] =
+        averages_json(r.observables, average_start(r.observables.size(), average_from));
+  }
+  const double work = work_per_second(c, r);
+  if (std::isfinite(work)) out[std::string(listed_sim(c.sim)->work_observable) + "_per_s"] = work;
+  return out;
 }
 
-json run_json(const json& config, const RunResult& r) {
+json run_json(const json& config, const RunConfig& c, const RunResult& r,
+              std::optional<uint32_t> average_from) {
   return {{"schema", kRunSchema},
           {"config", config},
-          {"result", result_json(r)},
+          {"result", result_json(c, r, average_from)},
           {"environment", environment_json()}};
 }
 
-std::string run_summary(const RunConfig& c, const RunResult& r) {
+std::string run_summary(const RunConfig& c, const RunResult& r,
+                        std::optional<uint32_t> average_from) {
   const Counts& n = r.counts;
   std::string s = fmt::format("{} with {}\n", c.sim, c.scheduler);
   s += fmt::format("  particles       initial {}  final {}  most alive {} (at a phase boundary)\n",
@@ -131,6 +181,10 @@ std::string run_summary(const RunConfig& c, const RunResult& r) {
     s += fmt::format("    {:<13} {:.3f} ms\n", part, ms);
   s += fmt::format("  rate            {:.4g} particle-steps/s  ({:.4g} ns per particle-step)\n",
                    steps_per_second(r), ns_per_step(r));
+  const double work = work_per_second(c, r);
+  if (std::isfinite(work)) {
+    s += fmt::format("                  {:.4g} {}/s\n", work, listed_sim(c.sim)->work_observable);
+  }
   if (r.device_bytes > 0) {
     s += fmt::format("  device memory   {:.3g} GB at most\n",
                      static_cast<double>(r.device_bytes) / 1e9);
@@ -146,6 +200,7 @@ std::string run_summary(const RunConfig& c, const RunResult& r) {
         r.imbalance_after);
   }
   s += observables_table(r.observables);
+  s += averages_table(r.observables, average_start(r.observables.size(), average_from));
   s += fmt::format("  digest          {}\n", digest_hex(r.digest));
   return s;
 }

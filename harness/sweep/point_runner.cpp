@@ -97,12 +97,13 @@ Json clocks_json(const Observed& seen) {
   return out;
 }
 
-Json measured(const TimedRepetitions& t, const Observed& seen, const Sampling& sampling) {
+Json measured(const RunConfig& c, const TimedRepetitions& t, const Observed& seen,
+              const Sampling& sampling) {
   const std::map<std::string, double> counters = t.counters();
   Json parts = Json::object();
   for (const auto& [part, ms] : seen.first.parts_ms)
     parts[part] = counters.at(part + "_ms");
-  const Json result = result_json(seen.first);
+  const Json result = result_json(c, seen.first);
   Json out = {{"warmup", sampling.warmup},
               {"repetitions_ms", t.times_ms},
               {"stats", t.stats()},
@@ -167,7 +168,8 @@ int measure_point(const std::string& request_path, const std::string& result_pat
   const TimedRepetitions t =
       time_sampled(sampling, [&](benchmark::State& state) { measure(state, spec, seen); });
   if (!t.error.empty()) return fail(t.error, seen.peer_failed);
-  if (first_rank) write_file_atomically(result_path, measured(t, seen, sampling).dump(2) + "\n");
+  if (first_rank)
+    write_file_atomically(result_path, measured(spec.config, t, seen, sampling).dump(2) + "\n");
   return 0;
 }
 

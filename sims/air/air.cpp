@@ -129,6 +129,24 @@ const DeclaredParameter& init_radius() {
   return p;
 }
 
+const DeclaredParameter& ionization_sharing() {
+  static const DeclaredParameter p = recorded_when_given(choice_parameter(
+      "ionization_sharing", "--ionization-sharing",
+      "air: the energy left after an ionization's threshold: equal (default; half to each "
+      "electron) or uniform (the new electron's fraction uniform on [0, 1])",
+      "ionization energy sharing", {"equal", "uniform"}, "equal"));
+  return p;
+}
+
+const DeclaredParameter& three_body_density() {
+  static const DeclaredParameter p = recorded_when_given(choice_parameter(
+      "three_body_density", "--three-body-density",
+      "air: the density a TIMES_N (three-body) cross section is multiplied by: total (default; the "
+      "gas's) or partial (its species')",
+      "three-body attachment density", {"total", "partial"}, "total"));
+  return p;
+}
+
 }  // namespace air
 
 namespace {
@@ -235,14 +253,17 @@ AirSim::Setup::Setup(const RunConfig& c)
       phases_(phases_of(c)),
       extrapolate_(extrapolate_of(air::extrapolate().text(c))),
       thermal_(air::thermal_gas().on(c)),
-      init_radius_(air::init_radius().real(c)) {
+      init_radius_(air::init_radius().real(c)),
+      sharing_(air::ionization_sharing().text(c) == "uniform" ? air::Sharing::kUniform
+                                                              : air::Sharing::kEqual) {
   const double temperature = air::temperature().real(c);
   density_ = air::pressure().real(c) * air::kBar / (air::kBoltzmann * temperature);
   fields_ =
       fields_of(field_of(c, density_), air::magnetic_field().real(c), air::field_angle().real(c));
   const std::string gas = air::gas().text(c);
   const double max_energy = air::max_energy().given(c) ? air::max_energy().real(c) : 0.0;
-  const air::TableSpec spec{path_, air::parse_gas(gas), density_, temperature, max_energy};
+  const bool partial = air::three_body_density().text(c) == "partial";
+  const air::TableSpec spec{path_, air::parse_gas(gas), density_, temperature, max_energy, partial};
   table_ = air::build_table(air::read_lxcat(path_), spec);
   if (!(table_.nu_max > 0)) {
     throw UsageError(
@@ -264,7 +285,8 @@ AirSim::Params AirSim::Setup::params() const {
           extrapolate_,
           phase_time_,
           thermal_,
-          init_radius_};
+          init_radius_,
+          sharing_};
 }
 
 Observables AirSim::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents events) {
@@ -275,8 +297,7 @@ Observables AirSim::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvent
   // Every rank's electrons (docs/design.md §10), each rank taking part before any throws, so that
   // none waits for a rank that did; every rank then throws the same error.
   ranks::Communicator& comm = ranks::world();
-  for (FixedSum* sum : {&sums.energy, &sums.vz, &sums.z})
-    sum->bits = ranks::sum(comm, sum->bits);
+  sums.each_fixed([&](FixedSum& sum) { sum.bits = ranks::sum(comm, sum.bits); });
   std::vector<uint64_t> counts = {sums.electrons, sums.elastic, sums.excitations, sums.above_table,
                                   sums.short_of_end};
   comm.sum(counts);
@@ -295,13 +316,27 @@ Observables AirSim::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvent
         counts[4], s.phases().steps, phase, worst[1], end));
   }
   const uint64_t elastic = counts[1], excitations = counts[2];
-  const FixedSum &energy = sums.energy, &vz = sums.vz, &z = sums.z;
   const double n_end = static_cast<double>(counts[0]);
   const double n_start = static_cast<double>(events.start);
   const double t = s.params().phase_time;
-  const double mean_z = n_end > 0 ? z.value() / n_end : NAN;
+  const double density = s.density();
+  // Means over the electrons alive at the phase's end (NaN without any).
+  const auto mean = [&](const FixedSum& sum) { return n_end > 0 ? sum.value() / n_end : NAN; };
+  const double mean_z = mean(sums.z), mean_x = mean(sums.x), mean_y = mean(sums.y);
+  const double spread_z = mean(sums.zz) - mean_z * mean_z;
+  const double spread_r = mean(sums.rr) - mean_x * mean_x - mean_y * mean_y;
+  // Bulk: the centre's advance and the spreads' growth over the phase (docs/physics.md).
   const double bulk = (mean_z - mean_z_) / t;
-  if (n_end > 0) mean_z_ = mean_z;
+  const double bulk_dl = (spread_z - spread_z_) / (2 * t);
+  const double bulk_dt = (spread_r - spread_r_) / (4 * t);
+  if (n_end > 0) {
+    mean_z_ = mean_z;
+    spread_z_ = spread_z;
+    spread_r_ = spread_r;
+  }
+  // Flux: the correlations of position and velocity at the phase's end.
+  const double flux_dl = mean(sums.zvz) - mean_z * mean(sums.vz);
+  const double flux_dt = 0.5 * (mean(sums.rvr) - mean_x * mean(sums.vx) - mean_y * mean(sums.vy));
   const double growth = n_start > 0 && n_end > 0 ? std::log(n_end / n_start) : NAN;
   // The electrons' time in the phase, for exponential growth between the two counts.
   const double electron_time = n_start == n_end        ? t * n_start
@@ -309,17 +344,27 @@ Observables AirSim::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvent
                                                        : t * (n_start + n_end) / 2;
   const double ionization_rate = static_cast<double>(events.spawned) / electron_time;
   const double attachment_rate = static_cast<double>(events.removed) / electron_time;
-  return {{"electrons", n_end},
-          {"mean_energy_eV", n_end > 0 ? energy.value() / n_end : NAN},
-          {"flux_drift_m_per_s", n_end > 0 ? vz.value() / n_end : NAN},
-          {"bulk_drift_m_per_s", bulk},
-          {"effective_ionization_frequency_per_s", growth / t},
-          {"ionizations", static_cast<double>(events.spawned)},
-          {"attachments", static_cast<double>(events.removed)},
-          {"elastic_collisions", static_cast<double>(elastic)},
-          {"excitations", static_cast<double>(excitations)},
-          {"alpha_N_m2", ionization_rate / (bulk * s.density())},
-          {"eta_N_m2", attachment_rate / (bulk * s.density())}};
+  const double ionizations = static_cast<double>(events.spawned);
+  const double attachments = static_cast<double>(events.removed);
+  return {
+      {"electrons", n_end},
+      {"mean_energy_eV", mean(sums.energy)},
+      {"flux_drift_m_per_s", mean(sums.vz)},
+      {"bulk_drift_m_per_s", bulk},
+      {"effective_ionization_frequency_per_s", growth / t},
+      {"ionizations", ionizations},
+      {"attachments", attachments},
+      {"elastic_collisions", static_cast<double>(elastic)},
+      {"excitations", static_cast<double>(excitations)},
+      {"alpha_N_m2", ionization_rate / (bulk * density)},
+      {"eta_N_m2", attachment_rate / (bulk * density)},
+      {"flux_ND_L_per_m_s", density * flux_dl},
+      {"flux_ND_T_per_m_s", density * flux_dt},
+      {"bulk_ND_L_per_m_s", density * bulk_dl},
+      {"bulk_ND_T_per_m_s", density * bulk_dt},
+      {"ionization_rate_coefficient_m3_per_s", ionization_rate / density},
+      {"attachment_rate_coefficient_m3_per_s", attachment_rate / density},
+      {"real_collisions", static_cast<double>(elastic + excitations) + ionizations + attachments}};
 }
 
 Image AirSim::picture(const std::vector<Particle>& ps) {

@@ -62,6 +62,11 @@ SB_HD inline uint32_t steps_in_phase(const Particle& p, PhaseWindow w) {
   return (parked_here ? p.parked + 1 : p.tag.step) - base;
 }
 
+// How an ionization shares the energy left after its threshold between the scattered electron and
+// the new one: in halves, or a fraction drawn uniformly on [0, 1] for the new one
+// (docs/physics.md, "Conventions").
+enum class Sharing : uint32_t { kEqual, kUniform };
+
 struct Params {
   const double* cumulative;  // rows x processes: cumulative collision frequency, s^-1
   const ProcessInfo* processes;
@@ -76,6 +81,7 @@ struct Params {
   double phase_time;  // s
   bool thermal_gas;
   double init_radius;  // m: the initial electrons are uniform in a ball of it about the origin
+  Sharing sharing;
 };
 
 // The row of energy eps and the weight of the next row; false above the top row.
@@ -158,21 +164,42 @@ SB_HD inline double phase_end_time(const Params& prm, uint32_t t) {
 }
 
 // One phase's sums over the electrons alive at its end, on the host or the device, from which
-// AirSim::HostState::observe finds the phase's observables: energies, flux drifts and heights in
-// exact fixed point (so the same in any order and over any number of ranks), collision counts,
-// and the electrons that ended the phase wrongly, with the worst of them for the error.
+// AirSim::HostState::observe finds the phase's observables: the first and second moments of the
+// positions and velocities that the transport coefficients need (docs/physics.md, "Transport
+// coefficients") in exact fixed point (so the same in any order and over any number of ranks),
+// collision counts, and the electrons that ended the phase wrongly, with the worst of them for
+// the error.
 struct PhaseSums {
-  FixedSum energy, vz, z;  // eV, m/s, m
+  FixedSum energy;      // eV
+  FixedSum x, y, z;     // m
+  FixedSum vx, vy, vz;  // m/s
+  FixedSum zz, rr;      // z^2 and x^2 + y^2, m^2
+  FixedSum zvz, rvr;    // z vz and x vx + y vy, m^2/s
   uint64_t electrons = 0, elastic = 0, excitations = 0;
   uint64_t above_table = 0;   // flew above the table's top (--extrapolate error)
   uint64_t short_of_end = 0;  // used every flight of the phase before its end
   double top_energy = 0;      // the most energy of those above the table, eV
   double most_short = 0;      // the most time short of the end of those that stopped, s
 
+  // The fixed-point sums, in one order, for the code that adds them over ranks.
+  template <class F>
+  void each_fixed(F&& f) {
+    for (FixedSum* s : {&energy, &x, &y, &z, &vx, &vy, &vz, &zz, &rr, &zvz, &rvr})
+      f(*s);
+  }
+
   SB_HD PhaseSums operator+(const PhaseSums& o) const {
     return {energy + o.energy,
-            vz + o.vz,
+            x + o.x,
+            y + o.y,
             z + o.z,
+            vx + o.vx,
+            vy + o.vy,
+            vz + o.vz,
+            zz + o.zz,
+            rr + o.rr,
+            zvz + o.zvz,
+            rvr + o.rvr,
             electrons + o.electrons,
             elastic + o.elastic,
             excitations + o.excitations,
@@ -187,6 +214,8 @@ struct PhaseSums {
 SB_HD inline PhaseSums phase_sums(const Particle& p, const Params& prm, uint32_t start) {
   const Vec3 u{p.ux, p.uy, p.uz};
   const double energy = energy_ev(u);
+  const double inv_gamma = 1.0 / lorentz_factor(u);
+  const double vx = p.ux * inv_gamma, vy = p.uy * inv_gamma, vz = p.uz * inv_gamma;
   const double end = phase_end_time(prm, start);
   // Under --extrapolate error an electron is above the table where a flight ended above it (it
   // parked) or where the phase ended with it above, with no flight ending to see it.
@@ -196,8 +225,16 @@ SB_HD inline PhaseSums phase_sums(const Particle& p, const Params& prm, uint32_t
                      (prm.extrapolate == Extrapolate::kError && !table_row(prm, energy, row, f));
   const bool short_of_end = p.clock != end;
   return {FixedSum::of(energy),
-          FixedSum::of(p.uz / lorentz_factor(u)),
+          FixedSum::of(p.x),
+          FixedSum::of(p.y),
           FixedSum::of(p.z),
+          FixedSum::of(vx),
+          FixedSum::of(vy),
+          FixedSum::of(vz),
+          FixedSum::of(p.z * p.z),
+          FixedSum::of(p.x * p.x + p.y * p.y),
+          FixedSum::of(p.z * vz),
+          FixedSum::of(p.x * vx + p.y * vy),
           1,
           p.elastic,
           p.excitations,
@@ -220,8 +257,10 @@ const DeclaredParameter& cross_section();  // optional: the default file when no
 const DeclaredParameter& phases();
 const DeclaredParameter& phase_time();
 const DeclaredParameter& extrapolate();
-const DeclaredParameter& max_energy();   // optional: the smallest elastic top when not given
-const DeclaredParameter& init_radius();  // the initial swarm's ball; 0: all at the origin
+const DeclaredParameter& max_energy();          // optional: the smallest elastic top when not given
+const DeclaredParameter& init_radius();         // the initial swarm's ball; 0: all at the origin
+const DeclaredParameter& ionization_sharing();  // Sharing
+const DeclaredParameter& three_body_density();  // TIMES_N cross sections: total or partial
 // --grid and --field-solver of the space charge: fields/mesh_nodes.hpp, shared with pic.
 inline constexpr int kGridNodes = 64;
 inline constexpr int kMostGridNodes = 512;  // the open solve transforms (2 * 512)^3
@@ -236,6 +275,8 @@ struct AirSim {
   static constexpr const char* kDescription =
       "electrons in a gas (LXCat cross sections) under uniform E and B: null-collision Monte "
       "Carlo, one random flight per step, relativistic Boris pusher (docs/physics.md)";
+  // Flights count null collisions too; swarm codes count the real ones.
+  static constexpr const char* kWorkObservable = "real_collisions";
 
   // The cross sections (read from their file and tabulated once per run), the fields and the
   // phase plan.
@@ -260,6 +301,7 @@ struct AirSim {
     air::Extrapolate extrapolate_ = air::Extrapolate::kError;
     bool thermal_ = false;
     double init_radius_ = 0;
+    air::Sharing sharing_ = air::Sharing::kEqual;
   };
   // The observables after each phase, from the sums over its electrons (air::PhaseSums), which
   // follow the swarm's drift from phase to phase.
@@ -282,7 +324,9 @@ struct AirSim {
 
    private:
     std::shared_ptr<const Setup> setup_;
-    double mean_z_ = 0;  // at the end of the last phase observed
+    // The swarm's centre along z and its spreads about it (z; x and y together), m and m^2, at
+    // the end of the last phase observed: the initial swarm's before the first (at the origin).
+    double mean_z_ = 0, spread_z_ = 0, spread_r_ = 0;
   };
   class DeviceState;  // sims/air/device_state.cuh
 
@@ -378,12 +422,17 @@ struct AirSim {
         return Fate::kAlive;
       case air::Effect::kIonization: {
         if (!(eps > proc.threshold)) return Fate::kAlive;
-        const double share = 0.5 * (eps - proc.threshold);
+        const double left = eps - proc.threshold;
+        // The new electron's share (drawn before the directions: equal sharing draws nothing,
+        // which keeps its digests).
+        const double share = prm.sharing == air::Sharing::kEqual
+                                 ? 0.5 * left
+                                 : unit_double(words.next(), words.next()) * left;
         child = p;
         child.elastic = 0;
         child.excitations = 0;
         child.parked = 0;
-        air::scatter(p, share, words);
+        air::scatter(p, left - share, words);
         air::scatter(child, share, words);
         return Fate::kSpawned;
       }

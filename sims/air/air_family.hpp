@@ -41,6 +41,8 @@ struct AirFamily {
             &air::extrapolate(),
             &air::max_energy(),
             &air::init_radius(),
+            &air::ionization_sharing(),
+            &air::three_body_density(),
             &air::space_charge(),
             &fields::grid(),
             &fields::field_solver()};

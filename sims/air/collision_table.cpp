@@ -154,7 +154,10 @@ CollisionTable build_table(const std::vector<Process>& file, const TableSpec& sp
   }
   const size_t k = columns.size();
   t.cumulative.assign(static_cast<size_t>(t.rows) * k, 0.0);
-  const double density_cm3 = spec.density * 1e-6;
+  // The density a TIMES_N (three-body) cross section is multiplied by, in cm^-3 (LXCat's unit).
+  const auto density_cm3 = [&](size_t species) {
+    return spec.density * 1e-6 * (spec.three_body_partial ? spec.gas[species].fraction : 1.0);
+  };
   for (uint32_t row = 0; row < t.rows; ++row) {
     const double eps = row * step;
     const double v = speed_of(eps);
@@ -165,10 +168,10 @@ CollisionTable build_table(const std::vector<Process>& file, const TableSpec& sp
       double sigma = cross_section_at(p, eps);
       if (p.kind == ProcessKind::kEffective) {
         for (const Process* q : inelastic[s])
-          sigma -= cross_section_at(*q, eps) * (q->times_n ? density_cm3 : 1.0);
+          sigma -= cross_section_at(*q, eps) * (q->times_n ? density_cm3(s) : 1.0);
         sigma = std::max(sigma, 0.0);
       }
-      if (p.times_n) sigma *= density_cm3;
+      if (p.times_n) sigma *= density_cm3(s);
       sum += spec.density * spec.gas[s].fraction * sigma * v;
       t.cumulative[row * k + c] = sum;
     }

@@ -40,6 +40,8 @@ struct TableSpec {
   double density;      // m^-3
   double temperature;  // K
   double max_energy;   // eV; 0: the smallest top of the species' elastic tables
+  // A TIMES_N cross section is multiplied by its species' density rather than the gas's.
+  bool three_body_partial = false;
 };
 
 struct CollisionTable {

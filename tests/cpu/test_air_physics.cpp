@@ -6,9 +6,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <numeric>
 
 #include "core/errors.hpp"
+#include "harness/job/phase_averages.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/air/air.hpp"
 #include "tests/support/process.hpp"
@@ -132,6 +134,102 @@ TEST(AirModelGas, ThermalGasRelaxesToThreeHalvesKT) {
     sum += observable(res.observables[k], "mean_energy_eV");
   const double expected = 1.5 * air::kBoltzmann * kelvin / air::kElementaryCharge;
   EXPECT_NEAR(sum / 10 / expected, 1.0, 0.02);
+}
+
+// Without a field, among molecules at T, a gas of constant collision frequency diffuses with
+// D = k T / (m nu_m) (Einstein's relation with the mobility e / (m nu_m)) in every direction: the
+// bulk coefficients from the spread's growth and the flux ones from the correlation of position
+// and velocity, averaged over the relaxed phases, within 3 of their standard errors; the errors
+// small enough to mean something.
+TEST(AirModelGas, ThermalDiffusionIsKTOverMNu) {
+  omp_set_num_threads(2);
+  const double nu = 1e12, r = 0.01, kelvin = 1000;
+  const double density = density_at(1, kelvin);
+  const std::string file = model_gas_file("air_diffusion", nu, density, r);
+  RunConfig c = model_run(file, 0, 6000, 48, 5e-11);
+  sb::air::thermal_gas().set(c, true);
+  sb::air::temperature().set(c, kelvin);
+  sb::air::max_energy().set(c, 2);
+  const RunResult res = run(c);
+  const double expected = density * air::kBoltzmann * kelvin * (1 + r) / (air::kElectronMass * nu);
+  for (const PhaseAverage& a : phase_averages(res.observables, 8)) {
+    const bool bulk = a.name.rfind("bulk_ND_", 0) == 0, flux = a.name.rfind("flux_ND_", 0) == 0;
+    if (!bulk && !flux) continue;
+    EXPECT_LT(a.error, (bulk ? 0.04 : 0.15) * expected) << a.name;
+    EXPECT_NEAR(a.mean, expected, 3 * a.error) << a.name;
+  }
+}
+
+// In a gas without reactions the swarm's centre moves with its mean velocity: the bulk drift and
+// the flux drift agree (within 3 standard errors), and so do the bulk and flux diffusion.
+TEST(AirModelGas, WithoutReactionsBulkAndFluxAgree) {
+  omp_set_num_threads(2);
+  const double nu = 1e12, r = 0.01;
+  const std::string file = model_gas_file("air_bulk_flux", nu, density_at(1, 300), r);
+  const double field = 1e5 * air::kElectronMass * nu / (1 + r) / air::kElementaryCharge;
+  const RunResult res = run(model_run(file, field, 4000, 40, 5e-11));
+  std::map<std::string, PhaseAverage> a;
+  for (const PhaseAverage& one : phase_averages(res.observables, 10))
+    a[one.name] = one;
+  for (const char* what : {"drift_m_per_s", "ND_L_per_m_s", "ND_T_per_m_s"}) {
+    const PhaseAverage &bulk = a.at(std::string("bulk_") + what),
+                       &flux = a.at(std::string("flux_") + what);
+    EXPECT_NEAR(bulk.mean, flux.mean, 3 * std::hypot(bulk.error, flux.error)) << what;
+    // The flux diffusion's snapshots scatter with the swarm's size (docs/physics.md).
+    const double most = std::string(what) == "drift_m_per_s" ? 0.05 : 0.25;
+    EXPECT_LT(std::hypot(bulk.error, flux.error), most * std::fabs(bulk.mean)) << what;
+  }
+}
+
+// --three-body-density: a TIMES_N cross section (O2's three-body attachment in SIGLO) is
+// multiplied by the gas's density, or by its species' (0.2 of it in N2:0.8,O2:0.2); no other
+// process changes but O2's EFFECTIVE cross section, from which the inelastic ones are subtracted.
+TEST(AirTable, ThreeBodyAttachmentTakesTheTotalOrThePartialDensity) {
+  const std::string path = std::string(SCHEDBENCH_SOURCE_DIR) + "/data/lxcat-siglo.txt";
+  const std::vector<air::Process> file = air::read_lxcat(path);
+  air::TableSpec spec{path, air::parse_gas("N2:0.8,O2:0.2"), density_at(1, 300), 300, 0};
+  const air::CollisionTable total = air::build_table(file, spec);
+  spec.three_body_partial = true;
+  const air::CollisionTable partial = air::build_table(file, spec);
+  const size_t k = total.processes.size();
+  ASSERT_EQ(partial.processes.size(), k);
+  const uint32_t row = static_cast<uint32_t>(0.1 * total.inv_step);  // where it is large
+  int reduced = 0;
+  for (size_t i = 0; i < k; ++i) {
+    const auto column = [&](const air::CollisionTable& t) {
+      const double* cum = t.cumulative.data() + static_cast<size_t>(row) * k;
+      return i == 0 ? cum[0] : cum[i] - cum[i - 1];
+    };
+    if (total.names[i] == "O2 ELASTIC (effective)") {
+      EXPECT_GT(column(partial), column(total));  // less three-body attachment subtracted
+    } else if (column(total) == 0) {
+      EXPECT_EQ(column(partial), 0.0) << total.names[i];
+    } else if (std::fabs(column(partial) / column(total) - 0.2) < 1e-9) {
+      ++reduced;
+      EXPECT_EQ(total.processes[i].effect, air::Effect::kAttachment) << total.names[i];
+    } else {
+      EXPECT_NEAR(column(partial) / column(total), 1.0, 1e-9) << total.names[i];
+    }
+  }
+  EXPECT_EQ(reduced, 1);  // O2's three-body attachment alone
+}
+
+RunConfig siglo(const std::string& gas, double td);
+
+// --ionization-sharing: equal, given or not, is the same run; uniform draws the shares and so
+// gives another.
+TEST(AirConventions, EqualSharingIsTheDefaultAndUniformAnotherRun) {
+  const auto digest = [](const char* sharing) {
+    RunConfig c = siglo("N2:1", 800);
+    c.init_n = 200;
+    sb::air::phases().set(c, 3);
+    if (sharing != nullptr) sb::air::ionization_sharing().set(c, sharing);
+    const RunResult r = run(c);
+    EXPECT_GT(r.counts.spawned, 0u);
+    return r.digest;
+  };
+  EXPECT_EQ(digest(nullptr), digest("equal"));
+  EXPECT_NE(digest(nullptr), digest("uniform"));
 }
 
 RunConfig siglo(const std::string& gas, double td) {

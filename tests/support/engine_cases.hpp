@@ -83,6 +83,12 @@ inline std::vector<Case> cases() {
   out.push_back({"walk_split_and_die", walk});
   out.push_back({"air_ionization", air("N2:1", 800, 50, 3)});
   out.push_back({"air_attachment", air("O2:1", 20, 200, 3)});
+  // The conventions other than the defaults: energy shared at random, three-body attachment by the
+  // partial density.
+  RunConfig conventions = air("N2:0.8,O2:0.2", 600, 50, 3);
+  sb::air::ionization_sharing().set(conventions, "uniform");
+  sb::air::three_body_density().set(conventions, "partial");
+  out.push_back({"air_uniform_sharing_partial_three_body", conventions});
   RunConfig magnetic = air("N2:0.8,O2:0.2", 300, 100, 2);
   sb::air::magnetic_field().set(magnetic, 20);
   sb::air::field_angle().set(magnetic, 60);
