@@ -28,21 +28,27 @@ std::vector<size_t> faster_half(std::vector<size_t> alive,
 }
 
 // The last two after halving, re-measured with `repetitions` (doubling) and their times pooled,
-// while the budget allows both and they are within noise; then ranked again by median.
+// while the budget allows both and they are within noise; then ranked again by median. With
+// `room`, a round starts only where the time of one more measurement as long as the winner's
+// would be left after it, and its measurements may not use that time.
 void settle(HalvingResult& result, int repetitions, const MeasureFn& measure,
-            const std::function<double()>& remaining, const std::vector<double>& wall_s,
+            const std::function<double()>& remaining, const std::vector<double>& wall_s, bool room,
             const NoteFn& note) {
   double wall = wall_s[result.ranking[0].index] + wall_s[result.ranking[1].index];
+  // The winner's next measurement is about as long as the pair's last one (twice the
+  // repetitions, one candidate).
+  const auto kept = [&] { return room ? wall : 0.0; };
+  const auto usable = [&] { return remaining() - kept(); };
   // Past this many repetitions a candidate's median is as sure as a run-to-run drift lets it be.
   constexpr int kMostRepetitions = 1000;
-  while (result.verdict.kind == Verdict::Kind::kWithinNoise && 2 * wall < remaining() &&
+  while (result.verdict.kind == Verdict::Kind::kWithinNoise && 2 * wall < usable() &&
          repetitions <= kMostRepetitions) {
     if (note) {
       note(fmt::format("settling the last two, within noise so far: {} repetitions each",
                        repetitions));
     }
     for (CandidateOutcome* c : {&result.ranking[0], &result.ranking[1]}) {
-      Measurement m = measure(c->index, repetitions, remaining());
+      Measurement m = measure(c->index, repetitions, usable());
       if (m.status != Measurement::Status::kOk) return;  // out of time, or a late failure
       c->times_ms.insert(c->times_ms.end(), m.times_ms.begin(), m.times_ms.end());
       c->spread = spread_of(c->times_ms);
@@ -160,7 +166,7 @@ HalvingResult successive_halving(size_t candidates, const HalvingOptions& o,
   if (result.ranking.size() >= 2) {
     result.verdict = compare(result.ranking[0].times_ms, result.ranking[1].times_ms);
     if (o.settle && !result.budget_spent)
-      settle(result, repetitions * 2, measure, remaining, wall_s, note);
+      settle(result, repetitions * 2, measure, remaining, wall_s, o.room_after_settling, note);
   } else {
     result.verdict.text = "alone: no other candidate was measured to compare it with";
   }

@@ -43,6 +43,9 @@ struct HalvingOptions {
   // Once one candidate remains, re-measure it and the runner-up with twice the repetitions (their
   // times pooled) while the budget allows and they are within noise.
   bool settle = true;
+  // Settling leaves room for one more measurement as long as the winner's last (recommend's
+  // yardstick on the winner's configuration).
+  bool room_after_settling = false;
 };
 
 struct CandidateOutcome {

@@ -300,10 +300,10 @@ std::optional<Json> measure_yardstick(Job& job, const HalvingResult& h, ServedMe
   label_points(alone);
   job.points.push_back(alone.front());
   const size_t index = job.points.size() - 1;
-  // As many repetitions as the winner's, to the most one measurement takes (the settling pools
-  // more).
-  const int repetitions =
-      static_cast<int>(std::min<size_t>(h.ranking.front().times_ms.size(), kMostRepetitions));
+  // As many repetitions as the winner's last measurement, whose time the budget was checked
+  // against (the settling pools more).
+  const int repetitions = static_cast<int>(std::min<size_t>(
+      measure.records().at(h.ranking.front().index)["repetitions_ms"].size(), kMostRepetitions));
   const Measurement m = measure(index, repetitions, 0, remaining_s);
   if (m.status == Measurement::Status::kOutOfTime) return std::nullopt;
   return measure.records().at(index);
@@ -514,6 +514,7 @@ int run_recommend(const RecommendRequest& r) {
   HalvingOptions options;
   options.budget_s = r.budget_s - clock();
   options.first_repetitions = kFirstRepetitions;
+  options.room_after_settling = true;  // for the yardstick
   const std::vector<size_t>& leaders = screened.leaders;
   HalvingResult h = successive_halving(
       leaders.size(), options,

@@ -198,6 +198,25 @@ TEST(Halving, SettlesTheLastTwoWithTheBudgetLeft) {
   EXPECT_LE(again.now, 100.0);
 }
 
+// Two equal candidates never settle: they are re-measured while the budget allows. With room
+// asked for (recommend's yardstick), settling stops where a measurement as long as the winner's
+// last still fits, whatever the budget.
+TEST(Halving, SettlingLeavesRoomForOneMoreMeasurementWhenAsked) {
+  for (int budget = 10; budget <= 40; budget += 3) {
+    FakeBench bench({10, 10}, 0.5);
+    bench.seconds_per_ms = 0.001;
+    HalvingOptions o;
+    o.budget_s = budget;
+    o.room_after_settling = true;
+    const HalvingResult r = successive_halving(2, o, std::ref(bench), [&] { return bench.now; });
+    ASSERT_EQ(r.ranking.size(), 2u);
+    // The winner's last measurement: half its pooled repetitions (they double), 10 ms each.
+    const double winner_last =
+        0.5 * static_cast<double>(r.ranking[0].times_ms.size()) * 10 * bench.seconds_per_ms;
+    EXPECT_GE(budget - bench.now, winner_last) << "budget " << budget;
+  }
+}
+
 // Screening: one look at each candidate, the slow ones stopped at 4x the best run so far (the
 // first candidate, slow, runs whole: there is no best yet), the leaders those within 1.3x.
 TEST(Screen, StopsSlowCandidatesAndPicksTheLeaders) {
