@@ -353,6 +353,33 @@ TEST(Cli, RunPrintsCountsAndWritesTheResult) {
   EXPECT_FALSE(j["config"].contains("layout"));  // a toy parameter
 }
 
+// An observing sim's run records its observables per phase and their averages over the phases
+// asked for, each with its standard error, and air's real collisions per second.
+TEST(Cli, RunAveragesTheObservablesAndCountsRealCollisions) {
+  TempDir dir;
+  const std::string json = dir.path("air.json");
+  const Outcome o = schedbench({"run", "--sim", "air", "--scheduler", "cpu-serial", "--init-n",
+                                "200", "--reduced-field", "400", "--phases", "6", "--phase-time",
+                                "1e-12", "--average-from", "2", "--json", json});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  for (const char* what :
+       {"averages        over phases 2 to 5", "real_collisions/s", "bulk_ND_T_per_m_s"}) {
+    EXPECT_NE(o.out.find(what), std::string::npos) << what << "\n" << o.out;
+  }
+  const nlohmann::json r = nlohmann::json::parse(slurp(json))["result"];
+  ASSERT_EQ(r["observables"].size(), 6u);
+  const nlohmann::json& averages = r["averages"];
+  EXPECT_EQ(averages["from"], 2);
+  const nlohmann::json& energy = averages["mean_energy_eV"];
+  EXPECT_EQ(energy["phases"], 4);
+  double sum = 0;
+  for (size_t k = 2; k < 6; ++k)
+    sum += r["observables"][k]["mean_energy_eV"].get<double>();
+  EXPECT_DOUBLE_EQ(energy["mean"].get<double>(), sum / 4);
+  EXPECT_GT(energy["error"].get<double>(), 0.0);
+  EXPECT_GT(r["real_collisions_per_s"].get<double>(), 0.0);
+}
+
 // A seed is a 64-bit key: the largest is accepted and recorded exactly, and gives another run
 // than its neighbour.
 TEST(Cli, RunTakesAnySixtyFourBitSeed) {
