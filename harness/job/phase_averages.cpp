@@ -1,6 +1,7 @@
 #include "harness/job/phase_averages.hpp"
 
 #include <cmath>
+#include <string>
 
 namespace sb {
 
@@ -43,7 +44,11 @@ PhaseAverage blocked_mean(const std::vector<double>& x) {
 std::vector<PhaseAverage> phase_averages(const std::vector<Observables>& phases, uint32_t start) {
   std::vector<PhaseAverage> out;
   if (phases.empty()) return out;
+  const std::string suffix = kErrorSuffix;
   for (const auto& [name, unused] : phases.front()) {
+    if (name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      continue;
     std::vector<double> x;
     for (size_t k = start; k < phases.size(); ++k) {
       for (const auto& [other, value] : phases[k]) {

@@ -346,10 +346,19 @@ Observables AirSim::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvent
   const double attachment_rate = static_cast<double>(events.removed) / electron_time;
   const double ionizations = static_cast<double>(events.spawned);
   const double attachments = static_cast<double>(events.removed);
+  // One standard error of a mean over the electrons (their spread over the square root of their
+  // number) and of a rate from its count of events (Poisson); NaN where there is none.
+  const auto spread_error = [&](double mean_square, double m) {
+    return n_end > 1 ? std::sqrt(std::max(0.0, mean_square - m * m) / n_end) : NAN;
+  };
+  const auto poisson_error = [](double rate, double count) {
+    return count > 0 ? rate / std::sqrt(count) : NAN;
+  };
+  const double mean_energy = mean(sums.energy), flux = mean(sums.vz);
   return {
       {"electrons", n_end},
-      {"mean_energy_eV", mean(sums.energy)},
-      {"flux_drift_m_per_s", mean(sums.vz)},
+      {"mean_energy_eV", mean_energy},
+      {"flux_drift_m_per_s", flux},
       {"bulk_drift_m_per_s", bulk},
       {"effective_ionization_frequency_per_s", growth / t},
       {"ionizations", ionizations},
@@ -364,7 +373,13 @@ Observables AirSim::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvent
       {"bulk_ND_T_per_m_s", density * bulk_dt},
       {"ionization_rate_coefficient_m3_per_s", ionization_rate / density},
       {"attachment_rate_coefficient_m3_per_s", attachment_rate / density},
-      {"real_collisions", static_cast<double>(elastic + excitations) + ionizations + attachments}};
+      {"real_collisions", static_cast<double>(elastic + excitations) + ionizations + attachments},
+      {"mean_energy_eV_error", spread_error(mean(sums.energy2), mean_energy)},
+      {"flux_drift_m_per_s_error", spread_error(1e6 * mean(sums.vz2), flux)},
+      {"ionization_rate_coefficient_m3_per_s_error",
+       poisson_error(ionization_rate / density, ionizations)},
+      {"attachment_rate_coefficient_m3_per_s_error",
+       poisson_error(attachment_rate / density, attachments)}};
 }
 
 Image AirSim::picture(const std::vector<Particle>& ps) {

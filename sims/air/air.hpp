@@ -175,6 +175,9 @@ struct PhaseSums {
   FixedSum vx, vy, vz;  // m/s
   FixedSum zz, rr;      // z^2 and x^2 + y^2, m^2
   FixedSum zvz, rvr;    // z vz and x vx + y vy, m^2/s
+  // For the phase's statistical errors: energy^2 (eV^2) and vz^2 in (km/s)^2, so that a sum over
+  // 10^9 electrons stays below FixedSum's 2^63.
+  FixedSum energy2, vz2;
   uint64_t electrons = 0, elastic = 0, excitations = 0;
   uint64_t above_table = 0;   // flew above the table's top (--extrapolate error)
   uint64_t short_of_end = 0;  // used every flight of the phase before its end
@@ -184,7 +187,7 @@ struct PhaseSums {
   // The fixed-point sums, in one order, for the code that adds them over ranks.
   template <class F>
   void each_fixed(F&& f) {
-    for (FixedSum* s : {&energy, &x, &y, &z, &vx, &vy, &vz, &zz, &rr, &zvz, &rvr})
+    for (FixedSum* s : {&energy, &x, &y, &z, &vx, &vy, &vz, &zz, &rr, &zvz, &rvr, &energy2, &vz2})
       f(*s);
   }
 
@@ -200,6 +203,8 @@ struct PhaseSums {
             rr + o.rr,
             zvz + o.zvz,
             rvr + o.rvr,
+            energy2 + o.energy2,
+            vz2 + o.vz2,
             electrons + o.electrons,
             elastic + o.elastic,
             excitations + o.excitations,
@@ -235,6 +240,8 @@ SB_HD inline PhaseSums phase_sums(const Particle& p, const Params& prm, uint32_t
           FixedSum::of(p.x * p.x + p.y * p.y),
           FixedSum::of(p.z * vz),
           FixedSum::of(p.x * vx + p.y * vy),
+          FixedSum::of(energy * energy),
+          FixedSum::of(1e-6 * vz * vz),
           1,
           p.elastic,
           p.excitations,

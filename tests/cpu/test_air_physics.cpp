@@ -134,6 +134,18 @@ TEST(AirModelGas, ThermalGasRelaxesToThreeHalvesKT) {
     sum += observable(res.observables[k], "mean_energy_eV");
   const double expected = 1.5 * air::kBoltzmann * kelvin / air::kElementaryCharge;
   EXPECT_NEAR(sum / 10 / expected, 1.0, 0.02);
+  // Phases of two energy relaxation times are close to independent: the scatter of their mean
+  // energies is what each phase's own error (the spread over the square root of the electrons)
+  // says, within the uncertainty of a spread from 10 values.
+  double squares = 0, errors = 0;
+  for (size_t k = 3; k < 13; ++k) {
+    const double d = observable(res.observables[k], "mean_energy_eV") - sum / 10;
+    squares += d * d;
+    errors += observable(res.observables[k], "mean_energy_eV_error");
+  }
+  const double ratio = std::sqrt(squares / 9) / (errors / 10);
+  EXPECT_GT(ratio, 0.5);
+  EXPECT_LT(ratio, 2.0);
 }
 
 // Without a field, among molecules at T, a gas of constant collision frequency diffuses with

@@ -49,14 +49,17 @@ TEST(PhaseAverages, CorrelatedPhasesGetTheErrorOfTheirBlocks) {
   EXPECT_GT(a.error, 2.5 * naive_error(x));
 }
 
+// A phase's own standard error (a name ending in _error) is not averaged: the blocked error over
+// the phases stands for it.
 TEST(PhaseAverages, TooFewPhasesHaveNoErrorAndTheDefaultIsTheSecondHalf) {
   EXPECT_TRUE(std::isnan(blocked_mean({1.0}).error));
   EXPECT_TRUE(std::isnan(blocked_mean({}).mean));
   EXPECT_EQ(average_start(10, std::nullopt), 5u);
   EXPECT_EQ(average_start(11, std::nullopt), 5u);
   EXPECT_EQ(average_start(10, 2u), 2u);
-  const std::vector<Observables> phases = {
-      {{"a", 100.0}, {"b", NAN}}, {{"a", 1.0}, {"b", 2.0}}, {{"a", 3.0}, {"b", NAN}}};
+  const std::vector<Observables> phases = {{{"a", 100.0}, {"b", NAN}, {"a_error", 1.0}},
+                                           {{"a", 1.0}, {"b", 2.0}, {"a_error", 1.0}},
+                                           {{"a", 3.0}, {"b", NAN}, {"a_error", 1.0}}};
   const std::vector<PhaseAverage> out = phase_averages(phases, 1);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].name, "a");
