@@ -69,16 +69,22 @@ void bounds(Communicator& comm, int* lo, int* hi, size_t n) {
       [](uint64_t u) { return static_cast<int>(static_cast<int64_t>(u) - kIntBias); });
 }
 
-Int128 sum(Communicator& comm, Int128 value) {
-  if (comm.size() == 1) return value;
+void sum(Communicator& comm, Int128* values, size_t n) {
+  if (comm.size() == 1 || n == 0) return;
   __extension__ typedef unsigned __int128 Bits;
-  const auto bits = static_cast<Bits>(value);
-  const std::vector<uint64_t> all =
-      comm.gather({static_cast<uint64_t>(bits >> 64), static_cast<uint64_t>(bits)});
-  Bits total = 0;
-  for (size_t r = 0; r < all.size(); r += 2)
-    total += (static_cast<Bits>(all[r]) << 64) | all[r + 1];
-  return static_cast<Int128>(total);
+  std::vector<uint64_t> mine;
+  for (size_t i = 0; i < n; ++i) {
+    const auto bits = static_cast<Bits>(values[i]);
+    mine.push_back(static_cast<uint64_t>(bits >> 64));
+    mine.push_back(static_cast<uint64_t>(bits));
+  }
+  const std::vector<uint64_t> all = comm.gather(mine);
+  for (size_t i = 0; i < n; ++i) {
+    Bits total = 0;
+    for (size_t r = 0; r < all.size(); r += 2 * n)
+      total += (static_cast<Bits>(all[r + 2 * i]) << 64) | all[r + 2 * i + 1];
+    values[i] = static_cast<Int128>(total);
+  }
 }
 
 }  // namespace sb::ranks

@@ -20,7 +20,8 @@ void sum(Communicator& comm, uint32_t* values, uint64_t n);
 void bounds(Communicator& comm, double* lo, double* hi, size_t n);
 void bounds(Communicator& comm, int* lo, int* hi, size_t n);
 
-// The sum over the ranks of a signed 128-bit value, the same on every rank.
-Int128 sum(Communicator& comm, Int128 value);
+// The sums over the ranks of n signed 128-bit values, in place, the same on every rank: one
+// exchange for them all.
+void sum(Communicator& comm, Int128* values, size_t n);
 
 }  // namespace sb::ranks

@@ -297,7 +297,11 @@ Observables AirSim::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvent
   // Every rank's electrons (docs/design.md §10), each rank taking part before any throws, so that
   // none waits for a rank that did; every rank then throws the same error.
   ranks::Communicator& comm = ranks::world();
-  sums.each_fixed([&](FixedSum& sum) { sum.bits = ranks::sum(comm, sum.bits); });
+  std::vector<Int128> fixed;
+  sums.each_fixed([&](FixedSum& sum) { fixed.push_back(sum.bits); });
+  ranks::sum(comm, fixed.data(), fixed.size());
+  size_t next = 0;
+  sums.each_fixed([&](FixedSum& sum) { sum.bits = fixed[next++]; });
   std::vector<uint64_t> counts = {sums.electrons, sums.elastic, sums.excitations, sums.above_table,
                                   sums.short_of_end};
   comm.sum(counts);
