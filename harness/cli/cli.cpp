@@ -360,7 +360,8 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
   cmd.add_option("--average-from", a.average_from,
                  "average the sim's observables (air: transport coefficients) over phases from "
                  "this one (default: the second half), each with its standard error")
-      ->check(CLI::Range(0u, 1000000u));
+      ->check(CLI::Range(0u, 1000000u))
+      ->type_name("WHOLE:0..1000000");
   cmd.add_option(
          "--density-png", a.density_dir,
          "write the sim's picture at the end of each phase as DIR/density_phase_K.png (pic: "
