@@ -360,7 +360,7 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
   cmd.add_option("--average-from", a.average_from,
                  "average the sim's observables (air: transport coefficients) over phases from "
                  "this one (default: the second half), each with its standard error")
-      ->check(CLI::Range(0u, 1000000u))
+      ->check(CLI::Range(0u, 1000000u).description(""))
       ->type_name("WHOLE:0..1000000");
   cmd.add_option(
          "--density-png", a.density_dir,
