@@ -33,9 +33,11 @@ constexpr const char* kYardstick = "bound";
 constexpr int kWarmup = 1;             // untimed runs before each measurement's repetitions
 constexpr int kScreenRepetitions = 1;  // the screening's timed runs per candidate
 constexpr int kFirstRepetitions = 3;   // halving's first round's; each later round doubles them
+// The most repetitions one measurement takes (a job's limit too).
 constexpr size_t kMostRepetitions = 1000;
-constexpr double kLeastWatchdogS = 0.1;  // the watchdog's smallest timeout (--timeout)  // the most
-                                         // one measurement takes (a job's limit too)
+// The fewest repetitions of the yardstick worth a median.
+constexpr size_t kLeastYardstickRepetitions = 3;
+constexpr double kLeastWatchdogS = 0.1;  // the watchdog's smallest timeout (--timeout)
 
 bool runs_sim(const SchedulerEntry& e, const std::string& sim) {
   return e.by_sim.count(sim) > 0;
@@ -285,14 +287,21 @@ HalvingResult with_screening(HalvingResult h, const ScreenResult& s) {
   return h;
 }
 
-// The yardstick on the winner's configuration, if the budget has room for it (about as long as
-// the winner's last measurement): its record, or nothing.
+// The yardstick on the winner's configuration, if the budget has room for it: as many
+// repetitions as the winner's record holds (at most kMostRepetitions), or as many as the winner's
+// wall time per repetition lets the rest of the budget hold. Its record, or nothing.
 std::optional<Json> measure_yardstick(Job& job, const HalvingResult& h, ServedMeasurer& measure,
-                                      double remaining_s, double winner_wall_s) {
+                                      double remaining_s) {
   JobPoint bound = job.points[h.ranking.front().index];
   bound.config.scheduler = kYardstick;
   if (!runs_sim(find_scheduler(kYardstick), bound.config.sim)) return std::nullopt;
-  if (winner_wall_s > remaining_s) {
+  const Json& winner = measure.records().at(h.ranking.front().index);
+  const size_t measured = winner["repetitions_ms"].size();
+  const double wall_per_repetition =
+      winner["wall_s"].get<double>() / static_cast<double>(std::max<size_t>(measured, 1));
+  const size_t fit = static_cast<size_t>(std::max(0.0, remaining_s / wall_per_repetition));
+  const size_t repetitions = std::min({measured, kMostRepetitions, fit});
+  if (repetitions < kLeastYardstickRepetitions) {
     fmt::print(stderr, "{} not measured: the budget is spent\n", kYardstick);
     return std::nullopt;
   }
@@ -300,11 +309,7 @@ std::optional<Json> measure_yardstick(Job& job, const HalvingResult& h, ServedMe
   label_points(alone);
   job.points.push_back(alone.front());
   const size_t index = job.points.size() - 1;
-  // As many repetitions as the winner's last measurement, whose time the budget was checked
-  // against (the settling pools more).
-  const int repetitions = static_cast<int>(std::min<size_t>(
-      measure.records().at(h.ranking.front().index)["repetitions_ms"].size(), kMostRepetitions));
-  const Measurement m = measure(index, repetitions, 0, remaining_s);
+  const Measurement m = measure(index, static_cast<int>(repetitions), 0, remaining_s);
   if (m.status == Measurement::Status::kOutOfTime) return std::nullopt;
   return measure.records().at(index);
 }
@@ -531,9 +536,7 @@ int run_recommend(const RecommendRequest& r) {
   // The yardstick runs on the GPU: it measures nothing a CPU winner could be compared with.
   std::optional<Json> bound;
   if (!h.ranking.empty() && !runs_on_cpu(job.points[h.ranking.front().index].config)) {
-    const Json& winner = measure.records().at(h.ranking.front().index);
-    bound =
-        measure_yardstick(job, h, measure, r.budget_s - clock(), winner["wall_s"].get<double>());
+    bound = measure_yardstick(job, h, measure, r.budget_s - clock());
   }
   JobResults results(job, 1, 1, environment);
   for (const auto& [index, rec] : measure.records())

@@ -42,7 +42,10 @@ TEST(RecommendGpu, RanksGpuCandidatesMeasuresTheBoundAndItsRunCommandRuns) {
   EXPECT_EQ(rec["processes"], 1);
   EXPECT_GE(rec["rounds"], 1);
   EXPECT_FALSE(rec["budget_spent"].get<bool>());
-  EXPECT_NE(rec["verdict"]["kind"], "within-noise") << rec.dump(2);  // 300 s settle the two
+  // The two leaders are settled with more repetitions (they may still be within noise of each
+  // other: two block sizes of one scheduler can be equally fast).
+  EXPECT_GE(rec["ranking"][0]["repetitions"].get<int>(), 6) << rec.dump(2);
+  EXPECT_GE(rec["verdict"]["p_fastest"].get<double>(), 0.5) << rec.dump(2);
   const json& winner = point_labelled(r, rec["winner"]);
   EXPECT_EQ(winner["status"], "ok");
   EXPECT_GE(winner["repetitions_ms"].size(), 3u);
