@@ -41,6 +41,14 @@ class CapacityError : public RunError {
                              std::to_string(capacity) + " holds; raise --capacity");
   }
 
+  // A streamed run (--batch): one particle and its children needed more than the `slots` device
+  // slots of a batch.
+  static CapacityError of_batch(uint64_t slots) {
+    return CapacityError(slots, slots + 1,
+                         "capacity exceeded: one particle and its children needed more than the " +
+                             std::to_string(slots) + " device slots of a batch; raise --batch");
+  }
+
   uint64_t capacity() const { return capacity_; }
   uint64_t needed() const { return needed_; }
 

@@ -37,11 +37,12 @@ struct RunConfig {
 
   // The GPU driver's, which every GPU run has (the CPU engines ignore them): block_size and
   // blocks_per_sm size its grids (SchedulerEntry::launch says which a scheduler reads), the
-  // watchdog and the removal of the dead are the driver's own.
+  // watchdog, the removal of the dead and the batches of a streamed run are the driver's own.
   uint32_t block_size = 128;
   uint32_t blocks_per_sm = 0;          // 0 = fill: the occupancy maximum
   double timeout_s = 600;              // watchdog: a GPU run still going after this fails
   std::string compaction = "inplace";  // GPU removal of the dead: simple, block, warp, cub, inplace
+  uint64_t batch = 0;  // device slots per batch of a streamed run; 0 = auto: only past the device
 };
 
 // One line naming a run, for messages: "mvp with dynamic-warp (init_n 1000, 1 x 100 steps, ...)".

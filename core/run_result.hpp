@@ -72,6 +72,18 @@ class ParticleSet {
   virtual std::optional<Image> picture() const = 0;
 };
 
+// A streamed run's traffic (particles kept in pinned host memory and run through the device in
+// batches, schedulers/device/batches.cuh): the device slots of a batch, the batches run (a batch
+// that overflowed its slots and ran again in halves counts each time), the bytes copied each way,
+// and the time the copies took on the copy engines. The copies overlap the compute, so their time
+// is not a part of the run's time.
+struct Streaming {
+  uint64_t batch_slots = 0;
+  uint64_t batches = 0;
+  uint64_t bytes_to_device = 0, bytes_to_host = 0;
+  double to_device_ms = 0, to_host_ms = 0;
+};
+
 struct RunResult {
   Counts counts;
   double time_ms = 0;                      // the timed region: all phases
@@ -87,6 +99,7 @@ struct RunResult {
   uint64_t reduced_bytes = 0;
   double reduce_ms = 0;
   double imbalance_before = 1, imbalance_after = 1;
+  std::optional<Streaming> streaming;            // a streamed run's, summed over its ranks
   std::shared_ptr<const ParticleSet> particles;  // null unless RunOptions::keep_particles
   std::vector<Observables> observables;          // per phase, where the sim observes
 };

@@ -21,11 +21,14 @@
 // And, for CUDA code, Sim::DeviceState (schedulers/device/sim_device_state.cuh).
 #pragma once
 
+#include <fmt/format.h>
+
 #include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
@@ -61,12 +64,6 @@ struct SetupOf<Sim, std::void_t<typename Sim::Setup>> {
 template <class Sim>
 using SimSetup = typename SetupOf<Sim>::type;
 
-// The setup of a run of Sim (not of a family: of one of its variants).
-template <class Sim>
-std::shared_ptr<const SimSetup<Sim>> make_setup(const RunConfig& c) {
-  return std::make_shared<const SimSetup<Sim>>(c);
-}
-
 template <class Sim, class = void>
 struct HostStateOf {
   class type {
@@ -88,12 +85,36 @@ struct HostStateOf<Sim, std::void_t<typename Sim::HostState>> {
 template <class Sim>
 using HostState = typename HostStateOf<Sim>::type;
 
-// Whether the sim does work between phases (grid work, reported as its own part of the time).
+// Whether the sim does work between phases (grid work, reported as its own part of the time,
+// which needs every particle at once): a sim with a HostState does, unless its HostState declares
+// `static constexpr bool kPhaseWork = false` (one that holds tables only).
+template <class State, class = void>
+struct StateHasPhaseWork : std::true_type {};
+
+template <class State>
+struct StateHasPhaseWork<State, std::void_t<decltype(State::kPhaseWork)>>
+    : std::bool_constant<State::kPhaseWork> {};
+
 template <class Sim, class = void>
 struct HasPhaseWork : std::false_type {};
 
 template <class Sim>
-struct HasPhaseWork<Sim, std::void_t<typename Sim::HostState>> : std::true_type {};
+struct HasPhaseWork<Sim, std::void_t<typename Sim::HostState>>
+    : StateHasPhaseWork<typename Sim::HostState> {};
+
+// The setup of a run of Sim (not of a family: of one of its variants). A streamed run (--batch,
+// docs/design.md §11) of a sim with grid work between phases, which needs every particle on the
+// device at once, is refused here, where every run and every job's point is checked.
+template <class Sim>
+std::shared_ptr<const SimSetup<Sim>> make_setup(const RunConfig& c) {
+  if (c.batch > 0 && HasPhaseWork<Sim>::value) {
+    throw UsageError(fmt::format(
+        "--batch {}: {} has grid work between phases, which needs all its particles on the "
+        "device; accepted: --batch auto, or a sim without grid work",
+        c.batch, c.sim));
+  }
+  return std::make_shared<const SimSetup<Sim>>(c);
+}
 
 }  // namespace sb
 

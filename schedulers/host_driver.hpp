@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/diff.hpp"
@@ -84,6 +85,27 @@ class HostParticleSet : public ParticleSet {
   std::vector<typename Sim::Particle> particles_;
 };
 
+// Writes the initial particles of ids [first, first + count) to `out`: a particle depends on its
+// id alone, so large populations (a streamed run's may be billions) are drawn on every core.
+template <class Sim>
+void fill_initial_particles(const RunConfig& c, const typename Sim::Params& prm, uint64_t first,
+                            uint64_t count, typename Sim::Particle* out) {
+  const DrawKey key = DrawKey::from_seed(c.seed);
+  const auto fill = [&](uint64_t from, uint64_t to) {
+    for (uint64_t i = from; i < to; ++i)
+      out[i] = Sim::initial(first + i, prm, key);
+  };
+  constexpr uint64_t kPerThread = uint64_t{1} << 20;
+  const uint64_t threads =
+      std::min<uint64_t>(std::max(1u, std::thread::hardware_concurrency()), count / kPerThread);
+  if (threads <= 1) return fill(0, count);
+  std::vector<std::thread> pool;
+  for (uint64_t t = 0; t < threads; ++t)
+    pool.emplace_back(fill, count * t / threads, count * (t + 1) / threads);
+  for (std::thread& t : pool)
+    t.join();
+}
+
 // The initial particles of ids [first, first + count): a rank's share (ranks/rebalance.hpp), or
 // every one.
 template <class Sim>
@@ -93,10 +115,8 @@ std::vector<typename Sim::Particle> initial_particles(const RunConfig& c,
                                                       uint64_t count = UINT64_MAX) {
   count = std::min(count, c.init_n - first);
   if (count > c.capacity) throw CapacityError(c.capacity, count);
-  const DrawKey key = DrawKey::from_seed(c.seed);
   auto ps = allocate_host<typename Sim::Particle>(count, "the initial particles");
-  for (uint64_t i = 0; i < count; ++i)
-    ps[i] = Sim::initial(first + i, prm, key);
+  fill_initial_particles<Sim>(c, prm, first, count, ps.data());
   return ps;
 }
 

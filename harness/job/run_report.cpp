@@ -115,6 +115,22 @@ double work_per_second(const RunConfig& c, const RunResult& r) {
   return total / (r.time_ms * 1e-3);
 }
 
+// Gigabytes per second of `bytes` copied in `ms`; 0 where nothing was timed.
+double gb_per_s(uint64_t bytes, double ms) {
+  return ms > 0 ? static_cast<double>(bytes) / (ms * 1e6) : 0.0;
+}
+
+json streaming_json(const Streaming& s) {
+  return {{"batch_slots", s.batch_slots},
+          {"batches", s.batches},
+          {"bytes_to_device", s.bytes_to_device},
+          {"bytes_to_host", s.bytes_to_host},
+          {"to_device_ms", s.to_device_ms},
+          {"to_host_ms", s.to_host_ms},
+          {"to_device_GB_per_s", gb_per_s(s.bytes_to_device, s.to_device_ms)},
+          {"to_host_GB_per_s", gb_per_s(s.bytes_to_host, s.to_host_ms)}};
+}
+
 }  // namespace
 
 std::string digest_hex(uint64_t digest) {
@@ -154,6 +170,7 @@ json result_json(const RunConfig& c, const RunResult& r, std::optional<uint32_t>
   }
   const double work = work_per_second(c, r);
   if (std::isfinite(work)) out[std::string(listed_sim(c.sim)->work_observable) + "_per_s"] = work;
+  if (r.streaming) out["streaming"] = streaming_json(*r.streaming);
   return out;
 }
 
@@ -189,6 +206,15 @@ std::string run_summary(const RunConfig& c, const RunResult& r,
     s += fmt::format("  device memory   {:.3g} GB at most\n",
                      static_cast<double>(r.device_bytes) / 1e9);
     s += memory_line(r);
+  }
+  if (r.streaming) {
+    const Streaming& t = *r.streaming;
+    s += fmt::format(
+        "  streamed        {} batches of {} device slots; {:.3g} GB in at {:.3g} GB/s, {:.3g} GB "
+        "out at {:.3g} GB/s (copies overlap the compute)\n",
+        t.batches, t.batch_slots, static_cast<double>(t.bytes_to_device) / 1e9,
+        gb_per_s(t.bytes_to_device, t.to_device_ms), static_cast<double>(t.bytes_to_host) / 1e9,
+        gb_per_s(t.bytes_to_host, t.to_host_ms));
   }
   if (r.ranks > 1) {
     s += fmt::format("  ranks           {}: {} particles ({:.3g} MB) moved between them\n", r.ranks,

@@ -122,6 +122,8 @@ Json measured(const RunConfig& c, const TimedRepetitions& t, const Observed& see
               {"reduce_ms", counters.at("reduce_ms")},
               {"imbalance", result["imbalance"]}};
   if (seen.clocks) out["gpu_clocks"] = clocks_json(seen);
+  // A streamed run's batches and copies, as its first repetition saw them.
+  if (result.contains("streaming")) out["streaming"] = result["streaming"];
   // Noisy: its interval wider than the sampling asks, or a repetition slowed by the GPU's
   // power or heat; tables show it as such, never as a plain ok.
   if (noisy(sampling, t.times_ms) || !seen.throttled.empty()) out["noisy"] = true;

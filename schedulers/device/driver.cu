@@ -17,58 +17,17 @@
 #include "ranks/device_communicator.hpp"
 #include "ranks/rebalance.hpp"
 #include "ranks/traffic.hpp"
+#include "schedulers/device/batches.cuh"
 #include "schedulers/device/compaction.cuh"
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/phase.cuh"
+#include "schedulers/device/phase_reductions.cuh"
 #include "schedulers/device/sim_device_state.cuh"
 #include "schedulers/host_driver.hpp"
 #include "sims/device_states.cuh"
 #include "sims/registry.hpp"
 
 namespace sb {
-
-struct PhaseTally {
-  unsigned long long removed;
-  unsigned long long steps;
-  unsigned long long vacated;  // slots whose particle moved to another (pool_agent.cuh)
-};
-
-template <class Particle>
-struct TallyParticle {
-  PhaseWindow window;
-  // A claimed slot that reads kEmpty was vacated: its particle moved to another slot.
-  __device__ PhaseTally operator()(const Particle& p) const {
-    if (p.tag.status == kEmpty) return {0, 0, 1};
-    return {p.tag.status == kDead ? 1ull : 0ull, steps_in_phase(p, window), 0};
-  }
-};
-
-struct AddTally {
-  __device__ PhaseTally operator()(const PhaseTally& a, const PhaseTally& b) const {
-    return {a.removed + b.removed, a.steps + b.steps, a.vacated + b.vacated};
-  }
-};
-
-template <class Particle>
-struct HashParticle {
-  __device__ uint64_t operator()(const Particle& p) const { return particle_hash(p); }
-};
-
-template <class Sim>
-struct PhaseSumsOf {
-  typename Sim::Params prm;
-  PhaseWindow window;
-  __device__ typename Sim::PhaseSums operator()(const typename Sim::Particle& p) const {
-    return Sim::phase_sums(p, prm, window);
-  }
-};
-
-struct AddSums {
-  template <class Sums>
-  __device__ Sums operator()(const Sums& a, const Sums& b) const {
-    return a + b;
-  }
-};
 
 // The block size of the driver's own compaction kernels (seed §3.4.2: 128 was best for them).
 inline constexpr uint32_t kCompactionBlock = 128;
@@ -136,6 +95,91 @@ SlotIndex rebalance_on_device(Particle* particles, SlotIndex n, const ranks::Reb
   return compactor.compact(n + after);
 }
 
+// A run whose particles stay in pinned host memory and stream through the device each phase
+// (batches.cuh). Each rank streams its own share; the ranks do not rebalance, since their
+// particles are in host memory (docs/design.md §11).
+template <class Sim>
+RunResult run_streamed(const RunSpec& spec, const RunOptions& opt, MakeDeviceScheduler<Sim> make,
+                       HostState<Sim>& host_state, const DeviceDescription& device,
+                       const DeviceMemory& memory, uint64_t arrays) {
+  using Particle = typename Sim::Particle;
+  const RunConfig& c = spec.config;
+  ranks::Communicator& comm = ranks::world();
+  const PhasePlan& plan = spec.plan();
+  const HostMemoryLimit host = host_memory_limit();
+  require_memory("host", fmt::format("--capacity {} kept in pinned host memory", c.capacity),
+                 c.capacity, sizeof(Particle), host.bytes, host.why);
+  const uint64_t slots = batch_slots(c, sizeof(Particle), arrays, memory.free_bytes);
+  require_memory("device",
+                 fmt::format("two batches of {} slots{}", slots,
+                             arrays == 1 ? "" : " with --compaction " + c.compaction),
+                 2 * arrays * std::max<uint64_t>(slots, 1), sizeof(Particle), memory.free_bytes,
+                 memory.describe());
+
+  CudaStream stream;
+  Watchdog watchdog(describe(c, plan.count, plan.steps), c.timeout_s);
+  const DeviceSetup setup{c, device, stream, watchdog};
+  DeviceMemoryUse::reset_peak();
+  const size_t bytes_before = DeviceMemoryUse::in_use;
+  DeviceState<Sim> device_state(host_state, stream);
+  StreamedRun<Sim> run(setup, device_state.params(), make, slots, kCompactionBlock);
+  const uint64_t share = ranks::shares(c.init_n, comm.size())[comm.rank()];
+  fill_initial_particles<Sim>(c, host_state.params(),
+                              ranks::share_start(c.init_n, comm.size(), comm.rank()), share,
+                              run.store());
+  run.start_with(share);
+
+  RunResult r;
+  r.counts.initial = c.init_n;
+  ranks::traffic() = {};
+  uint64_t digest = 0;
+  for (uint32_t phase = 0; phase < plan.count; ++phase) {
+    std::exception_ptr failed;
+    typename StreamedRun<Sim>::PhaseOutcome here;
+    try {
+      here = run.run_phase(plan.window(phase), r.parts_ms);
+    } catch (const RunError&) {
+      failed = std::current_exception();
+    }
+    agree_on_failure(failed, comm);
+    const PhaseCount total = sum_over_ranks(here.count, comm);
+    add_phase(r.counts, total, sizeof(Particle));
+    digest = here.digest;
+    if constexpr (Observes<Sim>::value) {
+      try {
+        r.observables.push_back(
+            host_state.observe(here.sums, plan.window(phase),
+                               {total.start, total.held - total.start, total.dead + total.gone}));
+      } catch (const RunError&) {
+        failed = std::current_exception();
+      }
+      agree_on_failure(failed, comm);
+    }
+    if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(run.particles()));
+  }
+  finish_timing<Particle>(r, comm);
+  if (plan.count == 0) digest = digest_of(run.particles());
+  const Streaming& mine = run.streaming();
+  std::vector<uint64_t> sums = {run.population(), digest, mine.batches, mine.bytes_to_device,
+                                mine.bytes_to_host};
+  std::vector<uint64_t> most = {DeviceMemoryUse::peak - bytes_before,
+                                static_cast<uint64_t>(mine.to_device_ms * 1e6),
+                                static_cast<uint64_t>(mine.to_host_ms * 1e6)};
+  comm.sum(sums);
+  comm.max(most);
+  r.counts.final = sums[0];
+  r.digest = sums[1];
+  r.device_bytes = most[0];
+  r.streaming = Streaming{mine.batch_slots,
+                          sums[2],
+                          sums[3],
+                          sums[4],
+                          static_cast<double>(most[1]) * 1e-6,
+                          static_cast<double>(most[2]) * 1e-6};
+  if (opt.keep_particles) r.particles = std::make_shared<HostParticleSet<Sim>>(run.particles());
+  return r;
+}
+
 }  // namespace
 
 template <class Sim>
@@ -149,15 +193,20 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
   if (comm.size() > 1) ranks::device_world();  // made now, every rank taking part, untimed
   HostState<Sim> host_state(spec.setup<Sim>());
   const PhasePlan& plan = spec.plan();
-  const std::vector<Particle> initial = initial_particles<Sim>(
-      c, host_state.params(), ranks::share_start(c.init_n, comm.size(), comm.rank()),
-      ranks::shares(c.init_n, comm.size())[comm.rank()]);
+  const uint64_t share = ranks::shares(c.init_n, comm.size())[comm.rank()];
+  if (share > c.capacity) throw CapacityError(c.capacity, share);
   const auto device = describe_device();
   if (!device) throw RunError(c.scheduler + " needs a CUDA device and none is present");
   // The particle slots (two arrays unless the compaction is in place) must fit in what the
-  // device has free: refused before anything runs rather than failing part of the way.
+  // device has free, or the run streams them from host memory (batches.cuh): decided before
+  // anything runs rather than failing part of the way.
   const uint64_t arrays = c.compaction == "inplace" ? 1 : 2;
   const DeviceMemory memory = device_memory();
+  if (runs_streamed(c, sizeof(Particle), arrays, HasPhaseWork<Sim>::value, memory.free_bytes)) {
+    return run_streamed<Sim>(spec, opt, make, host_state, *device, memory, arrays);
+  }
+  const std::vector<Particle> initial = initial_particles<Sim>(
+      c, host_state.params(), ranks::share_start(c.init_n, comm.size(), comm.rank()), share);
   require_memory("device",
                  fmt::format("--capacity {}{}", c.capacity,
                              arrays == 1 ? "" : " with --compaction " + c.compaction),

@@ -55,12 +55,29 @@ const DeclaredParameter& compaction() {
   return p;
 }
 
+const DeclaredParameter& batch() {
+  static const DeclaredParameter p = [] {
+    DeclaredParameter d = with_role(
+        whole_parameter("batch", "--batch",
+                        "GPU schedulers: device slots per batch when the particles stay in pinned "
+                        "host memory and stream through the GPU each phase: auto or "
+                        "1000..10^12 (default auto: batches only where --capacity does not fit "
+                        "in device memory)",
+                        "batch (device slots)", 1000, 1'000'000'000'000, std::nullopt),
+        ParameterRole::kTuning);
+    d.zero_word = "auto";
+    d.fallback = d.zero_word;
+    return stored_in(d, &RunConfig::batch);
+  }();
+  return p;
+}
+
 DeclaredParameters grid_shape() {
   return {&block_size(), &blocks_per_sm()};
 }
 
 DeclaredParameters every_gpu_run() {
-  return {&timeout(), &compaction()};
+  return {&timeout(), &compaction(), &batch()};
 }
 
 }  // namespace sb::launch_knobs

@@ -12,10 +12,11 @@ const DeclaredParameter& block_size();     // threads per block
 const DeclaredParameter& blocks_per_sm();  // resident blocks per SM; fill (0): the occupancy most
 const DeclaredParameter& timeout();        // the watchdog's seconds
 const DeclaredParameter& compaction();     // how the dead are removed (compaction.cuh)
+const DeclaredParameter& batch();          // device slots per batch of a streamed run (batches.cuh)
 
 // The grid shape's knobs, for an entry that reads both.
 DeclaredParameters grid_shape();
-// What every GPU run reads, whatever its scheduler: the watchdog and the compaction.
+// What every GPU run reads, whatever its scheduler: the watchdog, the compaction and the batches.
 DeclaredParameters every_gpu_run();
 
 }  // namespace sb::launch_knobs

@@ -318,6 +318,8 @@ struct AirSim {
   }
   class HostState {
    public:
+    static constexpr bool kPhaseWork = false;  // the collision table, no grid
+
     explicit HostState(std::shared_ptr<const Setup> setup) : setup_(std::move(setup)) {}
     Params params() const { return setup_->params(); }
     void before_phase(std::vector<Particle>&, PhaseWindow) {}

@@ -430,6 +430,100 @@ TEST(GpuCompactionMemory, InPlaceHoldsOneParticleArray) {
                    static_cast<double>(two_arrays.device_bytes) / 1e6, array / 1e6)});
 }
 
+// Streamed runs (schedulers/device/batches.cuh): the particles in pinned host memory and each
+// phase run through the device in batches of 1000 slots give cpu-serial's particles and
+// observables with every GPU scheduler, on every sim without grid work between phases. mvp's
+// children outgrow a batch's first share, so its batches also run again in halves.
+std::vector<Config> streamed_configs() {
+  std::vector<Config> out;
+  // Names of their own: reference() keeps cpu-serial's result by name.
+  out.push_back({"streamed_toy", base("toy", 3000, 2500)});
+  RunConfig mvp = base("mvp", 2000, 100);
+  sb::mvp::split_chance().set(mvp, 2);
+  out.push_back({"streamed_mvp", mvp});
+  RunConfig walk = base("walk", 3000, 100);
+  sb::mvp::split_chance().set(walk, 1);
+  out.push_back({"streamed_walk", walk});
+  out.push_back({"streamed_air", air("N2:0.8,O2:0.2", 400, 3000, 3)});
+  for (Config& c : out) {
+    c.run.capacity = 100'000;
+    c.run.batch = 1000;
+  }
+  return out;
+}
+
+class GpuStreamed : public testing::TestWithParam<std::string> {};
+
+TEST_P(GpuStreamed, BatchesOf1000SlotsGiveCpuSerialsParticlesAndObservables) {
+  SB_REQUIRE_CUDA_DEVICE();
+  for (const Config& config : streamed_configs()) {
+    const RunResult& ref = reference(config);
+    RunConfig c = config.run;
+    c.scheduler = GetParam();
+    RunOptions keep;
+    keep.keep_particles = true;
+    const RunResult r = run(c, keep);
+    ASSERT_TRUE(r.streaming) << config.name;
+    EXPECT_EQ(r.streaming->batch_slots, 1000u) << config.name;
+    EXPECT_GT(r.streaming->batches, 2u) << config.name;
+    EXPECT_LE(r.counts.slots_used, 1000u) << config.name;
+    EXPECT_EQ(r.counts.final, ref.counts.final) << config.name;
+    EXPECT_EQ(r.counts.spawned, ref.counts.spawned) << config.name;
+    EXPECT_EQ(r.counts.removed, ref.counts.removed) << config.name;
+    EXPECT_EQ(r.counts.particle_steps, ref.counts.particle_steps) << config.name;
+    EXPECT_EQ(r.counts.peak, ref.counts.peak) << config.name;
+    EXPECT_EQ(r.counts.peak_live, ref.counts.peak_live) << config.name;
+    EXPECT_EQ(r.digest, ref.digest) << config.name;
+    EXPECT_EQ(r.observables, ref.observables) << config.name;
+    for (const std::string& line :
+         r.particles->differences(*ref.particles, 5, GetParam() + " streamed", "cpu-serial")) {
+      ADD_FAILURE() << config.name << ": " << line;
+    }
+    testing_support::summary().push_back(
+        {fmt::format("{} streamed = cpu-serial", GetParam()),
+         fmt::format("{}, {} batches of 1000 slots", config.name, r.streaming->batches),
+         r.digest == ref.digest && r.counts.final == ref.counts.final ? "identical" : "DIFFERENT"});
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryGpuScheduler, GpuStreamed, testing::ValuesIn(gpu_schedulers()),
+                         [](const testing::TestParamInfo<std::string>& i) {
+                           return test_name(i.param);
+                         });
+
+// A particle whose children alone overflow a batch's slots, and survivors that overflow the host
+// store, are capacity errors naming the slots that were short.
+TEST(GpuStreamedCapacity, OneParticlesChildrenPastABatchAreAnError) {
+  SB_REQUIRE_CUDA_DEVICE();
+  RunConfig c = base("mvp", 10, 100);
+  sb::mvp::split_chance().set(c, 10);  // some 13,000 descendants per particle
+  c.scheduler = "dynamic-warp";
+  c.batch = 1000;
+  try {
+    run(c);
+    FAIL() << "expected a CapacityError";
+  } catch (const CapacityError& e) {
+    EXPECT_EQ(e.capacity(), 1000u);
+    EXPECT_NE(std::string(e.what()).find("raise --batch"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GpuStreamedCapacity, SurvivorsPastTheHostStoreAreAnError) {
+  SB_REQUIRE_CUDA_DEVICE();
+  RunConfig c = base("mvp", 2000, 100);
+  sb::mvp::split_chance().set(c, 2);  // some 15,000 at the end
+  c.scheduler = "dynamic-block";
+  c.capacity = 5000;
+  c.batch = 1000;
+  try {
+    run(c);
+    FAIL() << "expected a CapacityError";
+  } catch (const CapacityError& e) {
+    EXPECT_EQ(e.capacity(), 5000u);
+    EXPECT_GT(e.needed(), 5000u);
+  }
+}
+
 class GpuCapacity : public testing::TestWithParam<std::string> {};
 
 TEST_P(GpuCapacity, OverflowIsAnErrorNotADropOrAHang) {
