@@ -17,6 +17,9 @@ FIGURE_JOBS := toy-block-size toy-init-n toy-steps mvp pic-cross-section pic-blo
 # names the jobs (PARTS). The many-GPU jobs need a GPU per rank and a launcher (sweep --launcher),
 # so `make results` does not run them.
 MERGED_FIGURES := many-gpus
+# Jobs that need more than one GPU's node gives every machine: streamed-mvp pins 104 GB of host
+# memory, so `make results` does not run it either.
+LARGE_HOST_FIGURES := streamed-mvp
 
 .PHONY: all deps configure build build-demo demo test test-slurm clean format figures report results
 
@@ -53,14 +56,14 @@ results: build
 # report of any folder of results: .venv/bin/python -m schedbench_results.report DIR --out OUT.
 figures: deps
 	$(PYTHON) plot/make_figures.py results/$(DEVICE) --out report/figures $(FIGURE_JOBS) \
-		$(MERGED_FIGURES)
+		$(MERGED_FIGURES) $(LARGE_HOST_FIGURES)
 
 # Where `make report` writes: the committed report/ unless REPORT names another folder (for a
 # DEVICE of one's own, so that the committed report stays as it is).
 REPORT ?= report
 report: deps
 	$(PYTHON) -m schedbench_results.report results/$(DEVICE) --out $(REPORT) $(FIGURE_JOBS) \
-		$(MERGED_FIGURES)
+		$(MERGED_FIGURES) $(LARGE_HOST_FIGURES)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
