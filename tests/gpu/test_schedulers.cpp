@@ -172,6 +172,24 @@ const RunResult& reference(const Config& c) {
   return it->second;
 }
 
+// Expects what every engine shares with cpu-serial's run `ref` (slots excepted, which are an
+// engine's own): counts, digest and the particles themselves. `what` names the engine and `name`
+// the configuration in failures.
+void expect_cpu_serial_result(const RunResult& r, const RunResult& ref, const std::string& what,
+                              const std::string& name) {
+  EXPECT_EQ(r.counts.final, ref.counts.final) << name;
+  EXPECT_EQ(r.counts.spawned, ref.counts.spawned) << name;
+  EXPECT_EQ(r.counts.removed, ref.counts.removed) << name;
+  EXPECT_EQ(r.counts.particle_steps, ref.counts.particle_steps) << name;
+  EXPECT_EQ(r.counts.peak, ref.counts.peak) << name;
+  EXPECT_EQ(r.counts.peak_live, ref.counts.peak_live) << name;
+  EXPECT_EQ(r.counts.record_bytes, ref.counts.record_bytes) << name;
+  EXPECT_EQ(r.digest, ref.digest) << name;
+  for (const std::string& line : r.particles->differences(*ref.particles, 5, what, "cpu-serial")) {
+    ADD_FAILURE() << name << ": " << line;
+  }
+}
+
 // Runs `c` (a configuration of `config` with its scheduler set) and expects cpu-serial's
 // particles; `what` names the engine in failures and in the summary.
 void expect_cpu_serial_particles(const RunConfig& c, const Config& config,
@@ -180,21 +198,11 @@ void expect_cpu_serial_particles(const RunConfig& c, const Config& config,
   RunOptions keep;
   keep.keep_particles = true;
   const RunResult r = run(c, keep);
-  EXPECT_EQ(r.counts.final, ref.counts.final);
-  EXPECT_EQ(r.counts.spawned, ref.counts.spawned);
-  EXPECT_EQ(r.counts.removed, ref.counts.removed);
-  EXPECT_EQ(r.counts.particle_steps, ref.counts.particle_steps);
-  EXPECT_EQ(r.counts.peak, ref.counts.peak);
-  EXPECT_EQ(r.counts.peak_live, ref.counts.peak_live);
-  EXPECT_EQ(r.counts.record_bytes, ref.counts.record_bytes);
+  expect_cpu_serial_result(r, ref, what, config.name);
   // The slots a scheduler used are its own, but never more than the particles a phase held
   // (warp pools hand particles on to new slots only as far as others died without one).
   EXPECT_LE(r.counts.slots_used, r.counts.peak);
   EXPECT_GE(r.counts.slots_used, std::max(r.counts.initial, r.counts.final));
-  EXPECT_EQ(r.digest, ref.digest);
-  for (const std::string& line : r.particles->differences(*ref.particles, 5, what, "cpu-serial")) {
-    ADD_FAILURE() << line;
-  }
   testing_support::summary().push_back(
       {fmt::format("{} = cpu-serial", what),
        fmt::format("{} ({} final, {} particle-steps)", config.name, ref.counts.final,
@@ -467,18 +475,8 @@ TEST_P(GpuStreamed, BatchesOf1000SlotsGiveCpuSerialsParticlesAndObservables) {
     EXPECT_EQ(r.streaming->batch_slots, 1000u) << config.name;
     EXPECT_GT(r.streaming->batches, 2u) << config.name;
     EXPECT_LE(r.counts.slots_used, 1000u) << config.name;
-    EXPECT_EQ(r.counts.final, ref.counts.final) << config.name;
-    EXPECT_EQ(r.counts.spawned, ref.counts.spawned) << config.name;
-    EXPECT_EQ(r.counts.removed, ref.counts.removed) << config.name;
-    EXPECT_EQ(r.counts.particle_steps, ref.counts.particle_steps) << config.name;
-    EXPECT_EQ(r.counts.peak, ref.counts.peak) << config.name;
-    EXPECT_EQ(r.counts.peak_live, ref.counts.peak_live) << config.name;
-    EXPECT_EQ(r.digest, ref.digest) << config.name;
+    expect_cpu_serial_result(r, ref, GetParam() + " streamed", config.name);
     EXPECT_EQ(r.observables, ref.observables) << config.name;
-    for (const std::string& line :
-         r.particles->differences(*ref.particles, 5, GetParam() + " streamed", "cpu-serial")) {
-      ADD_FAILURE() << config.name << ": " << line;
-    }
     testing_support::summary().push_back(
         {fmt::format("{} streamed = cpu-serial", GetParam()),
          fmt::format("{}, {} batches of 1000 slots", config.name, r.streaming->batches),
