@@ -25,10 +25,11 @@ FAMILIES = pathlib.Path(results.__file__).parent / "families"
 
 
 def makefile_jobs():
-    """The jobs `make figures` draws (FIGURE_JOBS, then MERGED_FIGURES in the Makefile)."""
+    """The jobs `make figures` draws (FIGURE_JOBS, MERGED_FIGURES, then LARGE_HOST_FIGURES in the
+    Makefile)."""
     text = (ROOT / "Makefile").read_text()
     blocks = [re.search(rf"^{name} :=((?:.*\\\n)*.*)$", text, re.M).group(1)
-              for name in ("FIGURE_JOBS", "MERGED_FIGURES")]
+              for name in ("FIGURE_JOBS", "MERGED_FIGURES", "LARGE_HOST_FIGURES")]
     return " ".join(blocks).replace("\\\n", " ").split()
 
 
