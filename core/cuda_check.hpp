@@ -1,4 +1,4 @@
-// Checked CUDA calls and an owning device buffer.
+// Checked CUDA calls, an owning device buffer and an owning pinned host buffer.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -141,6 +141,35 @@ class DeviceBuffer {
 
  private:
   const char* name_;
+  T* data_ = nullptr;
+  size_t count_ = 0;
+};
+
+// `count` elements of page-locked host memory (cudaHostAlloc), which the copy engines read and
+// write while kernels run; AllocationError (exit code 3) where the host cannot pin that much.
+template <class T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer(size_t count, const char* name) : count_(count) {
+    if (count == 0) return;
+    const cudaError_t e =
+        cudaHostAlloc(reinterpret_cast<void**>(&data_), count * sizeof(T), cudaHostAllocDefault);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      throw allocation_error("pinned host", name, count, sizeof(T),
+                             fmt::format("cudaHostAlloc: {}", cudaGetErrorString(e)));
+    }
+  }
+  ~PinnedBuffer() {
+    if (data_ != nullptr) cudaFreeHost(data_);
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+
+  T* data() const { return data_; }
+  size_t size() const { return count_; }
+
+ private:
   T* data_ = nullptr;
   size_t count_ = 0;
 };

@@ -43,47 +43,6 @@
 
 namespace sb {
 
-// `count` elements of page-locked host memory (cudaHostAlloc), which the copy engines read and
-// write while kernels run; AllocationError (exit code 3) where the host cannot pin that much.
-template <class T>
-class PinnedBuffer {
- public:
-  PinnedBuffer(size_t count, const char* name) : count_(count) {
-    if (count == 0) return;
-    const cudaError_t e =
-        cudaHostAlloc(reinterpret_cast<void**>(&data_), count * sizeof(T), cudaHostAllocDefault);
-    if (e != cudaSuccess) {
-      cudaGetLastError();
-      throw allocation_error("pinned host", name, count, sizeof(T),
-                             fmt::format("cudaHostAlloc: {}", cudaGetErrorString(e)));
-    }
-  }
-  ~PinnedBuffer() {
-    if (data_ != nullptr) cudaFreeHost(data_);
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-
-  T* data() const { return data_; }
-  size_t size() const { return count_; }
-
- private:
-  T* data_ = nullptr;
-  size_t count_ = 0;
-};
-
-class CudaEvent {
- public:
-  CudaEvent() { SB_CUDA_CHECK(cudaEventCreateWithFlags(&e_, cudaEventDisableTiming)); }
-  ~CudaEvent() { cudaEventDestroy(e_); }
-  CudaEvent(const CudaEvent&) = delete;
-  CudaEvent& operator=(const CudaEvent&) = delete;
-  operator cudaEvent_t() const { return e_; }
-
- private:
-  cudaEvent_t e_{};
-};
-
 // A lane: the device slots of one batch with their compaction, the events that order its copies
 // after its compute and its compute after its copies, and the timers of its copies.
 template <class Particle>

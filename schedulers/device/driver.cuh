@@ -45,6 +45,19 @@ class CudaStream {
   cudaStream_t s_{};
 };
 
+// An event that only orders work between streams (no timing).
+class CudaEvent {
+ public:
+  CudaEvent() { SB_CUDA_CHECK(cudaEventCreateWithFlags(&e_, cudaEventDisableTiming)); }
+  ~CudaEvent() { cudaEventDestroy(e_); }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  operator cudaEvent_t() const { return e_; }
+
+ private:
+  cudaEvent_t e_{};
+};
+
 // Milliseconds between two events recorded on a stream.
 class EventTimer {
  public:
