@@ -3,6 +3,7 @@
 // manipulation only, never from a libm whose last bit differs between the two.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -10,6 +11,15 @@
 #include "core/hostdev.hpp"
 
 namespace sb {
+
+// The square root in x's own precision, correctly rounded on host and device (sqrtf and sqrt; the
+// device's without fast math, as the build compiles it).
+SB_HD inline float det_sqrt(float x) {
+  return sqrtf(x);
+}
+SB_HD inline double det_sqrt(double x) {
+  return sqrt(x);
+}
 
 // The natural logarithm of a positive, normal, finite x, within about 2 ulp of the true value.
 // x = 2^e m with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(s) with s = (m - 1) / (m + 1), so

@@ -71,6 +71,18 @@ template <class Sim>
 inline constexpr int kStepRegisters<Sim, std::void_t<decltype(Sim::kStepRegisters)>> =
     Sim::kStepRegisters;
 
+// Whether the sim's kernels take more registers than a block of 1024 threads leaves a thread (64):
+// Sim::kLargeStep where the sim says, else whether its particles have more than 64 bytes, as pic's
+// and air's have in double. Their reduced-precision variants (core/precision.hpp) say so: their
+// particles are smaller, their steps as long. Schedulers give such sims a second instantiation
+// bounded to blocks of 1024, and their warp pools a larger register cap
+// (schedulers/device/grid.cuh). Only speed and the block sizes that launch depend on it.
+template <class Sim, class = void>
+inline constexpr bool kLargeStep = sizeof(typename Sim::Particle) > 64;
+
+template <class Sim>
+inline constexpr bool kLargeStep<Sim, std::void_t<decltype(Sim::kLargeStep)>> = Sim::kLargeStep;
+
 // A table that a run of the sim reads (pic's cross sections), as the text of the file the sim
 // reads it back from, and what it is in a few words ("10000 levels, the seed's synthetic table").
 struct SimTable {

@@ -9,17 +9,18 @@
 
 #include "core/cuda_check.hpp"
 #include "core/errors.hpp"
+#include "core/sim_interface.hpp"
 #include "schedulers/device/phase.cuh"
 
 namespace sb {
 
 // Registers and block sizes (docs/performance.md, "Registers and block sizes"). A block fits on an
 // SM only if its threads' registers do: 64 K of them, so 64 per thread for a block of 1024. ptxas
-// gives the kernels of large particles (pic, air) more than 64, which would leave the largest
-// blocks unlaunchable. So each scheduler kernel takes its launch bound (or, for kernels that
-// already cap their registers, its cap) as a template parameter, and sims with such particles get a
-// second instantiation, bounded to blocks of 1024, that runs where a block of the first does not
-// fit. Toy's and mvp's kernels fit in blocks of 1024 as they are and are compiled once.
+// gives the kernels of long steps (pic's and air's, kLargeStep) more than 64, which would leave the
+// largest blocks unlaunchable. So each scheduler kernel takes its launch bound (or, for kernels
+// that already cap their registers, its cap) as a template parameter, and such sims get a second
+// instantiation, bounded to blocks of 1024, that runs where a block of the first does not fit.
+// Toy's and mvp's kernels fit in blocks of 1024 as they are and are compiled once.
 inline constexpr int kAnyBlock = 0;         // __launch_bounds__(0): no bound, ptxas's registers
 inline constexpr int kLargestBlock = 1024;  // __launch_bounds__(1024): at most 64 registers
 
@@ -28,21 +29,17 @@ inline constexpr int kLargestBlock = 1024;  // __launch_bounds__(1024): at most 
 // fewer for some of air's kernels and spilled the more).
 #define SB_BLOCK_BOUND(bound) __launch_bounds__((bound), (bound) == 0 ? 0 : 1)
 
-// Particles over 64 bytes (pic, air): the kernels that hold one take more registers than a
-// block of 1024 threads leaves them.
-template <class Particle>
-inline constexpr bool kLargeParticle = sizeof(Particle) > 64;
-
-// The launch bound of the instantiation that runs blocks too large for the unbounded one.
+// The launch bound of the instantiation that runs blocks too large for the unbounded one: sims
+// whose kernels take more registers than a block of 1024 threads leaves them
+// (core/sim_interface.hpp) get one.
 template <class Sim>
-inline constexpr int kLargestBlockBound =
-    kLargeParticle<typename Sim::Particle> ? kLargestBlock : kAnyBlock;
+inline constexpr int kLargestBlockBound = kLargeStep<Sim> ? kLargestBlock : kAnyBlock;
 
 // The register cap of that instantiation, for a kernel capped at `own` registers.
 template <class Sim>
 constexpr int largest_block_cap(int own) {
   constexpr int kFits = 65536 / kLargestBlock;
-  return kLargeParticle<typename Sim::Particle> && own > kFits ? kFits : own;
+  return kLargeStep<Sim> && own > kFits ? kFits : own;
 }
 
 // `own` where a block of the configured size fits on an SM, else `capped` (its instantiation

@@ -90,15 +90,15 @@ inline constexpr const char* kSteps16Policy = "steps-16";
 inline constexpr const char* kSteps16What =
     "16 steps per iteration: half the bookkeeping per step, up to 15 idle steps per particle";
 
-// The register cap of a kernel that runs warp pools of `Sim`'s particles: `large` where particles
-// have more than 64 bytes, so that more warps reside than ptxas's own register count would allow
-// (pic), but no fewer than the sim's step asks for (kStepRegisters, core/sim_interface.hpp).
+// The register cap of a kernel that runs warp pools of `Sim`'s particles: `large` for a long step
+// (kLargeStep, core/sim_interface.hpp), so that more warps reside than ptxas's own register count
+// would allow (pic), but no fewer than the sim's step asks for (kStepRegisters).
 // Smaller particles are capped too, since the kernel's one attribute covers every sim, and under
 // a cap ptxas takes registers up to it: at 64, which toy and mvp need at most, and with which a
 // block of 1024 threads still fits on an SM.
 template <class Sim>
 constexpr int pool_register_cap(int large) {
-  return kLargeParticle<typename Sim::Particle> ? std::max(large, kStepRegisters<Sim>) : 64;
+  return kLargeStep<Sim> ? std::max(large, kStepRegisters<Sim>) : 64;
 }
 
 }  // namespace sb

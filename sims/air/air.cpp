@@ -246,7 +246,7 @@ uint32_t steps_per_phase(double nu_max, double phase_time, uint32_t phases) {
 
 }  // namespace
 
-AirSim::Setup::Setup(const RunConfig& c)
+air::Setup::Setup(const RunConfig& c)
     : path_(air::cross_section().given(c) ? air::cross_section().text(c)
                                           : default_cross_sections()),
       phase_time_(air::phase_time().real(c)),
@@ -272,7 +272,7 @@ AirSim::Setup::Setup(const RunConfig& c)
   steps_per_phase_ = steps_per_phase(table_.nu_max, phase_time_, phases_);
 }
 
-AirSim::Params AirSim::Setup::params() const {
+air::Params air::Setup::params() const {
   return {table_.cumulative.data(),
           table_.processes.data(),
           static_cast<uint32_t>(table_.processes.size()),
@@ -289,7 +289,7 @@ AirSim::Params AirSim::Setup::params() const {
           sharing_};
 }
 
-Observables AirSim::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents events) {
+Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents events) {
   const Setup& s = *setup_;
   const double end = air::phase_end_time(s.params(), w.start);
   const uint32_t phase = w.start / s.phases().steps;
@@ -386,15 +386,16 @@ Observables AirSim::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvent
        poisson_error(attachment_rate / density, attachments)}};
 }
 
-Image AirSim::picture(const std::vector<Particle>& ps) {
+template <class Particle>
+Image air::picture(const std::vector<Particle>& ps) {
   // Square cells, 128 across the swarm's longer extent in x or z, and a margin of 4.
   constexpr int kCells = 128, kMargin = 4;
   double lo_x = ps.empty() ? 0 : ps[0].x, hi_x = lo_x, lo_z = ps.empty() ? 0 : ps[0].z, hi_z = lo_z;
   for (const Particle& p : ps) {
-    lo_x = std::min(lo_x, p.x);
-    hi_x = std::max(hi_x, p.x);
-    lo_z = std::min(lo_z, p.z);
-    hi_z = std::max(hi_z, p.z);
+    lo_x = std::min<double>(lo_x, p.x);
+    hi_x = std::max<double>(hi_x, p.x);
+    lo_z = std::min<double>(lo_z, p.z);
+    hi_z = std::max<double>(hi_z, p.z);
   }
   const double cell = std::max({hi_x - lo_x, hi_z - lo_z, 1e-30}) / kCells;
   const auto index = [cell](double v, double lo) { return static_cast<int>((v - lo) / cell); };
@@ -404,5 +405,9 @@ Image AirSim::picture(const std::vector<Particle>& ps) {
     ++counts[static_cast<size_t>(index(p.z, lo_z) + kMargin) * wx + index(p.x, lo_x) + kMargin];
   return density_image(counts, wx, wz);
 }
+
+template Image air::picture(const std::vector<air::ParticleIn<precision::Double>>&);
+template Image air::picture(const std::vector<air::ParticleIn<precision::Mixed>>&);
+template Image air::picture(const std::vector<air::ParticleIn<precision::Single>>&);
 
 }  // namespace sb

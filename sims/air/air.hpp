@@ -16,6 +16,7 @@
 #include "core/draws.hpp"
 #include "core/fixed_sum.hpp"
 #include "core/particle.hpp"
+#include "core/precision.hpp"
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
 #include "core/sim_state.hpp"
@@ -28,10 +29,29 @@ namespace air {
 // The value of Particle::parked for an electron stopped because its energy left the table.
 inline constexpr uint32_t kAboveTable = 0xFFFFFFFFu;
 
-struct Particle {
-  double x, y, z;     // m
-  double ux, uy, uz;  // gamma v, m/s
-  double clock;       // s
+// A particle's fields, for visit().
+template <class P, class F>
+SB_HD void visit_fields(const P& p, F&& f) {
+  f("x", p.x);
+  f("y", p.y);
+  f("z", p.z);
+  f("ux", p.ux);
+  f("uy", p.uy);
+  f("uz", p.uz);
+  f("clock", p.clock);
+  p.tag.visit(f);
+  f("elastic", p.elastic);
+  f("excitations", p.excitations);
+  f("parked", p.parked);
+}
+
+// An electron in precision P (core/precision.hpp): position and clock in P::Coordinate, momentum
+// in P::Real. 88 bytes in double, 60 in single.
+template <class P>
+struct ParticleIn {
+  typename P::Coordinate x, y, z;  // m
+  typename P::Real ux, uy, uz;     // gamma v, m/s
+  typename P::Coordinate clock;    // s
   ParticleTag tag;
   uint32_t elastic;      // elastic collisions in this phase
   uint32_t excitations;  // excitations in this phase
@@ -39,24 +59,40 @@ struct Particle {
 
   template <class F>
   SB_HD void visit(F&& f) const {
-    f("x", x);
-    f("y", y);
-    f("z", z);
-    f("ux", ux);
-    f("uy", uy);
-    f("uz", uz);
-    f("clock", clock);
-    tag.visit(f);
-    f("elastic", elastic);
-    f("excitations", excitations);
-    f("parked", parked);
+    visit_fields(*this, f);
   }
 };
+
+// Mixed: the doubles first, then 44 bytes of 4-byte fields and a spare word, zero, that rounds the
+// record to a whole number of its doubles in the open (hidden padding would escape digests and
+// copies).
+template <>
+struct ParticleIn<precision::Mixed> {
+  double x, y, z;
+  double clock;
+  float ux, uy, uz;
+  ParticleTag tag;
+  uint32_t elastic;
+  uint32_t excitations;
+  uint32_t parked;
+  uint32_t spare;
+
+  template <class F>
+  SB_HD void visit(F&& f) const {
+    visit_fields(*this, f);
+    f("spare", spare);
+  }
+};
+
+using Particle = ParticleIn<precision::Double>;
 static_assert(sizeof(Particle) == 88, "no padding: digests and copies see every byte");
+static_assert(sizeof(ParticleIn<precision::Mixed>) == 80, "no hidden padding");
+static_assert(sizeof(ParticleIn<precision::Single>) == 60, "no hidden padding");
 
 // The steps p took in window w: up to the one that parked it at the phase end, for a particle
 // alive at the end; to its death otherwise (core/particle.hpp).
-SB_HD inline uint32_t steps_in_phase(const Particle& p, PhaseWindow w) {
+template <class P>
+SB_HD uint32_t steps_in_phase(const ParticleIn<P>& p, PhaseWindow w) {
   const uint32_t base = draw_base(p.tag, w);
   const bool parked_here = is_alive(p.tag) && p.parked >= base && p.parked < w.end;
   return (parked_here ? p.parked + 1 : p.tag.step) - base;
@@ -121,38 +157,44 @@ SB_HD void point_in_ball(Words& words, double u[3]) {
   } while (u[0] * u[0] + u[1] * u[1] + u[2] * u[2] > 1.0);
 }
 
-// An isotropic velocity of kinetic energy eps, as momentum.
-template <class Words>
+// An isotropic velocity of kinetic energy eps, as momentum (in double, rounded to the particle's
+// precision).
+template <class Particle, class Words>
 SB_HD void scatter(Particle& p, double eps, Words& words) {
+  using Real = decltype(p.ux);
   double d[3];
   isotropic_direction(words, d);
   const double u = momentum_of(eps);
-  p.ux = u * d[0];
-  p.uy = u * d[1];
-  p.uz = u * d[2];
+  p.ux = static_cast<Real>(u * d[0]);
+  p.uy = static_cast<Real>(u * d[1]);
+  p.uz = static_cast<Real>(u * d[2]);
 }
 
 // Elastic scattering, isotropic in the centre-of-mass frame of the electron and a molecule of
 // mass ratio r = m / M, at rest or drawn from the gas's Maxwellian: v' = v_cm + |g| / (1 + r) n
-// for relative velocity g. Non-relativistic kinematics (docs/physics.md).
-SB_HD inline void elastic(Particle& p, const ProcessInfo& proc, bool thermal, WordStream& words) {
-  const double g0 = sqrt(1.0 + (p.ux * p.ux + p.uy * p.uy + p.uz * p.uz) * kInvC2);
-  const Vec3 v{p.ux / g0, p.uy / g0, p.uz / g0};
-  Vec3 gas{0.0, 0.0, 0.0};
+// for relative velocity g. Non-relativistic kinematics (docs/physics.md), in the particle's
+// precision.
+template <class Particle>
+SB_HD void elastic(Particle& p, const ProcessInfo& proc, bool thermal, WordStream& words) {
+  using T = decltype(p.ux);
+  using V = Vec3T<T>;
+  const T g0 = det_sqrt(T(1) + (p.ux * p.ux + p.uy * p.uy + p.uz * p.uz) * static_cast<T>(kInvC2));
+  const V v{p.ux / g0, p.uy / g0, p.uz / g0};
+  V gas{T(0), T(0), T(0)};
   if (thermal) {
     double a, b, c, unused;
     normal_pair(words, a, b);
     normal_pair(words, c, unused);
-    gas = proc.thermal_speed * Vec3{a, b, c};
+    gas = static_cast<T>(proc.thermal_speed) * rounded<T>(Vec3{a, b, c});
   }
-  const double r = proc.mass_ratio;
-  const Vec3 g = v + (-1.0) * gas;
-  const double speed = sqrt(dot(g, g)) / (1.0 + r);
-  const Vec3 cm = (1.0 / (1.0 + r)) * (r * v + gas);
+  const T r = static_cast<T>(proc.mass_ratio);
+  const V g = v + T(-1) * gas;
+  const T speed = det_sqrt(dot(g, g)) / (T(1) + r);
+  const V cm = (T(1) / (T(1) + r)) * (r * v + gas);
   double d[3];
   isotropic_direction(words, d);
-  const Vec3 out = cm + speed * Vec3{d[0], d[1], d[2]};
-  const double g1 = 1.0 / sqrt(1.0 - dot(out, out) * kInvC2);
+  const V out = cm + speed * rounded<T>(Vec3{d[0], d[1], d[2]});
+  const T g1 = T(1) / det_sqrt(T(1) - dot(out, out) * static_cast<T>(kInvC2));
   p.ux = g1 * out.x;
   p.uy = g1 * out.y;
   p.uz = g1 * out.z;
@@ -164,7 +206,7 @@ SB_HD inline double phase_end_time(const Params& prm, uint32_t t) {
 }
 
 // One phase's sums over the electrons alive at its end, on the host or the device, from which
-// AirSim::HostState::observe finds the phase's observables: the first and second moments of the
+// air::HostState::observe finds the phase's observables: the first and second moments of the
 // positions and velocities that the transport coefficients need (docs/physics.md, "Transport
 // coefficients") in exact fixed point (so the same in any order and over any number of ranks),
 // collision counts, and the electrons that ended the phase wrongly, with the worst of them for
@@ -215,8 +257,10 @@ struct PhaseSums {
   }
 };
 
-// One electron's part of its phase's sums: that phase's, starting at step `start`.
-SB_HD inline PhaseSums phase_sums(const Particle& p, const Params& prm, uint32_t start) {
+// One electron's part of its phase's sums: that phase's, starting at step `start`. In double in
+// every precision (core/precision.hpp).
+template <class P>
+SB_HD PhaseSums phase_sums(const ParticleIn<P>& p, const Params& prm, uint32_t start) {
   const Vec3 u{p.ux, p.uy, p.uz};
   const double energy = energy_ev(u);
   const double inv_gamma = 1.0 / lorentz_factor(u);
@@ -228,7 +272,7 @@ SB_HD inline PhaseSums phase_sums(const Particle& p, const Params& prm, uint32_t
   double f = 0;
   const bool above = p.parked == kAboveTable ||
                      (prm.extrapolate == Extrapolate::kError && !table_row(prm, energy, row, f));
-  const bool short_of_end = p.clock != end;
+  const bool short_of_end = p.clock != static_cast<typename P::Coordinate>(end);
   return {FixedSum::of(energy),
           FixedSum::of(p.x),
           FixedSum::of(p.y),
@@ -272,11 +316,71 @@ const DeclaredParameter& three_body_density();  // TIMES_N cross sections: total
 inline constexpr int kGridNodes = 64;
 inline constexpr int kMostGridNodes = 512;  // the open solve transforms (2 * 512)^3
 
+// The cross sections (read from their file and tabulated once per run), the fields and the
+// phase plan: one for every precision, whose steps read the table in double.
+class Setup {
+ public:
+  explicit Setup(const RunConfig& c);
+  Params params() const;
+  PhasePlan phases() const { return {phases_, steps_per_phase_}; }
+
+  const std::string& path() const { return path_; }
+  const CollisionTable& table() const { return table_; }
+  double density() const { return density_; }
+
+ private:
+  std::string path_;
+  CollisionTable table_;
+  Fields fields_{};
+  double density_ = 0;
+  double phase_time_ = 0;
+  uint32_t phases_ = 0;
+  uint32_t steps_per_phase_ = 0;
+  Extrapolate extrapolate_ = Extrapolate::kError;
+  bool thermal_ = false;
+  double init_radius_ = 0;
+  Sharing sharing_ = Sharing::kEqual;
+};
+
+// The collision table and the observables on the host.
+class HostState {
+ public:
+  static constexpr bool kPhaseWork = false;  // the collision table, no grid
+
+  explicit HostState(std::shared_ptr<const Setup> setup) : setup_(std::move(setup)) {}
+  Params params() const { return setup_->params(); }
+  template <class Particle>
+  void before_phase(std::vector<Particle>&, PhaseWindow) {}
+  // The phase's observables from this rank's sums over the electrons alive at its end, summed
+  // over the ranks; RunError for an electron that left the table (--extrapolate error) or used
+  // every step of the phase.
+  Observables observe(PhaseSums sums, PhaseWindow w, PhaseEvents events);
+
+  const CollisionTable& table() const { return setup_->table(); }
+  double density() const { return setup_->density(); }
+
+ private:
+  std::shared_ptr<const Setup> setup_;
+  // The swarm's centre along z and its spreads about it (z; x and y together), m and m^2, at
+  // the end of the last phase observed: the initial swarm's before the first (at the origin).
+  double mean_z_ = 0, spread_z_ = 0, spread_r_ = 0;
+};
+
+// The electron density projected on the x-z plane (z: along the drift, up), for --density-png
+// (air.cpp instantiates it for every precision).
+template <class Particle>
+Image picture(const std::vector<Particle>& ps);
+
 }  // namespace air
 
-struct AirSim {
-  using Particle = air::Particle;
+// air in the applied fields in precision P (--precision, core/precision.hpp); sims/air/
+// air_family.hpp lists the three, and the space charge's, which shares the double one's members.
+template <class P>
+struct AirSimIn {
+  using Particle = air::ParticleIn<P>;
   using Params = air::Params;
+  using Coordinate = typename P::Coordinate;
+  using Real = typename P::Real;
 
   static constexpr const char* kName = "air";
   static constexpr const char* kDescription =
@@ -284,64 +388,21 @@ struct AirSim {
       "Carlo, one random flight per step, relativistic Boris pusher (docs/physics.md)";
   // Flights count null collisions too; swarm codes count the real ones.
   static constexpr const char* kWorkObservable = "real_collisions";
+  // Its step takes more registers than a block of 1024 threads leaves, in every precision
+  // (core/sim_interface.hpp).
+  static constexpr bool kLargeStep = true;
 
-  // The cross sections (read from their file and tabulated once per run), the fields and the
-  // phase plan.
-  class Setup {
-   public:
-    explicit Setup(const RunConfig& c);
-    Params params() const;
-    PhasePlan phases() const { return {phases_, steps_per_phase_}; }
-
-    const std::string& path() const { return path_; }
-    const air::CollisionTable& table() const { return table_; }
-    double density() const { return density_; }
-
-   private:
-    std::string path_;
-    air::CollisionTable table_;
-    air::Fields fields_{};
-    double density_ = 0;
-    double phase_time_ = 0;
-    uint32_t phases_ = 0;
-    uint32_t steps_per_phase_ = 0;
-    air::Extrapolate extrapolate_ = air::Extrapolate::kError;
-    bool thermal_ = false;
-    double init_radius_ = 0;
-    air::Sharing sharing_ = air::Sharing::kEqual;
-  };
+  using Setup = air::Setup;
   // The observables after each phase, from the sums over its electrons (air::PhaseSums), which
   // follow the swarm's drift from phase to phase.
   using PhaseSums = air::PhaseSums;
   SB_HD static PhaseSums phase_sums(const Particle& p, const Params& prm, PhaseWindow w) {
     return air::phase_sums(p, prm, w.start);
   }
-  class HostState {
-   public:
-    static constexpr bool kPhaseWork = false;  // the collision table, no grid
-
-    explicit HostState(std::shared_ptr<const Setup> setup) : setup_(std::move(setup)) {}
-    Params params() const { return setup_->params(); }
-    void before_phase(std::vector<Particle>&, PhaseWindow) {}
-    // The phase's observables from this rank's sums over the electrons alive at its end, summed
-    // over the ranks; RunError for an electron that left the table (--extrapolate error) or used
-    // every step of the phase.
-    Observables observe(PhaseSums sums, PhaseWindow w, PhaseEvents events);
-
-    const air::CollisionTable& table() const { return setup_->table(); }
-    double density() const { return setup_->density(); }
-
-   private:
-    std::shared_ptr<const Setup> setup_;
-    // The swarm's centre along z and its spreads about it (z; x and y together), m and m^2, at
-    // the end of the last phase observed: the initial swarm's before the first (at the origin).
-    double mean_z_ = 0, spread_z_ = 0, spread_r_ = 0;
-  };
+  using HostState = air::HostState;
   class DeviceState;  // sims/air/device_state.cuh
 
-  // The electron density projected on the x-z plane (z: along the drift, up), for
-  // --density-png.
-  static Image picture(const std::vector<Particle>& ps);
+  static Image picture(const std::vector<Particle>& ps) { return air::picture(ps); }
 
   // At clock 0, with kInitialEnergy eV in an isotropic direction (at rest an electron would have
   // no collision frequency, nu = N sigma v, and without a field never move); at the origin, or
@@ -354,9 +415,9 @@ struct AirSim {
     if (prm.init_radius > 0) {
       double u[3];
       air::point_in_ball(words, u);
-      p.x = prm.init_radius * u[0];
-      p.y = prm.init_radius * u[1];
-      p.z = prm.init_radius * u[2];
+      p.x = static_cast<Coordinate>(prm.init_radius * u[0]);
+      p.y = static_cast<Coordinate>(prm.init_radius * u[1]);
+      p.z = static_cast<Coordinate>(prm.init_radius * u[2]);
     }
     p.tag = ParticleTag::make(index, 0);
     return p;
@@ -370,7 +431,8 @@ struct AirSim {
 
  protected:
   // The step in the fields `f`: the applied ones, or with the space charge's
-  // (sims/air/space_charge.hpp).
+  // (sims/air/space_charge.hpp). The flight's length and its draws are double in every precision;
+  // the clock adds it in Coordinate, the pusher moves the momentum in Real.
   SB_HD static Fate step_in(Particle& p, Particle& child, const Params& prm, const air::Fields& f,
                             StepDraw& draw) {
     const uint32_t t = draw.step();
@@ -379,11 +441,13 @@ struct AirSim {
       p.excitations = 0;
     }
     const Philox4x32Output w = draw.block(0);
-    const double end = air::phase_end_time(prm, t);
-    const double flight = -det_log(unit_open_closed(w.w0, w.w1)) * prm.inv_nu_max;
-    air::Vec3 x{p.x, p.y, p.z}, u{p.ux, p.uy, p.uz};
+    const Coordinate end = static_cast<Coordinate>(air::phase_end_time(prm, t));
+    const Coordinate flight =
+        static_cast<Coordinate>(-det_log(unit_open_closed(w.w0, w.w1)) * prm.inv_nu_max);
+    air::Vec3T<Coordinate> x{p.x, p.y, p.z};
+    air::Vec3T<Real> u{p.ux, p.uy, p.uz};
     const bool cut = !(p.clock + flight < end);
-    air::boris_flight(x, u, f, cut ? end - p.clock : flight);
+    air::boris_flight(x, u, air::rounded<Real>(f), static_cast<Real>(cut ? end - p.clock : flight));
     p.x = x.x;
     p.y = x.y;
     p.z = x.z;
@@ -400,10 +464,11 @@ struct AirSim {
   }
 
  private:
-  // The collision at the end of a flight; `target` is uniform in [0, nu_max).
+  // The collision at the end of a flight; `target` is uniform in [0, nu_max). The energy is the
+  // momentum's, in Real; the table and the energy shares are double.
   SB_HD static Fate collide(Particle& p, Particle& child, const Params& prm, StepDraw& draw,
                             double target) {
-    const double eps = air::energy_ev({p.ux, p.uy, p.uz});
+    const double eps = air::energy_ev(air::Vec3T<Real>{p.ux, p.uy, p.uz});
     uint32_t row = prm.rows - 1;
     double f = 0.0;
     if (!air::table_row(prm, eps, row, f)) {
@@ -451,5 +516,7 @@ struct AirSim {
     return Fate::kAlive;
   }
 };
+
+using AirSim = AirSimIn<precision::Double>;
 
 }  // namespace sb

@@ -15,9 +15,12 @@ const DeclaredParameter& space_charge() {
 }  // namespace air
 
 size_t AirFamily::variant(const RunConfig& c) {
-  if (air::space_charge().on(c)) return Variants::index_of<AirSpaceChargeSim>();
+  if (air::space_charge().on(c)) {
+    precision::refuse_reduced(c, "air's space charge is deposited, solved and read in double");
+    return Variants::index_of<AirSpaceChargeSim>();
+  }
   fields::refuse_mesh_options(c, "--space-charge", "space charge is off");
-  return Variants::index_of<AirSim>();
+  return precision::variant_of<Variants, AirSimIn>(c);
 }
 
 }  // namespace sb

@@ -1,13 +1,15 @@
-// air as users see it, the family in one place: one sim whose --space-charge chooses, at run
-// time, between two variants compiled apart (core/sim_list.hpp), so that air's step without it
-// carries no field code: air in the applied fields (AirSim, the default, sims/air/air.hpp) and
-// with its own space charge (AirSpaceChargeSim, sims/air/space_charge.hpp). Here: the variants,
+// air as users see it, the family in one place: one sim whose --space-charge and --precision
+// choose, at run time, between variants compiled apart (core/sim_list.hpp), so that air's step
+// without it carries no field code: air in the applied fields (AirSimIn, sims/air/air.hpp) in
+// double (AirSim, the default), mixed and single precision (core/precision.hpp), and with its own
+// space charge in double (AirSpaceChargeSim, sims/air/space_charge.hpp). Here: the variants,
 // the parameters they read and the selector.
 #pragma once
 
 #include <cstddef>
 
 #include "core/declared_parameter.hpp"
+#include "core/precision.hpp"
 #include "core/run_config.hpp"
 #include "core/sim_list.hpp"
 #include "fields/mesh_nodes.hpp"
@@ -22,7 +24,8 @@ const DeclaredParameter& space_charge();  // the variant: the electrons' and ion
 }  // namespace air
 
 struct AirFamily {
-  using Variants = SimList<AirSim, AirSpaceChargeSim>;
+  using Variants =
+      SimList<AirSim, AirSpaceChargeSim, AirSimIn<precision::Mixed>, AirSimIn<precision::Single>>;
 
   static constexpr const char* kName = AirSim::kName;
   static constexpr const char* kDescription = AirSim::kDescription;
@@ -45,11 +48,13 @@ struct AirFamily {
             &air::three_body_density(),
             &air::space_charge(),
             &fields::grid(),
-            &fields::field_solver()};
+            &fields::field_solver(),
+            &precision::parameter()};
   }
 
-  // AirSpaceChargeSim's with --space-charge, else AirSim's; UsageError for --grid or
-  // --field-solver without --space-charge.
+  // AirSpaceChargeSim's with --space-charge, else the applied fields' in the run's --precision;
+  // UsageError for --grid or --field-solver without --space-charge, and for --precision other
+  // than double with it.
   static size_t variant(const RunConfig& c);
 };
 

@@ -7,7 +7,8 @@
 
 namespace sb {
 
-class AirSim::DeviceState {
+template <class P>
+class AirSimIn<P>::DeviceState {
  public:
   DeviceState(const HostState& host, cudaStream_t)
       : host_params_(host.params()),

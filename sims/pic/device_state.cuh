@@ -18,7 +18,8 @@ namespace pic {
 inline constexpr uint32_t kGridBlock = 256;
 
 struct CellBoxOf {
-  __device__ CellBox operator()(const Particle& p) const {
+  template <class P>
+  __device__ CellBox operator()(const P& p) const {
     return CellBox::of(cell_of(p.x), cell_of(p.y), cell_of(p.z));
   }
 };
@@ -55,7 +56,8 @@ __global__ void accelerate_particles(P* ps, uint64_t n, LocalGrid g, const float
 
 }  // namespace pic
 
-class PicSim::DeviceState {
+template <class Precision>
+class PicSimIn<Precision>::DeviceState {
  public:
   DeviceState(const HostState& host, cudaStream_t stream)
       : levels_(host.levels().size(), "pic's cross-section levels") {

@@ -71,49 +71,25 @@ const DeclaredParameter& collision_chance() {
   return p;
 }
 
-}  // namespace pic
-
 namespace {
 
-pic::CrossSections cross_sections_of(const RunConfig& c) {
-  const std::string table = pic::cross_section().text(c);
-  if (pic::collision_chance().given(c)) {
-    if (table != pic::kSynthetic) {
+CrossSections cross_sections_of(const RunConfig& c) {
+  const std::string table = cross_section().text(c);
+  if (collision_chance().given(c)) {
+    if (table != kSynthetic) {
       throw UsageError("--collision-chance: give either --cross-section or --collision-chance");
     }
-    return pic::constant_cross_sections(pic::collision_chance().real(c));
+    return constant_cross_sections(collision_chance().real(c));
   }
-  return table == pic::kSynthetic ? pic::synthetic_cross_sections()
-                                  : pic::read_cross_sections(table);
+  return table == kSynthetic ? synthetic_cross_sections() : read_cross_sections(table);
 }
-
-}  // namespace
-
-SimTable PicSim::table(const RunConfig& c) {
-  const pic::CrossSections cs = cross_sections_of(c);
-  std::string what;
-  if (pic::collision_chance().given(c)) {
-    what = fmt::format("split = remove = {} %", pic::collision_chance().real(c) / 2);
-  } else if (pic::cross_section().text(c) == pic::kSynthetic) {
-    what = "the seed's synthetic table";
-  } else {
-    what = "as read from " + pic::cross_section().text(c);
-  }
-  return {pic::format_cross_sections(cs), fmt::format("{} levels, {}", cs.split.size(), what)};
-}
-
-PicSim::Setup::Setup(const RunConfig& c)
-    : levels_(pic::level_table(cross_sections_of(c))),
-      plan_{static_cast<uint32_t>(pic::poisson_steps().whole(c)),
-            static_cast<uint32_t>(pic::mobility_steps().whole(c))} {}
-
-namespace {
 
 // The cells that the particles of every rank occupy (docs/design.md §10).
-pic::CellBox box_over_ranks(const std::vector<PicSim::Particle>& ps, ranks::Communicator& comm) {
-  pic::CellBox box;
-  for (const PicSim::Particle& p : ps) {
-    box = box.merged(pic::CellBox::of(pic::cell_of(p.x), pic::cell_of(p.y), pic::cell_of(p.z)));
+template <class Particle>
+CellBox box_over_ranks(const std::vector<Particle>& ps, ranks::Communicator& comm) {
+  CellBox box;
+  for (const Particle& p : ps) {
+    box = box.merged(CellBox::of(cell_of(p.x), cell_of(p.y), cell_of(p.z)));
   }
   ranks::bounds(comm, box.lo, box.hi, 3);
   return box;
@@ -121,43 +97,71 @@ pic::CellBox box_over_ranks(const std::vector<PicSim::Particle>& ps, ranks::Comm
 
 }  // namespace
 
-void PicSim::HostState::before_phase(std::vector<Particle>& ps, PhaseWindow) {
+SimTable table(const RunConfig& c) {
+  const CrossSections cs = cross_sections_of(c);
+  std::string what;
+  if (collision_chance().given(c)) {
+    what = fmt::format("split = remove = {} %", collision_chance().real(c) / 2);
+  } else if (cross_section().text(c) == kSynthetic) {
+    what = "the seed's synthetic table";
+  } else {
+    what = "as read from " + cross_section().text(c);
+  }
+  return {format_cross_sections(cs), fmt::format("{} levels, {}", cs.split.size(), what)};
+}
+
+Setup::Setup(const RunConfig& c)
+    : levels_(level_table(cross_sections_of(c))),
+      plan_{static_cast<uint32_t>(poisson_steps().whole(c)),
+            static_cast<uint32_t>(mobility_steps().whole(c))} {}
+
+template <class Particle>
+void accelerate_on_host(std::vector<Particle>& ps) {
   ranks::Communicator& comm = ranks::world();
-  const pic::CellBox box = box_over_ranks(ps, comm);
+  const CellBox box = box_over_ranks(ps, comm);
   if (box.empty()) return;  // no particle on any rank
-  const pic::LocalGrid grid(box);
+  const LocalGrid grid(box);
   auto counts = allocate_host<uint32_t>(grid.cells(), "the grid's particle counts");
   for (const Particle& p : ps) {
-    ++counts[grid.index(pic::cell_of(p.x), pic::cell_of(p.y), pic::cell_of(p.z))];
+    ++counts[grid.index(cell_of(p.x), cell_of(p.y), cell_of(p.z))];
   }
   ranks::sum(comm, counts.data(), grid.cells());  // every rank's particles, on every rank
   auto accel = allocate_host<float>(3 * grid.cells(), "the grid's accelerations");
-  const double k = pic::acceleration_constant();
+  const double k = acceleration_constant();
   for (uint64_t i = 0; i < grid.cells(); ++i) {
     int x, y, z;
     if (grid.interior(i, x, y, z))
-      pic::cell_acceleration(grid, counts.data(), k, x, y, z, &accel[3 * i]);
+      cell_acceleration(grid, counts.data(), k, x, y, z, &accel[3 * i]);
   }
   for (Particle& p : ps) {
-    const uint64_t i = grid.index(pic::cell_of(p.x), pic::cell_of(p.y), pic::cell_of(p.z));
+    const uint64_t i = grid.index(cell_of(p.x), cell_of(p.y), cell_of(p.z));
     p.ax = accel[3 * i];
     p.ay = accel[3 * i + 1];
     p.az = accel[3 * i + 2];
   }
 }
 
-Image PicSim::picture(const std::vector<Particle>& ps) {
+template <class Particle>
+Image picture(const std::vector<Particle>& ps) {
   constexpr int kMargin = 4;
-  pic::CellBox box = pic::CellBox::of(pic::kCells / 2, pic::kCells / 2, 0);
+  CellBox box = CellBox::of(kCells / 2, kCells / 2, 0);
   for (const Particle& p : ps)
-    box = box.merged(pic::CellBox::of(pic::cell_of(p.x), pic::cell_of(p.y), 0));
+    box = box.merged(CellBox::of(cell_of(p.x), cell_of(p.y), 0));
   const int x0 = box.lo[0] - kMargin, y0 = box.lo[1] - kMargin;
   const int wx = box.hi[0] - box.lo[0] + 1 + 2 * kMargin,
             wy = box.hi[1] - box.lo[1] + 1 + 2 * kMargin;
   std::vector<uint32_t> counts(static_cast<size_t>(wx) * wy, 0);
   for (const Particle& p : ps)
-    ++counts[static_cast<size_t>(pic::cell_of(p.y) - y0) * wx + (pic::cell_of(p.x) - x0)];
+    ++counts[static_cast<size_t>(cell_of(p.y) - y0) * wx + (cell_of(p.x) - x0)];
   return density_image(counts, wx, wy);
 }
 
+template void accelerate_on_host(std::vector<ParticleIn<precision::Double>>&);
+template void accelerate_on_host(std::vector<ParticleIn<precision::Mixed>>&);
+template void accelerate_on_host(std::vector<ParticleIn<precision::Single>>&);
+template Image picture(const std::vector<ParticleIn<precision::Double>>&);
+template Image picture(const std::vector<ParticleIn<precision::Mixed>>&);
+template Image picture(const std::vector<ParticleIn<precision::Single>>&);
+
+}  // namespace pic
 }  // namespace sb

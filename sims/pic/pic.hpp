@@ -13,6 +13,7 @@
 #include "core/draws.hpp"
 #include "core/image.hpp"
 #include "core/particle.hpp"
+#include "core/precision.hpp"
 #include "core/run_config.hpp"
 #include "core/sim_interface.hpp"
 #include "sims/pic/constants.hpp"
@@ -22,27 +23,58 @@
 namespace sb {
 namespace pic {
 
-struct alignas(16) Particle {
-  double x, y, z;     // m
-  double vx, vy, vz;  // m/s
-  float ax, ay, az;   // m/s^2, the cell's at the start of the phase
+// A particle's fields, in the order of its record, for visit().
+template <class P, class F>
+SB_HD void visit_fields(const P& p, F&& f) {
+  f("x", p.x);
+  f("y", p.y);
+  f("z", p.z);
+  f("vx", p.vx);
+  f("vy", p.vy);
+  f("vz", p.vz);
+  f("ax", p.ax);
+  f("ay", p.ay);
+  f("az", p.az);
+  p.tag.visit(f);
+}
+
+// A particle in precision P (core/precision.hpp): positions in P::Coordinate, velocities in
+// P::Real; the cell's acceleration is a float in every precision (the grid work computes it in
+// float). 80 bytes in double, 56 in single.
+template <class P>
+struct alignas(sizeof(typename P::Real) == 8 ? 16 : 8) ParticleIn {
+  typename P::Coordinate x, y, z;  // m
+  typename P::Real vx, vy, vz;     // m/s
+  float ax, ay, az;                // m/s^2, the cell's at the start of the phase
   ParticleTag tag;
 
   template <class F>
   SB_HD void visit(F&& f) const {
-    f("x", x);
-    f("y", y);
-    f("z", z);
-    f("vx", vx);
-    f("vy", vy);
-    f("vz", vz);
-    f("ax", ax);
-    f("ay", ay);
-    f("az", az);
-    tag.visit(f);
+    visit_fields(*this, f);
   }
 };
+
+// Mixed: 68 bytes of fields and a spare word, zero, that rounds the record to a whole number of
+// its doubles in the open (hidden padding would escape digests and copies).
+template <>
+struct alignas(8) ParticleIn<precision::Mixed> {
+  double x, y, z;
+  float vx, vy, vz;
+  float ax, ay, az;
+  ParticleTag tag;
+  uint32_t spare;
+
+  template <class F>
+  SB_HD void visit(F&& f) const {
+    visit_fields(*this, f);
+    f("spare", spare);
+  }
+};
+
+using Particle = ParticleIn<precision::Double>;
 static_assert(sizeof(Particle) == 80, "no padding: digests and copies see every byte");
+static_assert(sizeof(ParticleIn<precision::Mixed>) == 72, "no hidden padding");
+static_assert(sizeof(ParticleIn<precision::Single>) == 56, "no hidden padding");
 
 // A level's collision as draw thresholds (percent_threshold): draw < split splits,
 // split <= draw < collide removes.
@@ -115,36 +147,61 @@ std::vector<Level> level_table(const CrossSections& cs);
 
 }  // namespace pic
 
-// The mock field's variant of pic (--field mock, the default); sims/pic/pic_family.hpp lists it
-// with the Poisson field's, which shares its members but its field.
-struct PicSim {
-  using Particle = pic::Particle;
+namespace pic {
+
+// The level table and the phases, built once per run.
+class Setup {
+ public:
+  explicit Setup(const RunConfig& c);
+  PhasePlan phases() const { return plan_; }
+  const std::vector<Level>& levels() const { return levels_; }
+
+ private:
+  std::vector<Level> levels_;
+  PhasePlan plan_;
+};
+
+// The cross sections a run reads, as a file that --cross-section reads back.
+SimTable table(const RunConfig& c);
+
+// The mock's grid work between phases, on the host (pic.cpp instantiates it for every precision):
+// counts per cell over every rank, an acceleration per cell, and each particle given its cell's.
+template <class Particle>
+void accelerate_on_host(std::vector<Particle>& ps);
+
+// The particle density per cell summed along z, over the occupied cells and a margin, on a
+// logarithmic colour scale (seed §4.1); each cell a square of pixels, high y at the top.
+template <class Particle>
+Image picture(const std::vector<Particle>& ps);
+
+}  // namespace pic
+
+// The mock field's variant of pic (--field mock, the default) in precision P (--precision,
+// core/precision.hpp); sims/pic/pic_family.hpp lists the three, and the Poisson field's, which
+// shares the double one's members but its field.
+template <class P>
+struct PicSimIn {
+  using Particle = pic::ParticleIn<P>;
   using Params = pic::Params;
+  using Coordinate = typename P::Coordinate;
+  using Real = typename P::Real;
 
   static constexpr const char* kName = "pic";
+  // Its step takes more registers than a block of 1024 threads leaves, in every precision
+  // (core/sim_interface.hpp).
+  static constexpr bool kLargeStep = true;
   static constexpr const char* kDescription =
       "mock PIC-MCC electrons: grid acceleration per poisson step, leapfrog, split/remove "
       "collisions by energy level (seed 003 §3.4)";
-  // The cross sections a run reads, as a file that --cross-section reads back.
-  static SimTable table(const RunConfig& c);
+  static SimTable table(const RunConfig& c) { return pic::table(c); }
 
-  // The level table and the phases, built once per run.
-  class Setup {
-   public:
-    explicit Setup(const RunConfig& c);
-    PhasePlan phases() const { return plan_; }
-    const std::vector<pic::Level>& levels() const { return levels_; }
-
-   private:
-    std::vector<pic::Level> levels_;
-    PhasePlan plan_;
-  };
+  using Setup = pic::Setup;
   // The grid work between phases, on the host.
   class HostState {
    public:
     explicit HostState(std::shared_ptr<const Setup> setup) : setup_(std::move(setup)) {}
     Params params() const { return {setup_->levels().data()}; }
-    void before_phase(std::vector<Particle>& ps, PhaseWindow);
+    void before_phase(std::vector<Particle>& ps, PhaseWindow) { pic::accelerate_on_host(ps); }
 
     const std::vector<pic::Level>& levels() const { return setup_->levels(); }
 
@@ -153,49 +210,48 @@ struct PicSim {
   };
   class DeviceState;  // sims/pic/device_state.cuh
 
-  // Uniform in [226 h, 288 h)^3, at rest.
+  // Uniform in [226 h, 288 h)^3, at rest: the same draws in every precision, rounded to it.
   static Particle initial(uint64_t index, const Params&, DrawKey key) {
     const Philox4x32Output a = draw_block(key, index, DrawStream::kInit, 0);
     const Philox4x32Output b = draw_block(key, index, DrawStream::kInit, 1);
     const auto coordinate = [](uint32_t hi, uint32_t lo) {
       const double u = static_cast<double>(((uint64_t{hi} << 32) | lo) >> 11) * 0x1p-53;
-      return pic::kCubeLow * pic::kCellSize + (pic::kCubeHigh - pic::kCubeLow) * pic::kCellSize * u;
+      return static_cast<Coordinate>(pic::kCubeLow * pic::kCellSize +
+                                     (pic::kCubeHigh - pic::kCubeLow) * pic::kCellSize * u);
     };
-    Particle p{coordinate(a.w0, a.w1),
-               coordinate(a.w2, a.w3),
-               coordinate(b.w0, b.w1),
-               0,
-               0,
-               0,
-               0,
-               0,
-               0,
-               ParticleTag::make(index, 0)};
+    Particle p{};
+    p.x = coordinate(a.w0, a.w1);
+    p.y = coordinate(a.w2, a.w3);
+    p.z = coordinate(b.w0, b.w1);
+    p.tag = ParticleTag::make(index, 0);
     return p;
   }
 
   // The level of each step is predicted by the step before (the draw's hint): the velocity a
   // step will reach is known one step ahead unless a split reverses it, and the acceleration is
   // fixed for the phase. The table entry of the predicted level is loaded first, so that the
-  // load overlaps the leapfrog instead of waiting at its end; energy_level checks it.
+  // load overlaps the leapfrog instead of waiting at its end; energy_level checks it. The kicks
+  // and the energy are in Real, the drift adds to the position in Coordinate.
   SB_HD static Fate step(Particle& p, Particle& child, const Params& prm, StepDraw& draw) {
     uint32_t& predicted_level = draw.hint();
     pic::Level level = prm.levels[predicted_level];
-    const double kx = p.ax * pic::kHalfDt, ky = p.ay * pic::kHalfDt, kz = p.az * pic::kHalfDt;
+    constexpr Real kHalfDt = static_cast<Real>(pic::kHalfDt);
+    constexpr Coordinate kDt = static_cast<Coordinate>(pic::kDt);
+    const Real kx = p.ax * kHalfDt, ky = p.ay * kHalfDt, kz = p.az * kHalfDt;
     p.vx -= kx;
     p.vy -= ky;
     p.vz -= kz;
-    p.x += p.vx * pic::kDt;
-    p.y += p.vy * pic::kDt;
-    p.z += p.vz * pic::kDt;
+    p.x += static_cast<Coordinate>(p.vx) * kDt;
+    p.y += static_cast<Coordinate>(p.vy) * kDt;
+    p.z += static_cast<Coordinate>(p.vz) * kDt;
     p.vx -= kx;
     p.vy -= ky;
     p.vz -= kz;
     // Decided after the level, so that the table load does not wait for the test.
     const bool outside = pic::outside_grid(p.x) || pic::outside_grid(p.y) || pic::outside_grid(p.z);
-    const double energy = p.vx * p.vx + p.vy * p.vy + p.vz * p.vz;
+    const Real energy = p.vx * p.vx + p.vy * p.vy + p.vz * p.vz;
     pic::energy_level(energy, prm.levels, predicted_level, level);
-    const double nx = p.vx - kx - kx, ny = p.vy - ky - ky, nz = p.vz - kz - kz;
+    const Real nx = p.vx - kx - kx, ny = p.vy - ky - ky, nz = p.vz - kz - kz;
     predicted_level = pic::level_guess(nx * nx + ny * ny + nz * nz);
     if (outside) return Fate::kDied;
     const pic::Chances c = level.chances;
@@ -212,9 +268,9 @@ struct PicSim {
 
   SB_HD static bool simulates_children(const Params&) { return true; }
 
-  // The particle density per cell summed along z, over the occupied cells and a margin, on a
-  // logarithmic colour scale (seed §4.1); each cell a square of pixels, high y at the top.
-  static Image picture(const std::vector<Particle>& ps);
+  static Image picture(const std::vector<Particle>& ps) { return pic::picture(ps); }
 };
+
+using PicSim = PicSimIn<precision::Double>;
 
 }  // namespace sb

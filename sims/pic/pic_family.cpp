@@ -15,9 +15,12 @@ const DeclaredParameter& field() {
 }  // namespace pic
 
 size_t PicFamily::variant(const RunConfig& c) {
-  if (pic::field().text(c) == "poisson") return Variants::index_of<PicPoissonSim>();
+  if (pic::field().text(c) == "poisson") {
+    precision::refuse_reduced(c, "pic's Poisson field is solved and read in double");
+    return Variants::index_of<PicPoissonSim>();
+  }
   fields::refuse_mesh_options(c, "--field poisson", "the field is mock");
-  return Variants::index_of<PicSim>();
+  return precision::variant_of<Variants, PicSimIn>(c);
 }
 
 }  // namespace sb

@@ -11,6 +11,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/errors.hpp"
+#include "core/precision.hpp"
 #include "schedulers/compaction_variants.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/pic/pic.hpp"
@@ -119,6 +120,21 @@ std::vector<Config> configs() {
   RunConfig space_charge = air_space_charge(2000, 4, 32);
   sb::fields::field_solver().set(space_charge, "host");
   out.push_back({"air_space_charge_host_solve", space_charge});
+  // Reduced precision (core/precision.hpp): float arithmetic rounds alike on host and device, so
+  // every precision's runs give cpu-serial's particles.
+  RunConfig pic_mixed = pic(20'000, 3, 300, -1);
+  sb::precision::parameter().set(pic_mixed, "mixed");
+  out.push_back({"pic_mixed_precision", pic_mixed});
+  RunConfig pic_single = pic(200'000, 2, 60, 20);
+  sb::precision::parameter().set(pic_single, "single");
+  out.push_back({"pic_single_precision", pic_single});
+  RunConfig air_mixed = air("N2:1", 400, 2000, 4);
+  sb::precision::parameter().set(air_mixed, "mixed");
+  out.push_back({"air_mixed_precision", air_mixed});
+  RunConfig air_single = magnetic;
+  sb::air::thermal_gas().set(air_single, true);
+  sb::precision::parameter().set(air_single, "single");
+  out.push_back({"air_single_precision_magnetic_thermal", air_single});
   // Three-body attachment grows as the pressure squared: at 10 bar every electron is gone
   // within the 6th of 6 phases of 50 ps.
   RunConfig extinct = air("O2:1", 5, 1000, 6);
@@ -261,6 +277,12 @@ std::vector<Config> small_configs_of_every_sim() {
   RunConfig charge = air_space_charge(200, 1, 16);
   sb::fields::field_solver().set(charge, "host");
   out.push_back({"air_space_charge", charge});
+  RunConfig pic_single = pic(300, 2, 40, 30);
+  sb::precision::parameter().set(pic_single, "single");
+  out.push_back({"pic_single", pic_single});
+  RunConfig air_mixed = air("N2:0.8,O2:0.2", 300, 200, 1);
+  sb::precision::parameter().set(air_mixed, "mixed");
+  out.push_back({"air_mixed", air_mixed});
   for (Config& c : out)
     c.run.capacity = 100'000;  // huge-iterate's grid spans the capacity at every step
   return out;
@@ -453,6 +475,9 @@ std::vector<Config> streamed_configs() {
   sb::mvp::split_chance().set(walk, 1);
   out.push_back({"streamed_walk", walk});
   out.push_back({"streamed_air", air("N2:0.8,O2:0.2", 400, 3000, 3)});
+  RunConfig air_single = air("N2:0.8,O2:0.2", 400, 3000, 3);
+  sb::precision::parameter().set(air_single, "single");
+  out.push_back({"streamed_air_single_precision", air_single});
   for (Config& c : out) {
     c.run.capacity = 100'000;
     c.run.batch = 1000;

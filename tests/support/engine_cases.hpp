@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/declared_parameter.hpp"
+#include "core/precision.hpp"
 #include "core/run_config.hpp"
 #include "sims/mvp/mvp.hpp"
 #include "sims/pic/pic.hpp"
@@ -102,6 +103,21 @@ inline std::vector<Case> cases() {
   sb::fields::grid().set(space_charge, 16);
   sb::air::init_radius().set(space_charge, 2e-6);
   out.push_back({"air_space_charge", space_charge});
+  // Reduced precision (core/precision.hpp): pic's mock field and air's applied fields, the latter
+  // magnetic (sub-stepped flights) and with a thermal gas (elastic scattering off moving
+  // molecules).
+  for (const char* p : {"mixed", "single"}) {
+    const bool mixed = std::string(p) == "mixed";
+    RunConfig pic_p = pic(20000, 3, 300, -1);
+    sb::precision::parameter().set(pic_p, p);
+    out.push_back({mixed ? "pic_mixed_precision" : "pic_single_precision", pic_p});
+    RunConfig air_p = air("N2:0.78,O2:0.21,Ar:0.01", 300, 100, 2);
+    sb::air::magnetic_field().set(air_p, 20);
+    sb::air::field_angle().set(air_p, 60);
+    sb::air::thermal_gas().set(air_p, true);
+    sb::precision::parameter().set(air_p, p);
+    out.push_back({mixed ? "air_mixed_precision" : "air_single_precision", air_p});
+  }
   return out;
 }
 
