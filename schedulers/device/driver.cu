@@ -202,8 +202,12 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
   // anything runs rather than failing part of the way.
   const uint64_t arrays = c.compaction == "inplace" ? 1 : 2;
   const DeviceMemory memory = device_memory();
-  if (runs_streamed(c, sizeof(Particle), arrays, HasPhaseWork<Sim>::value, memory.free_bytes)) {
-    return run_streamed<Sim>(spec, opt, make, host_state, *device, memory, arrays);
+  // A sim with grid work between phases never streams (make_setup refuses --batch for it), so
+  // its streamed driver is not compiled.
+  if constexpr (!HasPhaseWork<Sim>::value) {
+    if (runs_streamed(c, sizeof(Particle), arrays, memory.free_bytes)) {
+      return run_streamed<Sim>(spec, opt, make, host_state, *device, memory, arrays);
+    }
   }
   const std::vector<Particle> initial = initial_particles<Sim>(
       c, host_state.params(), ranks::share_start(c.init_n, comm.size(), comm.rank()), share);

@@ -104,12 +104,11 @@ TEST(StoreLayout, SurvivorsThatDoNotFitAreRefused) {
 TEST(StoreLayout, StreamedWhereAskedOrWhereTheSlotsDoNotFit) {
   RunConfig c;
   c.capacity = 1000;
-  EXPECT_FALSE(runs_streamed(c, 40, 1, false, 40'000));
-  EXPECT_TRUE(runs_streamed(c, 40, 1, false, 39'999));
-  EXPECT_TRUE(runs_streamed(c, 40, 2, false, 40'000));  // a second array for the compaction
+  EXPECT_FALSE(runs_streamed(c, 40, 1, 40'000));
+  EXPECT_TRUE(runs_streamed(c, 40, 1, 39'999));
+  EXPECT_TRUE(runs_streamed(c, 40, 2, 40'000));  // a second array for the compaction
   c.batch = 5000;
-  EXPECT_TRUE(runs_streamed(c, 40, 1, false, 1'000'000));
-  EXPECT_FALSE(runs_streamed(c, 40, 1, true, 1'000'000));  // grid work needs every particle
+  EXPECT_TRUE(runs_streamed(c, 40, 1, 1'000'000));
 }
 
 TEST(StoreLayout, BatchSlotsComeFromHalfTheFreeMemoryForTwoLanesOrFromBatch) {
