@@ -37,6 +37,8 @@ constexpr int kFirstRepetitions = 3;   // halving's first round's; each later ro
 constexpr size_t kMostRepetitions = 1000;
 // The fewest repetitions of the yardstick worth a median.
 constexpr size_t kLeastYardstickRepetitions = 3;
+// The share of the budget left after settling that the yardstick's runs may take.
+constexpr double kYardstickShare = 0.8;
 constexpr double kLeastWatchdogS = 0.1;  // the watchdog's smallest timeout (--timeout)
 
 bool runs_sim(const SchedulerEntry& e, const std::string& sim) {
@@ -299,7 +301,13 @@ std::optional<Json> measure_yardstick(Job& job, const HalvingResult& h, ServedMe
   const size_t measured = winner["repetitions_ms"].size();
   const double wall_per_repetition =
       winner["wall_s"].get<double>() / static_cast<double>(std::max<size_t>(measured, 1));
-  const size_t fit = static_cast<size_t>(std::max(0.0, remaining_s / wall_per_repetition));
+  // Before its repetitions the yardstick runs the winner's configuration once for its reference,
+  // and its warm-up; a fifth of the rest is left for what a measurement costs beyond its runs, so
+  // that the measurement ends before the budget does rather than being stopped at it.
+  const double for_repetitions =
+      kYardstickShare * remaining_s -
+      wall_per_repetition * (1.0 + static_cast<double>(job.sampling.warmup));
+  const size_t fit = static_cast<size_t>(std::max(0.0, for_repetitions / wall_per_repetition));
   const size_t repetitions = std::min({measured, kMostRepetitions, fit});
   if (repetitions < kLeastYardstickRepetitions) {
     fmt::print(stderr, "{} not measured: the budget is spent\n", kYardstick);
