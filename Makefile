@@ -15,8 +15,9 @@ FIGURE_JOBS := toy-block-size toy-init-n toy-steps mvp pic-cross-section pic-blo
 	warp-sync air-reduced-field air-phase-time pic-field air-space-charge
 # Figures that draw several jobs' results, in the report after FIGURE_JOBS'; their family module
 # names the jobs (PARTS). The many-GPU jobs need a GPU per rank and a launcher (sweep --launcher),
-# so `make results` does not run them.
-MERGED_FIGURES := many-gpus
+# so `make results` does not run them; it runs the precision jobs (MERGED_JOBS).
+MERGED_FIGURES := many-gpus precision
+MERGED_JOBS := precision-pic precision-air
 # Jobs that need more than one GPU's node gives every machine: streamed-mvp pins 104 GB of host
 # memory, so `make results` does not run it either.
 LARGE_HOST_FIGURES := streamed-mvp
@@ -46,10 +47,11 @@ demo: build-demo
 	$(BUILD)/bin/schedbench sweep jobs/demo.json --out results/demo/demo.json --overwrite
 	$(PYTHON) plot/plot_demo.py results/demo/demo.json --out results/demo
 
-# Every figure job on this machine's GPU into results/<device>/ (about 70 minutes on an H100, their estimates summed).
+# Every figure job on this machine's GPU into results/<device>/ (about 75 minutes on an H100, their estimates summed).
 # Interrupted, it resumes where it stopped.
 results: build
-	scripts/run-jobs.sh --schedbench $(BUILD)/bin/schedbench $(FIGURE_JOBS:%=jobs/%.json)
+	scripts/run-jobs.sh --schedbench $(BUILD)/bin/schedbench $(FIGURE_JOBS:%=jobs/%.json) \
+		$(MERGED_JOBS:%=jobs/%.json)
 
 # Figures and report from committed results only: no build, no GPU. A job without a results
 # file is reported and skipped. The report draws its own figures into report/figures; for a

@@ -7,6 +7,8 @@
 # Writes one CSV per scheduler to $PROFILE_DIR (default profile/) and prints a summary.
 # PROFILE_WORKLOAD replaces the workload's arguments, e.g.
 #   PROFILE_WORKLOAD='run --sim pic --init-n 1e6 --poisson-steps 3 --mobility-steps 1000 --capacity 3e7'
+# PROFILE_METRICS replaces the metrics (fewer take fewer replay passes), e.g.
+#   PROFILE_METRICS=smsp__inst_executed.sum,smsp__thread_inst_executed.sum,launch__registers_per_thread
 set -uo pipefail
 exe=${1:-build/bin/schedbench}
 shift || true
@@ -15,7 +17,7 @@ schedulers=("$@")
 out=${PROFILE_DIR:-profile}
 mkdir -p "$out"
 read -r -a workload <<<"${PROFILE_WORKLOAD:-run --sim mvp --init-n 200000 --steps 10000 --split-chance 0.02 --capacity 20000000}"
-metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,smsp__inst_executed.sum,smsp__thread_inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size,launch__block_size,smsp__average_warp_latency_issue_stalled_short_scoreboard.ratio,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__average_warp_latency_issue_stalled_wait.ratio,smsp__average_warp_latency_issue_stalled_math_pipe_throttle.ratio,smsp__average_warp_latency_issue_stalled_barrier.ratio,smsp__average_warp_latency_issue_stalled_membar.ratio,smsp__average_warp_latency_issue_stalled_branch_resolving.ratio,smsp__average_warp_latency_issue_stalled_no_instruction.ratio,smsp__average_warp_latency_issue_stalled_not_selected.ratio,smsp__average_warp_latency_issue_stalled_selected.ratio,smsp__average_warp_latency_issue_stalled_dispatch_stall.ratio,smsp__average_warp_latency_issue_stalled_sleeping.ratio
+metrics=${PROFILE_METRICS:-gpu__time_duration.sum,sm__cycles_elapsed.max,smsp__inst_executed.sum,smsp__thread_inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size,launch__block_size,smsp__average_warp_latency_issue_stalled_short_scoreboard.ratio,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__average_warp_latency_issue_stalled_wait.ratio,smsp__average_warp_latency_issue_stalled_math_pipe_throttle.ratio,smsp__average_warp_latency_issue_stalled_barrier.ratio,smsp__average_warp_latency_issue_stalled_membar.ratio,smsp__average_warp_latency_issue_stalled_branch_resolving.ratio,smsp__average_warp_latency_issue_stalled_no_instruction.ratio,smsp__average_warp_latency_issue_stalled_not_selected.ratio,smsp__average_warp_latency_issue_stalled_selected.ratio,smsp__average_warp_latency_issue_stalled_dispatch_stall.ratio,smsp__average_warp_latency_issue_stalled_sleeping.ratio}
 kernels='regex:dynamic_warp|balanced_steps|cpu_sync_generation|dynamic_thread|dynamic_block|static_full|gpu_iterate|naive|event_step'
 for s in "${schedulers[@]}"; do
   "$exe" "${workload[@]}" --scheduler "$s" | grep -E "particle-steps|time" | sed "s/^/$s: /"
