@@ -21,13 +21,19 @@ def precision(point):
     return config(point).get("precision", "double")
 
 
+# The block size the figure draws (the table has every one).
+FIGURE_BLOCK = 128
+
+
 def workload(point):
     """A point's workload within its sim: pic's collision chance (the table where none is
-    given), air's reduced field."""
+    given), air's reduced field and phase length; and the block size."""
     c = config(point)
     if c["sim"] == "pic":
-        return f"{fmt(c['collision_chance'])} %" if "collision_chance" in c else "the table"
-    return f"{fmt(c['reduced_field'])} Td"
+        what = f"{fmt(c['collision_chance'])} %" if "collision_chance" in c else "the table"
+    else:
+        what = f"{fmt(c['reduced_field'])} Td, {fmt(c['phase_time'] * 1e12)} ps phases"
+    return f"{what}, block {c['block_size']}"
 
 
 def runs(points):
@@ -48,12 +54,14 @@ def speedup(base, other):
 
 
 def draw(ax, figure, panel):
-    """One sim in one precision: a group of bars per scheduler, one bar per workload."""
+    """One sim in one precision: a group of bars per scheduler, one bar per workload at
+    FIGURE_BLOCK."""
     import matplotlib
 
     sim, prec = panel.quantities
     rows = {k: v for k, v in runs(figure.points).items()
-            if k[0] == sim and "double" in v and prec in v}
+            if k[0] == sim and "double" in v and prec in v
+            and config(v["double"])["block_size"] == FIGURE_BLOCK}
     schedulers = list(dict.fromkeys(k[2] for k in rows))
     workloads = list(dict.fromkeys(k[1] for k in rows))
     colours = matplotlib.colormaps["tab10"]
@@ -80,8 +88,8 @@ def draw(ax, figure, panel):
 
 def words(job, points):
     """The report's text: the setup and every run's median time in each precision."""
-    text = [f"On {device_label(job)}, each at block 128, one rank. Median times (ms) of each "
-            "precision, and in brackets the speed-up over double (double's median over its own).",
+    text = [f"On {device_label(job)}, one rank. Median times (ms) of each precision, and in "
+            "brackets the speed-up over double (double's median over its own).",
             "", "| sim | workload | scheduler | double | mixed | single |", "|---|---|---|---|---|---|"]
     for (sim, w, s), ways in runs(points).items():
         if "double" not in ways:
@@ -120,8 +128,9 @@ def figures(job):
     if not any(precision(p) != "double" for p in points) or not sims:
         return []
     caption = ("Each scheduler's speed-up of mixed and single precision over double (double's "
-               "median time over the other's), per workload, error bars from the repetitions' "
-               "extremes; above 1 the reduced precision is faster.")
+               "median time over the other's), per workload at block "
+               f"{FIGURE_BLOCK}, error bars from the repetitions' extremes; above 1 the reduced "
+               "precision is faster.")
     panels = tuple(Panel((s, prec)) for s in sims for prec in REDUCED)
     return [Figure(job=job, name="precision", title="Reduced precision: speed-up over double",
                    caption=caption, x="precision", points=points, panels=panels, draw=draw,
