@@ -8,7 +8,7 @@ include(CMakePackageConfigHelpers)
 set(sb_package_dir lib/cmake/schedbench)
 
 # The libraries a project links to run its sims with the schedulers, as schedbench::<name>.
-set(sb_installed_libraries sb_flags sb_core sb_ranks sb_fields sb_sims sb_fields_device
+set(sb_installed_libraries sb_flags sb_fmt sb_core sb_ranks sb_fields sb_sims sb_fields_device
     sb_schedulers sb_harness)
 foreach(library ${sb_installed_libraries})
   string(REGEX REPLACE "^sb_" "" name ${library})
