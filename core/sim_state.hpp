@@ -102,15 +102,32 @@ template <class Sim>
 struct HasPhaseWork<Sim, std::void_t<typename Sim::HostState>>
     : StateHasPhaseWork<typename Sim::HostState> {};
 
+// Whether that grid work may stream (docs/design.md §11): it reads the particles in passes that
+// take them a batch at a time (DeviceState::gather and on_batch,
+// schedulers/device/sim_device_state.cuh), so a run may keep them in host memory. Its HostState
+// declares `static constexpr bool kStreamsPhaseWork = true`.
+template <class State, class = void>
+struct StateStreamsPhaseWork : std::false_type {};
+
+template <class State>
+struct StateStreamsPhaseWork<State, std::void_t<decltype(State::kStreamsPhaseWork)>>
+    : std::bool_constant<State::kStreamsPhaseWork> {};
+
+// Whether a GPU run of Sim may stream its particles from host memory: a sim without grid work
+// between phases, or one whose grid work streams.
+template <class Sim>
+inline constexpr bool kStreams =
+    !HasPhaseWork<Sim>::value || StateStreamsPhaseWork<HostState<Sim>>::value;
+
 // The setup of a run of Sim (not of a family: of one of its variants). A streamed run (--batch,
-// docs/design.md §11) of a sim with grid work between phases, which needs every particle on the
-// device at once, is refused here, where every run and every job's point is checked.
+// docs/design.md §11) of a sim whose grid work between phases needs every particle on the device
+// at once is refused here, where every run and every job's point is checked.
 template <class Sim>
 std::shared_ptr<const SimSetup<Sim>> make_setup(const RunConfig& c) {
-  if (c.batch > 0 && HasPhaseWork<Sim>::value) {
+  if (c.batch > 0 && !kStreams<Sim>) {
     throw UsageError(fmt::format(
-        "--batch {}: {} has grid work between phases, which needs all its particles on the "
-        "device; accepted: --batch auto, or a sim without grid work",
+        "--batch {}: {} has grid work between phases that needs all its particles on the "
+        "device; accepted: --batch auto, or a sim that streams (docs/design.md §11)",
         c.batch, c.sim));
   }
   return std::make_shared<const SimSetup<Sim>>(c);

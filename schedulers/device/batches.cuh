@@ -5,6 +5,11 @@
 // the observables are the in-memory run's. Only the driver changes; every GPU scheduler runs a
 // batch as it runs a population that fits.
 //
+// A sim's grid work between phases streams too (DeviceState::gather and on_batch,
+// schedulers/device/sim_device_state.cuh): each pass it makes over the population streams it
+// through the lanes, copied in only, and each batch takes what it reads of the grids just before
+// it runs, as the in-memory run gives every particle before the phase.
+//
 // Two lanes of device slots alternate. While the scheduler runs a batch in one lane on the compute
 // stream, the next batch is copied into the other lane on a stream of its own, and the survivors of
 // the batch before are copied out of it on a third, once they are compacted. A batch whose
@@ -38,6 +43,7 @@
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/phase.cuh"
 #include "schedulers/device/phase_reductions.cuh"
+#include "schedulers/device/sim_device_state.cuh"
 #include "schedulers/device/store_layout.hpp"
 #include "schedulers/host_driver.hpp"
 
@@ -54,7 +60,7 @@ struct BatchLane {
   }
   DeviceBuffer<Particle> particles;
   Compactor<Particle> compactor;
-  CudaEvent loaded, stored;
+  CudaEvent loaded, stored, read;  // read: a grid pass is done with the lane
   EventTimer load_time, store_time;
   SlotIndex dirty = 0;         // leading slots that may hold particles
   bool store_pending = false;  // store_time not yet added
@@ -77,12 +83,13 @@ class StreamedRun {
  public:
   using Particle = typename Sim::Particle;
 
-  StreamedRun(const DeviceSetup& setup, const typename Sim::Params& prm,
-              MakeDeviceScheduler<Sim> make, uint64_t lane_slots, uint32_t block)
+  StreamedRun(const DeviceSetup& setup, DeviceState<Sim>& state, MakeDeviceScheduler<Sim> make,
+              uint64_t lane_slots, uint32_t block)
       : c_(setup.config),
         lane_config_(lane_config(setup.config, lane_slots)),
         setup_{lane_config_, setup.device, setup.stream, setup.watchdog},
-        prm_(prm),
+        state_(state),
+        prm_(state.params()),
         store_(c_.capacity, "the particles in host memory (--capacity)"),
         layout_(c_.capacity),
         counters_(1, "the particle counters"),
@@ -115,6 +122,17 @@ class StreamedRun {
     taken_ = completed_ = written_ = 0;
     const auto t0 = std::chrono::steady_clock::now();
     double computed_ms = 0;
+    if constexpr (HasPhaseWork<Sim>::value) {
+      if (!gathered_) gather_pass();
+      while (!state_.end_gather(setup_.stream))
+        gather_pass();
+      setup_.watchdog.sync(setup_.stream);
+      grid_ms_ +=
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      computed_ms += grid_ms_;
+      state_.begin_gather(setup_.stream);  // the next phase's, from this one's survivors
+      gathered_ = true;
+    }
     uint64_t load_limit = first_load();
     Batch current = take(load_limit);
     if (current.count > 0) load(*lanes_[0], current);
@@ -133,9 +151,11 @@ class StreamedRun {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     parts_ms["mobility"] += mobility_ms_;
     parts_ms["compaction"] += compaction_ms_;
+    // The grid work's passes, their copies included, and what each batch read of the grids.
+    if (HasPhaseWork<Sim>::value) parts_ms["grid"] += grid_ms_;
     // The rest of the phase's time: the compute waiting for copies, and the driver's reductions.
     parts_ms["streaming"] += std::max(0.0, wall_ms - computed_ms);
-    mobility_ms_ = compaction_ms_ = 0;
+    mobility_ms_ = compaction_ms_ = grid_ms_ = 0;
     return outcome_;
   }
 
@@ -168,14 +188,41 @@ class StreamedRun {
   }
 
   void load(BatchLane<Particle>& lane, Batch b) {
+    copy_in(lane, layout_.taken_at(b.first, b.count), b.count);
+  }
+
+  // Copies `count` particles from store index `at` into the lane, once the lane's survivors are
+  // out and any grid pass is done with it.
+  void copy_in(BatchLane<Particle>& lane, uint64_t at, uint64_t count) {
     SB_CUDA_CHECK(cudaStreamWaitEvent(copy_in_, lane.stored));
+    SB_CUDA_CHECK(cudaStreamWaitEvent(copy_in_, lane.read));
     lane.load_time.start(copy_in_);
-    SB_CUDA_CHECK(cudaMemcpyAsync(lane.particles.data(),
-                                  store_.data() + layout_.taken_at(b.first, b.count),
-                                  b.count * sizeof(Particle), cudaMemcpyHostToDevice, copy_in_));
+    SB_CUDA_CHECK(cudaMemcpyAsync(lane.particles.data(), store_.data() + at,
+                                  count * sizeof(Particle), cudaMemcpyHostToDevice, copy_in_));
     lane.load_time.stop(copy_in_);
     SB_CUDA_CHECK(cudaEventRecord(lane.loaded, copy_in_));
-    streaming_.bytes_to_device += b.count * sizeof(Particle);
+    streaming_.bytes_to_device += count * sizeof(Particle);
+  }
+
+  // The grids gathered from every particle of the population, a lane's worth at a time, the copy of
+  // the next batch overlapping the gathering of this one. In any order, since the grids' sums do
+  // not depend on it: the store's population as it lies. Nothing is copied back.
+  void gather_pass() {
+    state_.begin_gather(setup_.stream);
+    const uint64_t first = layout_.first(), total = layout_.population();
+    const uint64_t most = lanes_[0]->particles.size();
+    if (total > 0) copy_in(*lanes_[0], first, std::min(most, total));
+    for (uint64_t at = 0, lane = 0; at < total; at += most, lane = 1 - lane) {
+      const uint64_t count = std::min(most, total - at), next = at + count;
+      if (next < total) copy_in(*lanes_[1 - lane], first + next, std::min(most, total - next));
+      BatchLane<Particle>& here = *lanes_[lane];
+      SB_CUDA_CHECK(cudaStreamWaitEvent(setup_.stream, here.loaded));
+      state_.gather(here.particles.data(), count, setup_.stream);
+      SB_CUDA_CHECK(cudaEventRecord(here.read, setup_.stream));
+      here.dirty = std::max<SlotIndex>(here.dirty, count);
+      SB_CUDA_CHECK(cudaEventSynchronize(here.loaded));  // for its copy's time
+      streaming_.to_device_ms += here.load_time.elapsed_ms();
+    }
   }
 
   void add_store_time(BatchLane<Particle>& lane) {
@@ -197,6 +244,12 @@ class StreamedRun {
       SB_CUDA_CHECK(cudaGetLastError());
     }
     lane.dirty = std::max<SlotIndex>(lane.dirty, b.count);
+    double read_ms = 0;
+    if constexpr (HasPhaseWork<Sim>::value) {
+      grid_.start(stream);
+      state_.on_batch(lane.particles.data(), b.count, stream);
+      grid_.stop(stream);
+    }
     const DeviceCounters start = counters_at_start(b.count);
     SB_CUDA_CHECK(
         cudaMemcpyAsync(counters_.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
@@ -214,8 +267,12 @@ class StreamedRun {
     ++streaming_.batches;
     streaming_.to_device_ms += lane.load_time.elapsed_ms();
     add_store_time(lane);  // the load waited for the lane's last store
-    const double ran_ms = mobility_.elapsed_ms();
-    mobility_ms_ += ran_ms;
+    if constexpr (HasPhaseWork<Sim>::value) {
+      read_ms = grid_.elapsed_ms();
+      grid_ms_ += read_ms;
+    }
+    const double ran_ms = read_ms + mobility_.elapsed_ms();
+    mobility_ms_ += ran_ms - read_ms;
     const DeviceCounters end = counters_.to_host().front();
     const SlotIndex claimed = scheduler_->slots_claimed(end);
     lane.dirty = std::min<SlotIndex>(std::max(lane.dirty, claimed), lane.particles.size());
@@ -229,8 +286,9 @@ class StreamedRun {
     return ran_ms + finish_batch(lane, b, end, claimed);
   }
 
-  // Counts, compacts, observes and digests a batch that ran, then copies its survivors out; returns
-  // the milliseconds the compaction took.
+  // Counts, compacts, observes and digests a batch that ran, gathers the next phase's grids from
+  // its survivors, then copies them out; returns the milliseconds the compaction and the gathering
+  // took.
   double finish_batch(BatchLane<Particle>& lane, Batch b, const DeviceCounters& end,
                       SlotIndex claimed) {
     const auto on_stream = thrust::cuda::par.on(setup_.stream);
@@ -256,6 +314,15 @@ class StreamedRun {
       ps = lane.particles.data();  // a compaction into a second array swaps the arrays
     }
     lane.dirty = alive;
+    if constexpr (HasPhaseWork<Sim>::value) {
+      grid_.start(setup_.stream);
+      state_.gather(ps, alive, setup_.stream);
+      grid_.stop(setup_.stream);
+      setup_.watchdog.sync(setup_.stream);
+      const double gathered_ms = grid_.elapsed_ms();
+      grid_ms_ += gathered_ms;
+      compacted_ms += gathered_ms;
+    }
     if constexpr (Observes<Sim>::value) {
       outcome_.sums =
           outcome_.sums + thrust::transform_reduce(on_stream, ps, ps + alive,
@@ -284,6 +351,7 @@ class StreamedRun {
   const RunConfig& c_;
   RunConfig lane_config_;
   DeviceSetup setup_;
+  DeviceState<Sim>& state_;
   typename Sim::Params prm_;
   PinnedBuffer<Particle> store_;
   StoreLayout layout_;
@@ -291,12 +359,13 @@ class StreamedRun {
   std::array<std::unique_ptr<BatchLane<Particle>>, 2> lanes_;
   std::unique_ptr<DeviceScheduler<Sim>> scheduler_;
   CudaStream copy_in_, copy_out_;
-  EventTimer mobility_, compaction_;
+  EventTimer mobility_, compaction_, grid_;
   PhaseWindow window_{};
   PhaseOutcome outcome_;
   uint64_t taken_ = 0, completed_ = 0, written_ = 0;
   double growth_ = 0;  // most slots a batch claimed per particle it started with
-  double mobility_ms_ = 0, compaction_ms_ = 0;
+  double mobility_ms_ = 0, compaction_ms_ = 0, grid_ms_ = 0;
+  bool gathered_ = false;  // the phase's grids gathered from the survivors of the one before
   Streaming streaming_;
 };
 

@@ -122,7 +122,7 @@ RunResult run_streamed(const RunSpec& spec, const RunOptions& opt, MakeDeviceSch
   DeviceMemoryUse::reset_peak();
   const size_t bytes_before = DeviceMemoryUse::in_use;
   DeviceState<Sim> device_state(host_state, stream);
-  StreamedRun<Sim> run(setup, device_state.params(), make, slots, kCompactionBlock);
+  StreamedRun<Sim> run(setup, device_state, make, slots, kCompactionBlock);
   const uint64_t share = ranks::shares(c.init_n, comm.size())[comm.rank()];
   fill_initial_particles<Sim>(c, host_state.params(),
                               ranks::share_start(c.init_n, comm.size(), comm.rank()), share,
@@ -202,9 +202,9 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
   // anything runs rather than failing part of the way.
   const uint64_t arrays = c.compaction == "inplace" ? 1 : 2;
   const DeviceMemory memory = device_memory();
-  // A sim with grid work between phases never streams (make_setup refuses --batch for it), so
+  // A sim whose grid work does not stream never streams (make_setup refuses --batch for it), so
   // its streamed driver is not compiled.
-  if constexpr (!HasPhaseWork<Sim>::value) {
+  if constexpr (kStreams<Sim>) {
     if (runs_streamed(c, sizeof(Particle), arrays, memory.free_bytes)) {
       return run_streamed<Sim>(spec, opt, make, host_state, *device, memory, arrays);
     }

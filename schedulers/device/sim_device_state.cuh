@@ -7,6 +7,18 @@
 // Over several ranks, before_phase sums its grids over them (ranks/device_reduce.hpp).
 // in a CUDA header of its folder, which sims/device_states.cuh lists for the GPU driver and the
 // yardstick (the places that build one); other sims get this default.
+// A sim whose grid work may stream (kStreamsPhaseWork, core/sim_state.hpp) splits before_phase
+// into gathering its grids from the particles, batch by batch, and each batch's read of them, so
+// that a run whose particles stay in host memory does it a batch at a time (docs/design.md §11):
+//     void begin_gather(cudaStream_t);                           // the grids emptied
+//     void gather(const Particle*, uint64_t n, cudaStream_t);    // a batch's particles added
+//     bool end_gather(cudaStream_t);  // the grids made (summed over the ranks), or false where
+//                                     // they need every particle gathered again, from begin
+//     void on_batch(Particle*, uint64_t n, cudaStream_t);  // a batch given what it reads of them
+// Gathering adds exact sums (counts, fixed-point charge), so the batches may come in any order
+// and at any time between two phases: a streamed run gathers the next phase's grids from each
+// batch's survivors as it runs the phase. Its before_phase(ps, n) is begin_gather, gather(ps, n)
+// until end_gather is true, then on_batch(ps, n).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -37,5 +49,15 @@ struct DeviceStateOf<Sim, std::void_t<typename Sim::DeviceState>> {
 
 template <class Sim>
 using DeviceState = typename DeviceStateOf<Sim>::type;
+
+// The before_phase of a device state whose grid work streams: every particle, as one batch.
+template <class State, class Particle>
+void gather_all(State& state, Particle* ps, uint64_t n, cudaStream_t stream) {
+  do {
+    state.begin_gather(stream);
+    state.gather(ps, n, stream);
+  } while (!state.end_gather(stream));
+  state.on_batch(ps, n, stream);
+}
 
 }  // namespace sb

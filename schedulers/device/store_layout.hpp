@@ -11,8 +11,8 @@ namespace sb {
 
 // Whether a GPU run streams its particles from host memory: where --batch asks for it, or where
 // the particle slots of --capacity (`arrays` particle arrays, two unless the compaction is in
-// place) do not fit in the device's `free_bytes`. Asked only for sims without grid work between
-// phases: the others need all their particles on the device and never stream.
+// place) do not fit in the device's `free_bytes`. Asked only for sims that stream (kStreams,
+// core/sim_state.hpp): the others need all their particles on the device.
 inline bool runs_streamed(const RunConfig& c, uint64_t particle_bytes, uint64_t arrays,
                           uint64_t free_bytes) {
   return c.batch > 0 || arrays * c.capacity * particle_bytes > free_bytes;

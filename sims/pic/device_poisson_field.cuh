@@ -27,11 +27,20 @@ class DevicePoissonField {
 
   FieldView view() const { return {field_.ex(), field_.ey(), field_.ez(), field_.placed()}; }
 
+  // The charge of the batches gathered, then the solve.
+  void begin_gather(cudaStream_t stream) { field_.begin(field_.placed(), stream); }
   template <class P>
-  void update(P* ps, uint64_t n, cudaStream_t stream) {
-    field_.begin(field_.placed(), stream);
+  void gather(const P* ps, uint64_t n, cudaStream_t stream) {
     if (n > 0) field_.deposit({&ps->x, sizeof(P)}, n, -1, stream);
+  }
+  bool end_gather(cudaStream_t stream) {
     field_.solve(kElementaryCharge, stream);
+    return true;
+  }
+
+  // Each particle of a batch given the field at its cell.
+  template <class P>
+  void on_batch(P* ps, uint64_t n, cudaStream_t stream) {
     if (n == 0) return;
     read_fields<P><<<blocks_for(n, kGridBlock), kGridBlock, 0, stream>>>(ps, n, view());
     SB_CUDA_CHECK(cudaGetLastError());
@@ -51,8 +60,13 @@ class PicPoissonSim::DeviceState {
   Params params() const { return {tables_.params(), field_.view()}; }
 
   void before_phase(Particle* ps, uint64_t n, PhaseWindow, cudaStream_t stream) {
-    field_.update(ps, n, stream);
+    gather_all(field_, ps, n, stream);
   }
+  // Its deposit streams (schedulers/device/sim_device_state.cuh).
+  void begin_gather(cudaStream_t stream) { field_.begin_gather(stream); }
+  void gather(const Particle* ps, uint64_t n, cudaStream_t stream) { field_.gather(ps, n, stream); }
+  bool end_gather(cudaStream_t stream) { return field_.end_gather(stream); }
+  void on_batch(Particle* ps, uint64_t n, cudaStream_t stream) { field_.on_batch(ps, n, stream); }
 
  private:
   pic::DevicePoissonField field_;  // first: its memory check comes before any allocation here

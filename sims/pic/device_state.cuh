@@ -6,6 +6,8 @@
 #include <thrust/execution_policy.h>
 #include <thrust/transform_reduce.h>
 
+#include <optional>
+
 #include "core/cuda_check.hpp"
 #include "core/grid_shape.hpp"
 #include "ranks/device_reduce.hpp"
@@ -29,10 +31,14 @@ struct MergeBoxes {
 };
 
 // Kernels are templates so that every CUDA unit that includes this header may instantiate them.
+// Counts the particles inside the grid's interior; a particle outside it is left to the count on a
+// grid that holds it.
 template <class P>
 __global__ void count_cells(const P* ps, uint64_t n, LocalGrid g, uint32_t* counts) {
   const uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (i < n) atomicAdd(&counts[g.index(cell_of(ps[i].x), cell_of(ps[i].y), cell_of(ps[i].z))], 1u);
+  if (i >= n) return;
+  const int x = cell_of(ps[i].x), y = cell_of(ps[i].y), z = cell_of(ps[i].z);
+  if (g.holds(CellBox::of(x, y, z))) atomicAdd(&counts[g.index(x, y, z)], 1u);
 }
 
 template <class P>
@@ -67,40 +73,80 @@ class PicSimIn<Precision>::DeviceState {
 
   Params params() const { return {levels_.data()}; }
 
-  // Over several ranks, the box and the counts are every rank's (docs/design.md §10).
   void before_phase(Particle* ps, uint64_t n, PhaseWindow, cudaStream_t stream) {
-    ranks::Communicator& comm = ranks::world();
-    pic::CellBox box =
-        n == 0 ? pic::CellBox{}
-               : thrust::transform_reduce(thrust::cuda::par.on(stream), ps, ps + n,
-                                          pic::CellBoxOf{}, pic::CellBox{}, pic::MergeBoxes{});
-    ranks::bounds(comm, box.lo, box.hi, 3);
-    if (box.empty()) return;  // no particle on any rank
-    const pic::LocalGrid grid(box);
-    counts_.reserve(grid.cells());
-    accel_.reserve(3 * grid.cells());
-    SB_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, grid.cells() * sizeof(uint32_t), stream));
-    const uint32_t by_particle = blocks_for(n, pic::kGridBlock);
-    const uint32_t by_cell = blocks_for(grid.cells(), pic::kGridBlock);
-    if (n > 0) {
-      pic::count_cells<Particle>
-          <<<by_particle, pic::kGridBlock, 0, stream>>>(ps, n, grid, counts_.data());
-      SB_CUDA_CHECK(cudaGetLastError());
+    gather_all(*this, ps, n, stream);
+  }
+
+  // The counts of the occupied cells and their accelerations, gathered batch by batch: each
+  // batch's box of occupied cells, and its counts on the last phase's grid. Only where the box
+  // has left that grid's interior (or fills an eighth of it) are the particles gathered again, on
+  // a grid around the new box with room to move. Any grid that holds every particle with a halo
+  // gives the same accelerations wherever a particle reads (sims/pic/grid.hpp), so the grid chosen
+  // does not change the run. Over several ranks, the box and the counts are every rank's
+  // (docs/design.md §10).
+  void begin_gather(cudaStream_t stream) {
+    box_ = {};
+    here_ = 0;
+    if (grid_) {
+      counts_.reserve(grid_->cells());
+      SB_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, grid_->cells() * sizeof(uint32_t), stream));
     }
-    ranks::sum_on_device(comm, counts_.data(), grid.cells(), stream);
+  }
+
+  void gather(const Particle* ps, uint64_t n, cudaStream_t stream) {
     if (n == 0) return;
-    pic::accelerate_cells<Particle><<<by_cell, pic::kGridBlock, 0, stream>>>(
-        grid, counts_.data(), pic::acceleration_constant(), accel_.data());
+    box_ =
+        box_.merged(thrust::transform_reduce(thrust::cuda::par.on(stream), ps, ps + n,
+                                             pic::CellBoxOf{}, pic::CellBox{}, pic::MergeBoxes{}));
+    here_ += n;
+    if (!grid_) return;
+    pic::count_cells<Particle><<<blocks_for(n, pic::kGridBlock), pic::kGridBlock, 0, stream>>>(
+        ps, n, *grid_, counts_.data());
     SB_CUDA_CHECK(cudaGetLastError());
+  }
+
+  bool end_gather(cudaStream_t stream) {
+    ranks::Communicator& comm = ranks::world();
+    ranks::bounds(comm, box_.lo, box_.hi, 3);
+    if (box_.empty()) {  // no particle on any rank
+      grid_.reset();
+      return true;
+    }
+    const pic::LocalGrid fitted(box_.grown(kRoom));
+    if (!grid_ || !grid_->holds(box_) || grid_->cells() > 8 * fitted.cells()) {
+      grid_ = fitted;
+      return false;
+    }
+    ranks::sum_on_device(comm, counts_.data(), grid_->cells(), stream);
+    if (here_ == 0) return true;  // nothing on this rank reads the accelerations
+    accel_.reserve(3 * grid_->cells());
+    pic::accelerate_cells<Particle>
+        <<<blocks_for(grid_->cells(), pic::kGridBlock), pic::kGridBlock, 0, stream>>>(
+            *grid_, counts_.data(), pic::acceleration_constant(), accel_.data());
+    SB_CUDA_CHECK(cudaGetLastError());
+    return true;
+  }
+
+  // Each particle of a batch given its cell's acceleration.
+  void on_batch(Particle* ps, uint64_t n, cudaStream_t stream) {
+    if (n == 0 || !grid_) return;
     pic::accelerate_particles<Particle>
-        <<<by_particle, pic::kGridBlock, 0, stream>>>(ps, n, grid, accel_.data());
+        <<<blocks_for(n, pic::kGridBlock), pic::kGridBlock, 0, stream>>>(ps, n, *grid_,
+                                                                         accel_.data());
     SB_CUDA_CHECK(cudaGetLastError());
   }
 
  private:
+  // Cells of room on every side of the box a new grid is made around: what the particles may move
+  // in the phases after before the grid must move with them.
+  static constexpr int kRoom = 8;
+
   DeviceBuffer<pic::Level> levels_;
   DeviceBuffer<uint32_t> counts_{"pic's grid counts"};
   DeviceBuffer<float> accel_{"pic's grid accelerations"};
+  std::optional<pic::LocalGrid> grid_;  // the grid of the counts and accelerations
+  pic::CellBox box_;                    // of the particles gathered, then of every rank's
+  uint64_t here_ = 0;                   // particles gathered on this rank
 };
 
 }  // namespace sb

@@ -33,6 +33,16 @@ struct CellBox {
     return b;
   }
 
+  // The box with `cells` more on every side.
+  SB_HD CellBox grown(int cells) const {
+    CellBox b;
+    for (int a = 0; a < 3; ++a) {
+      b.lo[a] = lo[a] - cells;
+      b.hi[a] = hi[a] + cells;
+    }
+    return b;
+  }
+
   SB_HD CellBox merged(const CellBox& o) const {
     CellBox b;
     for (int a = 0; a < 3; ++a) {
@@ -56,6 +66,14 @@ struct LocalGrid {
   }
 
   SB_HD uint64_t cells() const { return uint64_t(size[0]) * size[1] * size[2]; }
+
+  // Whether every cell of box b (not empty) is inside the grid's interior, not its halo.
+  SB_HD bool holds(const CellBox& b) const {
+    for (int a = 0; a < 3; ++a) {
+      if (b.lo[a] <= origin[a] || b.hi[a] >= origin[a] + size[a] - 1) return false;
+    }
+    return true;
+  }
 
   SB_HD uint64_t index(int x, int y, int z) const {
     return (uint64_t(z - origin[2]) * size[1] + (y - origin[1])) * size[0] + (x - origin[0]);

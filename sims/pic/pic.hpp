@@ -196,9 +196,11 @@ struct PicSimIn {
   static SimTable table(const RunConfig& c) { return pic::table(c); }
 
   using Setup = pic::Setup;
-  // The grid work between phases, on the host.
+  // The grid work between phases, on the host; on the device it streams (passes over the
+  // particles, sims/pic/device_state.cuh).
   class HostState {
    public:
+    static constexpr bool kStreamsPhaseWork = true;
     explicit HostState(std::shared_ptr<const Setup> setup) : setup_(std::move(setup)) {}
     Params params() const { return {setup_->levels().data()}; }
     void before_phase(std::vector<Particle>& ps, PhaseWindow) { pic::accelerate_on_host(ps); }

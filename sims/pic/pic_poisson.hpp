@@ -50,9 +50,11 @@ struct PicPoissonSim : PicSim {
     std::shared_ptr<const PicSim::Setup> tables;
     pic::PoissonSetup poisson;
   };
-  // The mock's tables, and the field solved on the host before each phase.
+  // The mock's tables, and the field solved on the host before each phase; on the device its
+  // deposit streams (sims/pic/device_poisson_field.cuh).
   class HostState {
    public:
+    static constexpr bool kStreamsPhaseWork = true;
     explicit HostState(std::shared_ptr<const Setup> setup);
     Params params() const { return {tables_.params(), field_.view()}; }
     void before_phase(std::vector<Particle>& ps, PhaseWindow) { field_.update(ps); }

@@ -1,9 +1,11 @@
 // pic's rules (seed 003 §3.4, docs/design.md §5), stated independently of sims/pic.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "core/sim_state.hpp"
@@ -307,6 +309,39 @@ TEST(CrossSectionFile, ConstantChanceAndFileAreExclusive) {
   RunConfig c = pic_config(30);
   sb::pic::cross_section().set(c, "table.txt");
   EXPECT_THROW(make_setup<PicSim>(c), UsageError);
+}
+
+// The GPU's grid work counts on any grid that holds every particle with a halo (a larger one
+// kept from phase to phase, sims/pic/device_state.cuh): the accelerations wherever a particle
+// reads are those of the grid around the box alone, bit for bit.
+TEST(Pic, AnyGridHoldingTheParticlesGivesTheBoxsAccelerations) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> cell(240, 250);
+  std::vector<std::array<int, 3>> cells(500);
+  pic::CellBox box;
+  for (auto& c : cells) {
+    c = {cell(rng), cell(rng), cell(rng) + 3};
+    box = box.merged(pic::CellBox::of(c[0], c[1], c[2]));
+  }
+  const pic::LocalGrid tight(box), wide(box.grown(8));
+  EXPECT_TRUE(wide.holds(box));
+  EXPECT_FALSE(tight.holds(box.grown(1)));  // its interior is the box alone
+  EXPECT_TRUE(tight.holds(box));
+  const auto counts_on = [&](const pic::LocalGrid& g) {
+    std::vector<uint32_t> counts(g.cells(), 0);
+    for (const auto& c : cells)
+      ++counts[g.index(c[0], c[1], c[2])];
+    return counts;
+  };
+  const std::vector<uint32_t> on_tight = counts_on(tight), on_wide = counts_on(wide);
+  const double k = pic::acceleration_constant();
+  for (const auto& c : cells) {
+    float a[3], b[3];
+    pic::cell_acceleration(tight, on_tight.data(), k, c[0], c[1], c[2], a);
+    pic::cell_acceleration(wide, on_wide.data(), k, c[0], c[1], c[2], b);
+    for (int i = 0; i < 3; ++i)
+      EXPECT_EQ(a[i], b[i]);
+  }
 }
 
 }  // namespace

@@ -7,7 +7,11 @@
 #include <random>
 #include <vector>
 
+#include "core/sim_state.hpp"
 #include "schedulers/device/store_layout.hpp"
+#include "sims/air/space_charge.hpp"
+#include "sims/mvp/mvp.hpp"
+#include "sims/pic/pic_poisson.hpp"
 
 namespace sb {
 namespace {
@@ -121,6 +125,22 @@ TEST(StoreLayout, BatchSlotsComeFromHalfTheFreeMemoryForTwoLanesOrFromBatch) {
   EXPECT_EQ(batch_slots(c, 40, 1, 112'000'000), 7000u);
   c.capacity = 5000;  // never more than the capacity
   EXPECT_EQ(batch_slots(c, 40, 1, 112'000'000), 5000u);
+}
+
+// Which sims a run may stream (core/sim_state.hpp): those without grid work between phases, and
+// those whose grid work gathers in passes over batches (pic's mock and Poisson fields); air's
+// space charge, which needs its particles on the device at once, is refused --batch.
+TEST(StreamedSims, PicsFieldsStreamAirsSpaceChargeDoesNot) {
+  EXPECT_TRUE(kStreams<MvpSim>);
+  EXPECT_TRUE(kStreams<AirSim>);
+  EXPECT_TRUE(kStreams<PicSim>);
+  EXPECT_TRUE(kStreams<PicSimIn<precision::Single>>);
+  EXPECT_TRUE(kStreams<PicPoissonSim>);
+  EXPECT_FALSE(kStreams<AirSpaceChargeSim>);
+  RunConfig c;
+  c.batch = 5000;
+  c.sim = "air";
+  EXPECT_THROW(make_setup<AirSpaceChargeSim>(c), UsageError);
 }
 
 }  // namespace

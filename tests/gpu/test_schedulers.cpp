@@ -462,8 +462,9 @@ TEST(GpuCompactionMemory, InPlaceHoldsOneParticleArray) {
 
 // Streamed runs (schedulers/device/batches.cuh): the particles in pinned host memory and each
 // phase run through the device in batches of 1000 slots give cpu-serial's particles and
-// observables with every GPU scheduler, on every sim without grid work between phases. mvp's
-// children outgrow a batch's first share, so its batches also run again in halves.
+// observables with every GPU scheduler, on every sim that streams: those without grid work
+// between phases, and pic, whose mock and Poisson fields gather their grids in passes over the
+// batches. mvp's children outgrow a batch's first share, so its batches also run again in halves.
 std::vector<Config> streamed_configs() {
   std::vector<Config> out;
   // Names of their own: reference() keeps cpu-serial's result by name.
@@ -478,6 +479,15 @@ std::vector<Config> streamed_configs() {
   RunConfig air_single = air("N2:0.8,O2:0.2", 400, 3000, 3);
   sb::precision::parameter().set(air_single, "single");
   out.push_back({"streamed_air_single_precision", air_single});
+  out.push_back({"streamed_pic", pic(3000, 3, 100, 10)});
+  RunConfig pic_mixed = pic(3000, 3, 100, 10);
+  sb::precision::parameter().set(pic_mixed, "mixed");
+  out.push_back({"streamed_pic_mixed_precision", pic_mixed});
+  RunConfig pic_poisson = pic(3000, 2, 50, 10);
+  sb::pic::field().set(pic_poisson, "poisson");
+  sb::fields::grid().set(pic_poisson, 32);
+  sb::fields::field_solver().set(pic_poisson, "host");
+  out.push_back({"streamed_pic_poisson", pic_poisson});
   for (Config& c : out) {
     c.run.capacity = 100'000;
     c.run.batch = 1000;
