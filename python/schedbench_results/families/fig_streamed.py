@@ -1,15 +1,19 @@
-"""Populations larger than the device: mvp's particle-steps per second with its particles in
+"""Populations larger than the device: a sim's particle-steps per second with its particles in
 device memory and streamed from pinned host memory in batches (docs/design.md §11), against the
 initial population, and the bandwidth the streamed runs' copies reached each way against the
-host link's peak. A population that fits runs both ways (batch auto keeps it in device memory,
-a batch size streams it); the largest streams by itself, its capacity past device memory. Reads
-the results of jobs/streamed-mvp.json."""
+host link's peak; a figure per sim. A population that fits runs both ways (batch auto keeps it in
+device memory, a batch size streams it); the largest streams by itself, its capacity past device
+memory. Reads the results of jobs/streamed-mvp.json and jobs/streamed-pic.json:
+.venv/bin/python -m schedbench_results.families.fig_streamed results/DEVICE/streamed-*.json \
+--out DIR"""
 
 import matplotlib
 
 from ..figures import Figure, Panel, config, device_label, fmt, fmt_measure, main, ok_points
 
-JOB = "streamed-mvp"
+JOB = "streamed"
+TITLE = "Populations larger than the device"
+PARTS = ("streamed-mvp", "streamed-pic")
 # The host link of an H100 SXM: PCIe Gen5 x16, 32 GT/s a lane with 128b/130b encoding, each way.
 LINK_PEAK_GB_PER_S = 16 * 32 / 8 * 128 / 130
 LINK = "PCIe Gen5 x16"
@@ -74,11 +78,19 @@ def draw(ax, figure, panel):
     ax.legend(fontsize=7, loc="lower right")
 
 
+def workload(first):
+    """What a sim's points ran, from the first point's configuration."""
+    if first["sim"] == "pic":
+        return (f"pic, {fmt(first['poisson_steps'])} poisson × {fmt(first['mobility_steps'])} "
+                f"mobility steps, collision chance {fmt(first['collision_chance'])} % a step")
+    return (f"mvp, {fmt(first['steps'])} steps in one phase, split chance "
+            f"{fmt(first['split_chance'])} % a step")
+
+
 def words(job, points):
     """The report's text: the setup, the ratio of the two ways and the copies' bandwidth."""
     first = config(points[0])
-    text = [f"mvp on {device_label(job)}, {fmt(first['steps'])} steps in one phase, split chance "
-            f"{fmt(first['split_chance'])} % a step, {first['scheduler']} at block "
+    text = [f"{workload(first)} on {device_label(job)}, {first['scheduler']} at block "
             f"{fmt(first['block_size'])}, one rank. Streamed runs keep their particles in pinned "
             "host memory and run them through the GPU in batches, copies overlapping the compute; "
             "in device memory means the in-memory run (batch auto where the capacity fits). The "
@@ -114,20 +126,24 @@ def words(job, points):
 
 
 def figures(job):
-    """Throughput both ways, and the copies' bandwidth, against init_n."""
-    points = [p for p in ok_points(job) if "init_n" in config(p)]
-    if not any(streamed(p) for p in points):
-        return []
-    caption = ("mvp's particle-steps per second with its particles in device memory and "
-               "streamed from pinned host memory in batches, error bars the fastest and slowest "
-               "repetition; and the bandwidth the streamed runs' copies reached each way, against "
-               f"the {LINK} peak.")
-    return [Figure(job=job, name="streamed_mvp",
-                   title="Populations larger than the device: mvp streamed from host memory",
-                   caption=caption, x="init_n", points=points,
-                   panels=(Panel(("steps_per_s",)), Panel(("bandwidth",))), draw=draw,
-                   table=True, text=words(job, points))]
+    """Per sim: throughput both ways, and the copies' bandwidth, against init_n."""
+    out = []
+    for sim in ("mvp", "pic"):
+        points = [p for p in ok_points(job) if config(p)["sim"] == sim and "init_n" in config(p)]
+        if not any(streamed(p) for p in points):
+            continue
+        caption = (f"{sim}'s particle-steps per second with its particles in device memory and "
+                   "streamed from pinned host memory in batches, error bars the fastest and "
+                   "slowest repetition; and the bandwidth the streamed runs' copies reached each "
+                   f"way, against the {LINK} peak.")
+        out.append(Figure(job=job, name=f"streamed_{sim}",
+                          title=f"Populations larger than the device: {sim} streamed from host "
+                                "memory",
+                          caption=caption, x="init_n", points=points,
+                          panels=(Panel(("steps_per_s",)), Panel(("bandwidth",))), draw=draw,
+                          table=True, text=words(job, points)))
+    return out
 
 
 if __name__ == "__main__":
-    main(figures, __doc__)
+    main(figures, __doc__, JOB)
