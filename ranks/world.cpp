@@ -80,8 +80,11 @@ std::unique_ptr<DeviceCommunicator> load_nccl(Communicator& host) {
         "nodes\"), or a CPU scheduler",
         host.size(), error));
   }
-  using Make = DeviceCommunicator* (*)(Communicator*);
-  return std::unique_ptr<DeviceCommunicator>(reinterpret_cast<Make>(make)(&host));
+  using Make = DeviceCommunicator* (*)(Communicator*, const char**);
+  const char* failed = "";
+  DeviceCommunicator* made = reinterpret_cast<Make>(make)(&host, &failed);
+  if (made == nullptr) throw RunError(failed);
+  return std::unique_ptr<DeviceCommunicator>(made);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/device.hpp"
+#include "ranks/device_communicator.hpp"
 #include "ranks/rebalance.hpp"
 #include "tests/support/process.hpp"
 #include "tests/support/ranks.hpp"
@@ -26,6 +27,32 @@ using testing_support::Outcome;
 using testing_support::result_of;
 using testing_support::run_on_ranks;
 using testing_support::TempDir;
+
+// The NCCL module reports what failed rather than throwing, since its C++ runtime is not the
+// program's; the communicator's own calls throw it as a RunError in the program.
+class FailingGpus final : public ranks::DeviceCommunicator {
+ protected:
+  const char* sum_int64(int64_t*, uint64_t, cudaStream_t) override { return "NCCL: sum failed"; }
+  const char* sum_uint32(uint32_t*, uint64_t, cudaStream_t) override { return nullptr; }
+  const char* exchange_records(const void*, const std::vector<uint64_t>&, void*,
+                               const std::vector<uint64_t>&, size_t, cudaStream_t) override {
+    return "NCCL: exchange failed";
+  }
+};
+
+TEST(RanksFaults, WhatTheGpuModuleReportsFailedIsThrownInTheProgram) {
+  FailingGpus gpus;
+  uint32_t counts = 0;
+  EXPECT_NO_THROW(gpus.sum(&counts, 1, nullptr));
+  int64_t charge = 0;
+  try {
+    gpus.sum(&charge, 1, nullptr);
+    FAIL() << "expected a RunError";
+  } catch (const RunError& e) {
+    EXPECT_STREQ(e.what(), "NCCL: sum failed");
+  }
+  EXPECT_THROW(gpus.exchange(nullptr, {0}, nullptr, {0}, 8, nullptr), RunError);
+}
 
 TEST(Rebalance, SharesAreEqualToOneParticle) {
   EXPECT_EQ(ranks::shares(10, 3), (std::vector<uint64_t>{4, 3, 3}));
