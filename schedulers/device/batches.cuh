@@ -5,10 +5,12 @@
 // the observables are the in-memory run's. Only the driver changes; every GPU scheduler runs a
 // batch as it runs a population that fits.
 //
-// A sim's grid work between phases streams too (DeviceState::gather and on_batch,
-// schedulers/device/sim_device_state.cuh): each pass it makes over the population streams it
-// through the lanes, copied in only, and each batch takes what it reads of the grids just before
-// it runs, as the in-memory run gives every particle before the phase.
+// A sim's grid work between phases streams too (DeviceState's gather and on_batch,
+// schedulers/device/sim_device_state.cuh). The grids of a phase are gathered from the survivors of
+// each batch of the phase before, on the device before they are copied out; only the first phase,
+// and one whose grids need every particle gathered again, stream the population through the lanes
+// for it, copied in only. Each batch reads the grids just before it runs, as the in-memory run
+// gives every particle what it reads before the phase.
 //
 // Two lanes of device slots alternate. While the scheduler runs a batch in one lane on the compute
 // stream, the next batch is copied into the other lane on a stream of its own, and the survivors of
@@ -60,7 +62,7 @@ struct BatchLane {
   }
   DeviceBuffer<Particle> particles;
   Compactor<Particle> compactor;
-  CudaEvent loaded, stored, read;  // read: a grid pass is done with the lane
+  CudaEvent loaded, stored, read;  // read: a gathering pass is done with the lane
   EventTimer load_time, store_time;
   SlotIndex dirty = 0;         // leading slots that may hold particles
   bool store_pending = false;  // store_time not yet added
@@ -151,7 +153,7 @@ class StreamedRun {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     parts_ms["mobility"] += mobility_ms_;
     parts_ms["compaction"] += compaction_ms_;
-    // The grid work's passes, their copies included, and what each batch read of the grids.
+    // The grids' gathering, passes and their copies included, and what each batch read of them.
     if (HasPhaseWork<Sim>::value) parts_ms["grid"] += grid_ms_;
     // The rest of the phase's time: the compute waiting for copies, and the driver's reductions.
     parts_ms["streaming"] += std::max(0.0, wall_ms - computed_ms);

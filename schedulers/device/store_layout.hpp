@@ -9,13 +9,18 @@
 
 namespace sb {
 
+// What a run leaves free beside its particle slots when it decides whether they fit: the
+// memory that the scheduler's lists, the compaction's scratch, the sim's grids and, over several
+// ranks, NCCL's buffers take as the run goes, which a device filled by its slots would not have.
+inline constexpr uint64_t kDeviceHeadroom = uint64_t{1} << 30;
+
 // Whether a GPU run streams its particles from host memory: where --batch asks for it, or where
 // the particle slots of --capacity (`arrays` particle arrays, two unless the compaction is in
-// place) do not fit in the device's `free_bytes`. Asked only for sims that stream (kStreams,
-// core/sim_state.hpp): the others need all their particles on the device.
+// place) and kDeviceHeadroom do not fit in the device's `free_bytes`. Asked only for sims that
+// stream (kStreams, core/sim_state.hpp): the others need all their particles on the device.
 inline bool runs_streamed(const RunConfig& c, uint64_t particle_bytes, uint64_t arrays,
                           uint64_t free_bytes) {
-  return c.batch > 0 || arrays * c.capacity * particle_bytes > free_bytes;
+  return c.batch > 0 || arrays * c.capacity * particle_bytes + kDeviceHeadroom > free_bytes;
 }
 
 // The device slots of a batch per lane: --batch, or what half the free memory holds for two lanes
