@@ -1,19 +1,14 @@
-"""Populations larger than the device: a sim's particle-steps per second with its particles in
+"""Populations larger than the device, for the figure families of the streamed jobs
+(fig_streamed_mvp, fig_streamed_pic): a sim's particle-steps per second with its particles in
 device memory and streamed from pinned host memory in batches (docs/design.md §11), against the
-initial population, and the bandwidth the streamed runs' copies reached each way against the
-host link's peak; a figure per sim. A population that fits runs both ways (batch auto keeps it in
-device memory, a batch size streams it); the largest streams by itself, its capacity past device
-memory. Reads the results of jobs/streamed-mvp.json and jobs/streamed-pic.json:
-.venv/bin/python -m schedbench_results.families.fig_streamed results/DEVICE/streamed-*.json \
---out DIR"""
+initial population, and the bandwidth the streamed runs' copies reached each way against the host
+link's peak. A population that fits runs both ways (batch auto keeps it in device memory, a batch
+size streams it); the largest streams by itself, its capacity past device memory."""
 
 import matplotlib
 
-from ..figures import Figure, Panel, config, device_label, fmt, fmt_measure, main, ok_points
+from ..figures import Figure, Panel, config, device_label, fmt, fmt_measure, ok_points
 
-JOB = "streamed"
-TITLE = "Populations larger than the device"
-PARTS = ("streamed-mvp", "streamed-pic")
 # The host link of an H100 SXM: PCIe Gen5 x16, 32 GT/s a lane with 128b/130b encoding, each way.
 LINK_PEAK_GB_PER_S = 16 * 32 / 8 * 128 / 130
 LINK = "PCIe Gen5 x16"
@@ -90,8 +85,8 @@ def workload(first):
 def words(job, points):
     """The report's text: the setup, the ratio of the two ways and the copies' bandwidth."""
     first = config(points[0])
-    text = [f"{workload(first)} on {device_label(job)}, {first['scheduler']} at block "
-            f"{fmt(first['block_size'])}, one rank. Streamed runs keep their particles in pinned "
+    text = [f"{workload(first)}, {first['scheduler']} at block {fmt(first['block_size'])}, one "
+            f"rank, on {device_label(job)}. Streamed runs keep their particles in pinned "
             "host memory and run them through the GPU in batches, copies overlapping the compute; "
             "in device memory means the in-memory run (batch auto where the capacity fits). The "
             "throughput ratio is the in-memory median time over the streamed one (for the largest "
@@ -126,24 +121,18 @@ def words(job, points):
 
 
 def figures(job):
-    """Per sim: throughput both ways, and the copies' bandwidth, against init_n."""
-    out = []
-    for sim in ("mvp", "pic"):
-        points = [p for p in ok_points(job) if config(p)["sim"] == sim and "init_n" in config(p)]
-        if not any(streamed(p) for p in points):
-            continue
-        caption = (f"{sim}'s particle-steps per second with its particles in device memory and "
-                   "streamed from pinned host memory in batches, error bars the fastest and "
-                   "slowest repetition; and the bandwidth the streamed runs' copies reached each "
-                   f"way, against the {LINK} peak.")
-        out.append(Figure(job=job, name=f"streamed_{sim}",
-                          title=f"Populations larger than the device: {sim} streamed from host "
-                                "memory",
-                          caption=caption, x="init_n", points=points,
-                          panels=(Panel(("steps_per_s",)), Panel(("bandwidth",))), draw=draw,
-                          table=True, text=words(job, points)))
-    return out
-
-
-if __name__ == "__main__":
-    main(figures, __doc__, JOB)
+    """Throughput both ways, and the copies' bandwidth, against init_n: the figure of the sim
+    the job runs."""
+    points = [p for p in ok_points(job) if "init_n" in config(p)]
+    if not any(streamed(p) for p in points):
+        return []
+    sim = config(points[0])["sim"]
+    caption = (f"{sim}'s particle-steps per second with its particles in device memory and "
+               "streamed from pinned host memory in batches, error bars the fastest and slowest "
+               "repetition; and the bandwidth the streamed runs' copies reached each way, against "
+               f"the {LINK} peak.")
+    return [Figure(job=job, name=f"streamed_{sim}",
+                   title=f"Populations larger than the device: {sim} streamed from host memory",
+                   caption=caption, x="init_n", points=points,
+                   panels=(Panel(("steps_per_s",)), Panel(("bandwidth",))), draw=draw,
+                   table=True, text=words(job, points))]
