@@ -39,6 +39,11 @@ constexpr size_t kMostRepetitions = 1000;
 constexpr size_t kLeastYardstickRepetitions = 3;
 // The share of the budget left after settling that the yardstick's runs may take.
 constexpr double kYardstickShare = 0.8;
+// The share of what the screening leaves that the halving does not spend where a GPU leader may
+// win: the yardstick's, beyond the room for one more measurement that settling keeps. A
+// measurement stopped at its deadline ends the point process, and the yardstick's then starts
+// another; on a loaded host that start alone outlasted the room of a fast workload.
+constexpr double kYardstickReserve = 0.1;
 constexpr double kLeastWatchdogS = 0.1;  // the watchdog's smallest timeout (--timeout)
 
 bool runs_sim(const SchedulerEntry& e, const std::string& sim) {
@@ -524,11 +529,13 @@ int run_recommend(const RecommendRequest& r) {
       clock, note);
   // The leaders by successive halving in what the screening left of the budget; the others keep
   // their screening.
+  const std::vector<size_t>& leaders = screened.leaders;
+  const bool gpu_leader = std::any_of(leaders.begin(), leaders.end(),
+                                      [&](size_t k) { return !runs_on_cpu(job.points[k].config); });
   HalvingOptions options;
-  options.budget_s = r.budget_s - clock();
+  options.budget_s = (r.budget_s - clock()) * (gpu_leader ? 1 - kYardstickReserve : 1);
   options.first_repetitions = kFirstRepetitions;
   options.room_after_settling = true;  // for the yardstick
-  const std::vector<size_t>& leaders = screened.leaders;
   HalvingResult h = successive_halving(
       leaders.size(), options,
       [&](size_t i, int repetitions, double deadline_s) {
