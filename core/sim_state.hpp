@@ -102,9 +102,9 @@ template <class Sim>
 struct HasPhaseWork<Sim, std::void_t<typename Sim::HostState>>
     : StateHasPhaseWork<typename Sim::HostState> {};
 
-// Whether that grid work may stream (docs/design.md §11): it reads the particles in passes that
-// take them a batch at a time (DeviceState::gather and on_batch,
-// schedulers/device/sim_device_state.cuh), so a run may keep them in host memory. Its HostState
+// Whether that grid work may stream (docs/design.md §11): its device state gathers the grids
+// from the particles a batch at a time and gives each batch what it reads of them
+// (schedulers/device/sim_device_state.cuh), so a run may keep them in host memory. Its HostState
 // declares `static constexpr bool kStreamsPhaseWork = true`.
 template <class State, class = void>
 struct StateStreamsPhaseWork : std::false_type {};
