@@ -15,7 +15,8 @@
 namespace sb::ranks {
 namespace {
 
-// What failed, or nullptr: no exception leaves this module (ranks/device_communicator.hpp).
+// The message of a failed call, which the program throws: no exception leaves this module
+// (ranks/device_communicator.hpp).
 std::string describe(ncclResult_t result, const char* what) {
   return std::string("NCCL: ") + what + ": " + ncclGetErrorString(result) +
          (result == ncclSystemError || result == ncclUnhandledCudaError
