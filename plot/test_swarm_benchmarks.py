@@ -1,7 +1,7 @@
 """sim air on the electron-swarm benchmark model gases (data/swarm/) against the reference
 values of data/swarm/benchmarks.json, at the `ci` run sizes, as plot/swarm_benchmarks.py runs
-them with cpu-openmp (the cases that have a reference value to compare: about a minute on two
-cores). Asserted, against each case's references:
+them with cpu-openmp (the cases that have a reference value to compare: about two minutes on
+two cores). Asserted, against each case's references:
 
 - mean energy and drift velocities (flux and bulk): within 3 combined standard errors of at
   least one reference; and, where the references agree among themselves within 0.5 % (an
@@ -11,10 +11,10 @@ cores). Asserted, against each case's references:
 - diffusion coefficients (N D, flux and bulk, longitudinal and transverse) and rate
   coefficients: within 2 % of a reference, or 3 combined standard errors where that is more.
 
-Without reference values (the Reid ramp and Lucas-Saelee cases until their published tables
-are entered) a case is not run here. The definitions are checked without the binary: the
-analytic references against their formulas, the gas files against data/swarm/make_gases.py,
-each case's gas file, species, sizes and sources."""
+A case without reference values (the Reid ramp at 12 and 24 Td, Lucas-Saelee F = 0 and 0.5,
+until their published tables are entered) is not run here. The definitions are checked without
+the binary: the analytic references against their formulas, the gas files against
+data/swarm/make_gases.py, each case's gas file, species, sizes and sources."""
 
 import math
 import pathlib
