@@ -1,0 +1,194 @@
+"""sim air against pyMETHES 0.2 (Chachereau et al., ETH Zurich: a Python successor of Rabie
+and Franck's METHES; PyPI `pyMETHES`), an independent Monte Carlo swarm code that reads the
+same LXCat file, in N2 at the fields given: the swarm's mean energy, flux drift and bulk drift
+from pyMETHES (several seeds at each swarm size given) and from `schedbench run --sim air`
+(12 seeds). pyMETHES's bulk drift is its own, a least-squares line through the centre of mass
+from its energy relaxation on; its series are also reduced the way sim air reduces its phases
+(the centre's advance over the span), so that the two definitions can be told apart from the
+two codes. Errors are one standard error of the mean over seeds (the scatter of the seeds'
+values). Writes JSON atomically after each swarm size of each field, adding to what the file
+holds.
+
+pyMETHES 0.2 needs pandas below 2 and cannot share .venv, so it has a venv of its own:
+
+    python3 -m venv .venv-pymethes
+    .venv-pymethes/bin/pip install pyMETHES==0.2.0 "pandas<2" "numpy<2"
+    .venv-pymethes/bin/python plot/pymethes_n2.py --fields 800 400 100 --electrons 500 2000 \\
+        --out results/air-validation/pymethes.json
+"""
+
+import argparse
+import concurrent.futures
+import contextlib
+import io
+import json
+import math
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+
+from swarm_benchmarks import ROOT, SCHEDBENCH, write_atomically
+
+CROSS_SECTIONS = ROOT / "data" / "lxcat-siglo.txt"
+SCHEMA = "schedbench.pymethes-comparison/1"
+BLOCKS = 8
+
+# sim air's runs per field, one per seed: phases of about 0.1 ps at 1000 Td (a few tens of
+# collision times, docs/physics.md "Averages and their errors"), 160 of them, averaged from the
+# 40th on, which leaves the swarm a quarter of the run to relax (about 20 ps at 100 Td, 3 ps at
+# 800 Td); the error of the mean from the seeds' scatter.
+AIR_RUN = {"init_n": 3000, "phases": 160, "average_from": 40, "seeds": 12}
+QUANTITIES = ("mean_energy_eV", "flux_drift_m_per_s", "bulk_drift_m_per_s")
+
+
+def air_phase_time(field_td):
+    return 1e-10 / field_td
+
+
+def blocked(t, x, start):
+    """Mean of x over t >= t[start] and its standard error from BLOCKS equal spans of time."""
+    edges = np.linspace(t[start], t[-1], BLOCKS + 1)
+    means = np.array([x[(t >= lo) & (t < hi)].mean() for lo, hi in zip(edges[:-1], edges[1:])])
+    return float(means.mean()), float(means.std(ddof=1) / math.sqrt(BLOCKS))
+
+
+def pymethes_run(field_td, electrons, collisions, seed, path=CROSS_SECTIONS, species="N2",
+                 top_ev=1000.0):
+    """One pyMETHES run (isotropic scattering, equal energy sharing, the population held
+    constant by random removal or duplication, as its defaults and sim air's conventions
+    agree) and its reduced series."""
+    from pyMETHES import Simulation
+
+    with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
+        # Its reading of the file warns of N2's mass ratio (1.95e-5 against its own 1.958e-5)
+        # and of pandas deprecations: neither changes a result.
+        warnings.simplefilter("ignore")
+        sim = Simulation({
+            "input_gases": {"paths_to_cross_section_files": [str(path)],
+                            "gases": [species], "fractions": [1.0],
+                            "max_cross_section_energy": top_ev},
+            "output": {"output_directory": tmp + "/", "base_name": "n2",
+                       "save_simulation_pickle": False, "save_temporal_evolution": False,
+                       "save_swarm_parameters": False, "save_energy_distribution": False},
+            "physical_conditions": {"EN": field_td, "pressure": 1e5, "temperature": 300},
+            "initial_state": {"num_e_initial": electrons, "initial_pos_electrons": [0, 0, 0],
+                              "initial_std_electrons": [0, 0, 0]},
+            "simulation_settings": {"num_energy_bins": 100, "energy_sharing_factor": 0.5,
+                                    "isotropic_scattering": True, "conserve": True,
+                                    "num_e_max": electrons, "seed": seed},
+            "end_conditions": {"end_condition_type": "num_col_max", "w_tol": 1e-9,
+                               "DN_tol": 1e-9, "num_col_max": collisions},
+        })
+        with contextlib.redirect_stdout(io.StringIO()):
+            sim.run()
+    ts = sim.output.time_series
+    t, start = ts.time, ts.ind_equ
+    z = ts.mean_position[:, 2]
+    dts = np.diff(t)
+    return {
+        "seed": seed, "steps": int(t.size), "end_s": float(t[-1]), "relaxed_s": float(t[start]),
+        "mean_energy_eV": blocked(t, ts.mean_energy, start),
+        "flux_drift_m_per_s": blocked(t, ts.mean_velocity[:, 2], start),
+        "bulk_drift_fit_m_per_s": float(sim.output.bulk.w[2]),
+        "bulk_drift_span_m_per_s": float((z[-1] - z[start]) / (t[-1] - t[start])),
+        "longest_step_s": float(dts.max()), "mean_step_s": float(dts.mean()),
+    }
+
+
+def combine(values):
+    """Mean over seeds and its standard error from their scatter."""
+    v = np.array(values, dtype=float)
+    return float(v.mean()), float(v.std(ddof=1) / math.sqrt(v.size))
+
+
+def air_run(field_td, seed):
+    """One `schedbench run --sim air` in N2: its averages over the relaxed phases."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "run.json"
+        subprocess.run([str(SCHEDBENCH), "run", "--sim", "air", "--scheduler", "cpu-openmp",
+                        "--gas", "N2:1", "--reduced-field", str(field_td),
+                        "--init-n", str(AIR_RUN["init_n"]), "--phases", str(AIR_RUN["phases"]),
+                        "--phase-time", repr(air_phase_time(field_td)),
+                        "--average-from", str(AIR_RUN["average_from"]), "--max-energy", "1000",
+                        "--extrapolate", "constant", "--seed", str(seed), "--json", str(out)],
+                       check=True, stdout=subprocess.DEVNULL)
+        averages = json.loads(out.read_text())["result"]["averages"]
+    return {q: averages[q]["mean"] for q in QUANTITIES}
+
+
+def pymethes_row(field_td, electrons, args, pool):
+    futures = [pool.submit(pymethes_run, field_td, electrons,
+                           args.collisions_per_electron * electrons, seed + 1)
+               for seed in range(args.seeds)]
+    runs = [f.result() for f in futures]
+    summary = {q: combine([r[q][0] for r in runs])
+               for q in ("mean_energy_eV", "flux_drift_m_per_s")}
+    for q in ("bulk_drift_fit_m_per_s", "bulk_drift_span_m_per_s"):
+        summary[q] = combine([r[q] for r in runs])
+    return {"electrons": electrons, "runs": runs, "summary": summary}
+
+
+def show(value):
+    return f"{value[0]:.5g} ± {value[1]:.2g}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--fields", type=float, nargs="+", default=[100.0, 400.0, 800.0],
+                        help="E/N values, Td")
+    parser.add_argument("--seeds", type=int, default=4, help="pyMETHES runs per field and size")
+    parser.add_argument("--electrons", type=int, nargs="+", default=[2000],
+                        help="pyMETHES's swarm sizes (it holds the size constant)")
+    parser.add_argument("--collisions-per-electron", type=float, default=1e4,
+                        help="real collisions per electron of a pyMETHES run")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count(),
+                        help="pyMETHES runs at once (default: the cores)")
+    parser.add_argument("--out", type=pathlib.Path, required=True)
+    args = parser.parse_args()
+    if not SCHEDBENCH.exists():
+        sys.exit(f"pymethes_n2: {SCHEDBENCH} not found: build first (make build)")
+    results = load_results(args.out)
+    results["pymethes"] = {"version": "0.2.0", "seeds": args.seeds,
+                           "collisions_per_electron": args.collisions_per_electron}
+    pool = concurrent.futures.ProcessPoolExecutor(args.jobs)
+    for field in args.fields:
+        row = next((r for r in results["fields"] if r["field_Td"] == field), None)
+        if row is None:
+            air = [air_run(field, seed + 1) for seed in range(AIR_RUN["seeds"])]
+            row = {"field_Td": field, "pymethes": [],
+                   "air": {q: combine([a[q] for a in air]) for q in QUANTITIES}}
+            results["fields"] = sorted(results["fields"] + [row], key=lambda r: r["field_Td"])
+        a = row["air"]
+        print(f"{field:g} Td, sim air: mean energy {show(a['mean_energy_eV'])} eV, flux drift "
+              f"{show(a['flux_drift_m_per_s'])} m/s, bulk drift {show(a['bulk_drift_m_per_s'])}")
+        for n in args.electrons:
+            p = pymethes_row(field, n, args, pool)
+            row["pymethes"] = sorted([q for q in row["pymethes"] if q["electrons"] != n] + [p],
+                                     key=lambda q: q["electrons"])
+            m = p["summary"]
+            print(f"  pyMETHES, {n} electrons: mean energy {show(m['mean_energy_eV'])}, flux "
+                  f"drift {show(m['flux_drift_m_per_s'])}, bulk drift (its fit) "
+                  f"{show(m['bulk_drift_fit_m_per_s'])}, (span) "
+                  f"{show(m['bulk_drift_span_m_per_s'])}", flush=True)
+            write_atomically(args.out, results)
+
+
+def load_results(path):
+    """The results file so far, so that a later call adds fields and swarm sizes to it (and one
+    interrupted keeps what finished); a new one if there is none."""
+    if path.exists():
+        results = json.loads(path.read_text())
+        if results.get("schema") != SCHEMA or results.get("air_run") != AIR_RUN:
+            sys.exit(f"pymethes_n2: {path} holds other runs (schema or sim air's runs differ); "
+                     "give another --out")
+        return results
+    return {"schema": SCHEMA, "cross_sections": "data/lxcat-siglo.txt", "gas": "N2",
+            "air_run": AIR_RUN, "fields": []}
+
+if __name__ == "__main__":
+    main()
