@@ -15,6 +15,12 @@ pyMETHES 0.2 needs pandas below 2 and cannot share .venv, so it has a venv of it
     .venv-pymethes/bin/pip install pyMETHES==0.2.0 "pandas<2" "numpy<2"
     .venv-pymethes/bin/python plot/pymethes_n2.py --fields 800 400 100 --electrons 500 2000 \\
         --out results/air-validation/pymethes.json
+    .venv-pymethes/bin/python plot/pymethes_n2.py --fields 800 --electrons 8000 \\
+        --out results/air-validation/pymethes.json
+    .venv-pymethes/bin/python plot/pymethes_n2.py --fields 800 400 --electrons 2000 \\
+        --trial-frequency fixed --out results/air-validation/pymethes.json
+
+(about an hour on two cores in all; docs/physics.md, "The bulk drift at high E/N", reads them).
 """
 
 import argparse
@@ -57,11 +63,11 @@ def blocked(t, x, start):
     return float(means.mean()), float(means.std(ddof=1) / math.sqrt(BLOCKS))
 
 
-def pymethes_run(field_td, electrons, collisions, seed, path=CROSS_SECTIONS, species="N2",
-                 top_ev=1000.0):
+def pymethes_run(field_td, electrons, collisions, seed, trial):
     """One pyMETHES run (isotropic scattering, equal energy sharing, the population held
     constant by random removal or duplication, as its defaults and sim air's conventions
-    agree) and its reduced series."""
+    agree) and its reduced series. `trial` "pymethes" keeps its own trial frequency, chosen
+    anew at each step; "fixed" gives it one for the whole run (see one_trial_frequency)."""
     from pyMETHES import Simulation
 
     with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
@@ -69,9 +75,9 @@ def pymethes_run(field_td, electrons, collisions, seed, path=CROSS_SECTIONS, spe
         # and of pandas deprecations: neither changes a result.
         warnings.simplefilter("ignore")
         sim = Simulation({
-            "input_gases": {"paths_to_cross_section_files": [str(path)],
-                            "gases": [species], "fractions": [1.0],
-                            "max_cross_section_energy": top_ev},
+            "input_gases": {"paths_to_cross_section_files": [str(CROSS_SECTIONS)],
+                            "gases": ["N2"], "fractions": [1.0],
+                            "max_cross_section_energy": 1000.0},
             "output": {"output_directory": tmp + "/", "base_name": "n2",
                        "save_simulation_pickle": False, "save_temporal_evolution": False,
                        "save_swarm_parameters": False, "save_energy_distribution": False},
@@ -84,6 +90,8 @@ def pymethes_run(field_td, electrons, collisions, seed, path=CROSS_SECTIONS, spe
             "end_conditions": {"end_condition_type": "num_col_max", "w_tol": 1e-9,
                                "DN_tol": 1e-9, "num_col_max": collisions},
         })
+        if trial == "fixed":
+            sim.mc.determine_timestep = one_trial_frequency(sim.mc)
         with contextlib.redirect_stdout(io.StringIO()):
             sim.run()
     ts = sim.output.time_series
@@ -98,6 +106,22 @@ def pymethes_run(field_td, electrons, collisions, seed, path=CROSS_SECTIONS, spe
         "bulk_drift_span_m_per_s": float((z[-1] - z[start]) / (t[-1] - t[start])),
         "longest_step_s": float(dts.max()), "mean_step_s": float(dts.mean()),
     }
+
+
+def one_trial_frequency(mc):
+    """A replacement for pyMETHES's MonteCarlo.determine_timestep. pyMETHES picks each step's
+    trial frequency from the fastest electron and the step's own random length, then tests the
+    collisions that end the previous flight (drawn with the previous step's frequency) with
+    it. The null-collision method is exact when a flight's end is tested with the frequency
+    that drew it; one frequency for the whole run, the table's largest (padded by 1 %, as
+    pyMETHES pads its own), makes that so."""
+
+    def determine_timestep(max_velocity, max_acceleration):
+        # The table of largest frequencies exists once the run has read the gas.
+        mc.trial_coll_freq = 1.01 * float(np.max(mc.max_coll_freq.y))
+        return -math.log(1.0 - np.random.random()) / mc.trial_coll_freq
+
+    return determine_timestep
 
 
 def combine(values):
@@ -123,14 +147,16 @@ def air_run(field_td, seed):
 
 def pymethes_row(field_td, electrons, args, pool):
     futures = [pool.submit(pymethes_run, field_td, electrons,
-                           args.collisions_per_electron * electrons, seed + 1)
+                           args.collisions_per_electron * electrons, seed + 1,
+                           args.trial_frequency)
                for seed in range(args.seeds)]
     runs = [f.result() for f in futures]
     summary = {q: combine([r[q][0] for r in runs])
                for q in ("mean_energy_eV", "flux_drift_m_per_s")}
     for q in ("bulk_drift_fit_m_per_s", "bulk_drift_span_m_per_s"):
         summary[q] = combine([r[q] for r in runs])
-    return {"electrons": electrons, "runs": runs, "summary": summary}
+    return {"electrons": electrons, "trial_frequency": args.trial_frequency, "runs": runs,
+            "summary": summary}
 
 
 def show(value):
@@ -146,6 +172,9 @@ def main():
                         help="pyMETHES's swarm sizes (it holds the size constant)")
     parser.add_argument("--collisions-per-electron", type=float, default=1e4,
                         help="real collisions per electron of a pyMETHES run")
+    parser.add_argument("--trial-frequency", choices=("pymethes", "fixed"), default="pymethes",
+                        help="pyMETHES's own trial frequency, new at each step (default), or "
+                             "one for the whole run")
     parser.add_argument("--jobs", type=int, default=os.cpu_count(),
                         help="pyMETHES runs at once (default: the cores)")
     parser.add_argument("--out", type=pathlib.Path, required=True)
@@ -168,11 +197,14 @@ def main():
               f"{show(a['flux_drift_m_per_s'])} m/s, bulk drift {show(a['bulk_drift_m_per_s'])}")
         for n in args.electrons:
             p = pymethes_row(field, n, args, pool)
-            row["pymethes"] = sorted([q for q in row["pymethes"] if q["electrons"] != n] + [p],
-                                     key=lambda q: q["electrons"])
+            key = (n, args.trial_frequency)
+            row["pymethes"] = sorted(
+                [q for q in row["pymethes"] if (q["electrons"], q["trial_frequency"]) != key]
+                + [p], key=lambda q: (q["trial_frequency"] != "pymethes", q["electrons"]))
             m = p["summary"]
-            print(f"  pyMETHES, {n} electrons: mean energy {show(m['mean_energy_eV'])}, flux "
-                  f"drift {show(m['flux_drift_m_per_s'])}, bulk drift (its fit) "
+            print(f"  pyMETHES ({args.trial_frequency} trial frequency), {n} electrons: mean "
+                  f"energy {show(m['mean_energy_eV'])}, flux drift "
+                  f"{show(m['flux_drift_m_per_s'])}, bulk drift (its fit) "
                   f"{show(m['bulk_drift_fit_m_per_s'])}, (span) "
                   f"{show(m['bulk_drift_span_m_per_s'])}", flush=True)
             write_atomically(args.out, results)
