@@ -49,7 +49,7 @@ BLOCKS = 8
 # 40th on, which leaves the swarm a quarter of the run to relax (about 20 ps at 100 Td, 3 ps at
 # 800 Td); the error of the mean from the seeds' scatter.
 AIR_RUN = {"init_n": 3000, "phases": 160, "average_from": 40, "seeds": 12}
-QUANTITIES = ("mean_energy_eV", "flux_drift_m_per_s", "bulk_drift_m_per_s")
+COMPARED = ("mean_energy_eV", "flux_drift_m_per_s", "bulk_drift_m_per_s")
 
 
 def air_phase_time(field_td):
@@ -142,7 +142,7 @@ def air_run(field_td, seed):
                         "--extrapolate", "constant", "--seed", str(seed), "--json", str(out)],
                        check=True, stdout=subprocess.DEVNULL)
         averages = json.loads(out.read_text())["result"]["averages"]
-    return {q: averages[q]["mean"] for q in QUANTITIES}
+    return {q: averages[q]["mean"] for q in COMPARED}
 
 
 def pymethes_row(field_td, electrons, args, pool):
@@ -190,7 +190,7 @@ def main():
         if row is None:
             air = [air_run(field, seed + 1) for seed in range(AIR_RUN["seeds"])]
             row = {"field_Td": field, "pymethes": [],
-                   "air": {q: combine([a[q] for a in air]) for q in QUANTITIES}}
+                   "air": {q: combine([a[q] for a in air]) for q in COMPARED}}
             results["fields"] = sorted(results["fields"] + [row], key=lambda r: r["field_Td"])
         a = row["air"]
         print(f"{field:g} Td, sim air: mean energy {show(a['mean_energy_eV'])} eV, flux drift "
