@@ -17,11 +17,11 @@ using testing_support::read_json;
 using testing_support::schedbench;
 using testing_support::TempDir;
 
-const json& point_labelled(const json& results, const std::string& label) {
+const json* find_point(const json& results, const std::string& label) {
   for (const json& p : results["points"]) {
-    if (p["label"] == label) return p;
+    if (p["label"] == label) return &p;
   }
-  throw std::runtime_error("no point " + label);
+  return nullptr;
 }
 
 TEST(RecommendGpu, RanksGpuCandidatesMeasuresTheBoundAndItsRunCommandRuns) {
@@ -46,10 +46,15 @@ TEST(RecommendGpu, RanksGpuCandidatesMeasuresTheBoundAndItsRunCommandRuns) {
   // other: two block sizes of one scheduler can be equally fast).
   EXPECT_GE(rec["ranking"][0]["repetitions"].get<int>(), 6) << rec.dump(2);
   EXPECT_GE(rec["verdict"]["p_fastest"].get<double>(), 0.5) << rec.dump(2);
-  const json& winner = point_labelled(r, rec["winner"]);
+  // Where a point is missing, recommend's own output says what its budget did.
+  const json* winner_point = find_point(r, rec["winner"]);
+  ASSERT_NE(winner_point, nullptr) << o.out << o.err;
+  const json& winner = *winner_point;
   EXPECT_EQ(winner["status"], "ok");
   EXPECT_GE(winner["repetitions_ms"].size(), 3u);
-  const json& bound = point_labelled(r, "mvp__bound");
+  const json* bound_point = find_point(r, "mvp__bound");
+  ASSERT_NE(bound_point, nullptr) << o.out << o.err;
+  const json& bound = *bound_point;
   ASSERT_EQ(bound["status"], "ok") << bound.dump(2);
   EXPECT_EQ(bound["config"]["block_size"], winner["config"]["block_size"]);
   EXPECT_GT(winner["counters"]["efficiency"].get<double>(), 0.0);
