@@ -53,9 +53,12 @@ namespace {
 // workloads, so the untimed reference run costs least (docs/design.md §6).
 constexpr const char* kReferenceScheduler = "dynamic-warp";
 
-// The reference of a yardstick's run: the same sim and setup with the reference scheduler, at
-// its own parameters' defaults (its measured policy).
-std::shared_ptr<const RunResult> reference_run(const RunSpec& spec) {
+}  // namespace
+
+std::shared_ptr<const RunResult> yardstick_reference(const RunSpec& spec) {
+  if (spec.scheduler->kind != SchedulerKind::kYardstick) return nullptr;
+  // The same sim and setup with the reference scheduler, at its own parameters' defaults (its
+  // measured policy).
   RunSpec reference = spec;
   reference.config.scheduler = kReferenceScheduler;
   reference.scheduler = &find_scheduler(kReferenceScheduler);
@@ -66,8 +69,6 @@ std::shared_ptr<const RunResult> reference_run(const RunSpec& spec) {
   keep.keep_particles = true;
   return std::make_shared<const RunResult>(run(reference, keep));
 }
-
-}  // namespace
 
 RunSpec resolve(const RunConfig& c) {
   RunSpec spec;
@@ -90,8 +91,7 @@ RunSpec resolve(const RunConfig& c) {
 
 RunResult run(const RunSpec& spec, const RunOptions& opt) {
   RunOptions with = opt;
-  if (spec.scheduler->kind == SchedulerKind::kYardstick && !with.reference)
-    with.reference = reference_run(spec);
+  if (!with.reference) with.reference = yardstick_reference(spec);
   // Allocations the engines name themselves throw AllocationError; this catches the rest
   // (library scratch such as Thrust's), so that none ends the process as an internal error.
   try {

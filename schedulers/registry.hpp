@@ -2,6 +2,7 @@
 // configuration (sims: sims/registry.hpp, sims/catalog.hpp).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,8 +26,14 @@ void add_runs(const std::vector<SchedulerEntry>& more);
 // names) and the sim's setup built (UsageError where the sim rejects a value).
 RunSpec resolve(const RunConfig& c);
 
-// Runs a resolved run; a spec may run many times (a benchmark's repetitions), each run alike.
+// Runs a resolved run; a spec may run many times (a benchmark's repetitions), each run alike. A
+// yardstick's run makes its reference run first unless `opt` holds one.
 RunResult run(const RunSpec& spec, const RunOptions& opt = {});
+
+// The reference run a yardstick's runs of `spec` share (RunOptions::reference): made once, so
+// that a yardstick repeated many times runs the real configuration once, not once a repetition.
+// Null for a scheduler that is not a yardstick.
+std::shared_ptr<const RunResult> yardstick_reference(const RunSpec& spec);
 
 // Resolves `c` and runs it once.
 RunResult run(const RunConfig& c, const RunOptions& opt = {});

@@ -61,12 +61,13 @@ void note_clocks(Observed& seen, const ClockSample& before) {
   }
 }
 
-// One repetition: a run of `c`, its time and counters.
-void measure(benchmark::State& state, const RunSpec& spec, Observed& seen) {
+// One repetition: a run of `spec`, its time and counters.
+void measure(benchmark::State& state, const RunSpec& spec, const RunOptions& options,
+             Observed& seen) {
   RunResult r;
   const ClockSample before = seen.clocks ? seen.clocks->sample() : ClockSample{};
   try {
-    r = run(spec);
+    r = run(spec, options);
   } catch (const ranks::PeerFailure& e) {
     seen.peer_failed = true;
     state.SkipWithError(e.what());
@@ -152,9 +153,11 @@ int measure_point(const std::string& request_path, const std::string& result_pat
     fmt::print(stderr, "schedbench-point: error: {}\n", e.what());
     return 2;
   }
+  RunOptions options;  // every run of the spec shares them: a yardstick's reference is made once
   try {
+    options.reference = yardstick_reference(spec);
     for (int i = 0; i < sampling.warmup; ++i) {
-      const RunResult r = run(spec);
+      const RunResult r = run(spec, options);
       fmt::print("warm-up {}: {:.3f} ms\n", i + 1, r.time_ms);
     }
   } catch (const ranks::PeerFailure& e) {
@@ -168,7 +171,7 @@ int measure_point(const std::string& request_path, const std::string& result_pat
     if (cudaGetDevice(&device) == cudaSuccess) seen.clocks = GpuClocks::open(device);
   }
   const TimedRepetitions t =
-      time_sampled(sampling, [&](benchmark::State& state) { measure(state, spec, seen); });
+      time_sampled(sampling, [&](benchmark::State& state) { measure(state, spec, options, seen); });
   if (!t.error.empty()) return fail(t.error, seen.peer_failed);
   if (first_rank)
     write_file_atomically(result_path, measured(spec.config, t, seen, sampling).dump(2) + "\n");

@@ -347,6 +347,33 @@ TEST(GpuSpaceCharge, EveryGpuSchedulerGivesOneDigestWithTheDeviceSolver) {
   expect_one_gpu_digest(c, "air, --space-charge, cuFFT solve (32^3)");
 }
 
+// The bound's reference run, made once (as the point runner makes it for a point's warm-ups and
+// repetitions), is dynamic-warp's run of the configuration, and every run of the bound that shares
+// it does the particle-steps of a bound that makes its own; a scheduler that is not a yardstick
+// has none.
+TEST(GpuBound, SharedReferenceIsDynamicWarpsRunAndServesEveryRepetition) {
+  SB_REQUIRE_CUDA_DEVICE();
+  RunConfig c = base("mvp", 20'000, 100);
+  c.scheduler = "dynamic-warp";
+  const RunResult warp = run(c);
+  EXPECT_EQ(yardstick_reference(resolve(c)), nullptr);
+  c.scheduler = "bound";
+  const RunSpec spec = resolve(c);
+  RunOptions shared;
+  shared.reference = yardstick_reference(spec);
+  ASSERT_NE(shared.reference, nullptr);
+  ASSERT_NE(shared.reference->particles, nullptr);
+  EXPECT_EQ(shared.reference->digest, warp.digest);
+  EXPECT_EQ(shared.reference->particles->size(), warp.counts.final);
+  const RunResult own = run(spec);
+  for (int repetition = 0; repetition < 3; ++repetition) {
+    const RunResult r = run(spec, shared);
+    EXPECT_EQ(r.counts.particle_steps, warp.counts.particle_steps) << repetition;
+    EXPECT_EQ(r.counts.particle_steps, own.counts.particle_steps) << repetition;
+    EXPECT_GT(r.time_ms, 0.0) << repetition;
+  }
+}
+
 // A mesh larger than the device's free memory is refused before the run, naming the bytes: the
 // test holds all the free memory but 2 GiB, where the particle slots (640 MB) fit and the 512^3
 // field (six arrays of 1 GiB and cuFFT's) does not.
