@@ -42,9 +42,12 @@ TEST(RecommendGpu, RanksGpuCandidatesMeasuresTheBoundAndItsRunCommandRuns) {
   EXPECT_EQ(rec["processes"], 1);
   EXPECT_GE(rec["rounds"], 1);
   EXPECT_FALSE(rec["budget_spent"].get<bool>());
-  // The two leaders are settled with more repetitions (they may still be within noise of each
-  // other: two block sizes of one scheduler can be equally fast).
-  EXPECT_GE(rec["ranking"][0]["repetitions"].get<int>(), 6) << rec.dump(2);
+  // Leaders still within noise after halving are settled with more repetitions (and may stay
+  // within noise: two block sizes of one scheduler can be equally fast); leaders the first round
+  // already told apart are not.
+  if (rec["verdict"]["kind"] == "within-noise") {
+    EXPECT_GE(rec["ranking"][0]["repetitions"].get<int>(), 6) << rec.dump(2);
+  }
   EXPECT_GE(rec["verdict"]["p_fastest"].get<double>(), 0.5) << rec.dump(2);
   // Where a point is missing, recommend's own output says what its budget did.
   const json* winner_point = find_point(r, rec["winner"]);
