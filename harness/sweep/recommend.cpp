@@ -553,6 +553,7 @@ int run_recommend(const RecommendRequest& r) {
   if (!h.ranking.empty() && !runs_on_cpu(job.points[h.ranking.front().index].config)) {
     bound = measure_yardstick(job, h, measure, r.budget_s - clock());
   }
+  h.spent_s = clock();  // the budget's use includes the yardstick's measurement
   JobResults results(job, 1, 1, environment);
   for (const auto& [index, rec] : measure.records())
     results.put(rec);
