@@ -1,0 +1,89 @@
+"""plot/pymethes_benchmarks.py without pyMETHES (which needs a venv of its own): which benchmark
+cases it runs and which it refuses, how --record enters its values in a benchmarks file, and
+that data/swarm/benchmarks.json holds the values results/swarm-benchmarks/pymethes.json records
+(but for a case with an analytic value, where they check pyMETHES).
+"""
+
+import contextlib
+import io
+import json
+import pathlib
+import shutil
+import tempfile
+import unittest
+
+import pymethes_benchmarks as pb
+import swarm_benchmarks as sb
+
+RESULTS = sb.ROOT / "results" / "swarm-benchmarks" / "pymethes.json"
+
+
+class Runnable(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.cases = {c["name"]: c for c in sb.load_benchmarks()["cases"]}
+
+    def test_a_gas_at_rest_without_ionization_runs_to_its_max_energy(self):
+        self.assertEqual(pb.runnable(self.cases["reid-ramp-12Td"]), 4.0)
+        # Its ionization sharing is void: the gas does not ionize.
+        self.assertEqual(pb.runnable(self.cases["lucas-saelee-f0-10Td"]), 40.0)
+
+    def refused(self, case):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as stop:
+            pb.runnable(case)
+        self.assertEqual(stop.exception.code, 2)
+        lines = err.getvalue().strip().splitlines()
+        self.assertEqual(len(lines), 1, lines)
+        self.assertIn(case["name"], lines[0])
+        self.assertIn("accepted", lines[0])
+
+    def test_an_ionizing_gas_and_a_thermal_gas_are_refused_in_one_line(self):
+        self.refused(self.cases["lucas-saelee-f1-10Td"])
+        self.refused(self.cases["ness-robson-p-0.5-0.4Td"])
+
+
+class Record(unittest.TestCase):
+    def test_record_replaces_the_sources_values_and_keeps_the_others_and_analytic_cases(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp) / "benchmarks.json"
+            shutil.copy(sb.BENCHMARKS, path)
+            summary = {"mean_energy_eV": (0.5, 0.01)}
+            results = {"cases": [{"name": "reid-ramp-20Td", "summary": summary},
+                                 {"name": "maxwell-1Td", "summary": summary}]}
+            pb.record(path, results)
+            pb.record(path, results)  # again: replaced, not added twice
+            cases = {c["name"]: c for c in json.loads(path.read_text())["cases"]}
+        # An analytic value is the reference there: pyMETHES's is not entered.
+        self.assertEqual(cases["maxwell-1Td"], next(c for c in sb.load_benchmarks()["cases"]
+                                                     if c["name"] == "maxwell-1Td"))
+        case = cases["reid-ramp-20Td"]
+        mine = [r for r in case["references"] if r["source"] == pb.SOURCE]
+        self.assertEqual(mine, [{"quantity": "mean_energy_eV", "value": 0.5, "error": 0.01,
+                                 "unit": "eV", "source": pb.SOURCE}])
+        others = {r["source"] for r in case["references"]} - {pb.SOURCE}
+        self.assertEqual(others, {"reid-1979-mc", "scena-2020-mc"})
+
+
+class Recorded(unittest.TestCase):
+    def test_benchmarks_hold_what_the_results_file_records(self):
+        results = json.loads(RESULTS.read_text())
+        benchmarks = sb.load_benchmarks()
+        cases = {c["name"]: c for c in benchmarks["cases"]}
+        self.assertTrue(results["cases"])
+        for row in results["cases"]:
+            with self.subTest(case=row["name"]):
+                self.assertEqual(len(row["runs"]), row["seeds"])
+                refs = {r["quantity"]: r for r in cases[row["name"]]["references"]
+                        if r["source"] == pb.SOURCE}
+                if pb.analytic(cases[row["name"]], benchmarks["sources"]):
+                    self.assertEqual(refs, {})  # pyMETHES checked there, not a reference
+                    continue
+                self.assertEqual(set(refs), set(pb.QUANTITIES))
+                for q, (value, error) in row["summary"].items():
+                    self.assertAlmostEqual(refs[q]["value"] / value, 1.0, places=5)
+                    self.assertAlmostEqual(refs[q]["error"] / error, 1.0, places=2)
+
+
+if __name__ == "__main__":
+    unittest.main()
