@@ -17,8 +17,13 @@ pyMETHES has a venv of its own (plot/pymethes_support.py says how to make it):
         --out results/air-validation/pymethes.json
     .venv-pymethes/bin/python plot/pymethes_n2.py --fields 800 400 --electrons 2000 \\
         --trial-frequency fixed --out results/air-validation/pymethes.json
+    .venv-pymethes/bin/python plot/pymethes_n2.py --fields 800 --electrons 500 8000 \\
+        --trial-frequency fixed --out results/air-validation/pymethes.json
+    .venv-pymethes/bin/python plot/pymethes_n2.py --fields 800 --electrons 2000 \\
+        --trial-frequency fixed --relaxed-from 0.5 --out results/air-validation/pymethes.json
 
-(about an hour on two cores in all; docs/physics.md, "The bulk drift at high E/N", reads them).
+(about an hour and a half on two cores in all; docs/physics.md, "The bulk drift at high E/N",
+reads them).
 """
 
 import argparse
