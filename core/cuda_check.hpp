@@ -131,11 +131,12 @@ class DeviceBuffer {
   }
   std::vector<T> to_host() const { return to_host(count_); }
 
-  void copy_from_host(const std::vector<T>& host) {
-    if (host.size() > count_) throw std::logic_error("DeviceBuffer::copy_from_host: too many");
-    if (!host.empty()) {
-      SB_CUDA_CHECK(
-          cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  void copy_from_host(const std::vector<T>& host) { copy_from_host(host.data(), host.size()); }
+  // The first `count` elements from `host`.
+  void copy_from_host(const T* host, size_t count) {
+    if (count > count_) throw std::logic_error("DeviceBuffer::copy_from_host: too many");
+    if (count > 0) {
+      SB_CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
     }
   }
 

@@ -8,7 +8,9 @@
 // the registry makes first, untimed (RunOptions::reference): the bound's particles are the run's
 // final ones (its initial ones if none survive), so that they carry the velocities and
 // accelerations the run's particles have, and the step costs what it costs in the run.
+#include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
@@ -56,8 +58,9 @@ RunResult run_bound(const RunSpec& spec, const RunOptions& opt) {
 
   const HostState<Sim> host_state(spec.setup<Sim>());
   const auto& final = dynamic_cast<const HostParticleSet<Sim>&>(*real.particles).particles();
-  const std::vector<Particle> initial =
-      final.empty() ? initial_particles<Sim>(c, host_state.params()) : final;
+  const std::vector<Particle> none_survived =
+      final.empty() ? initial_particles<Sim>(c, host_state.params()) : std::vector<Particle>{};
+  const std::vector<Particle>& particles = final.empty() ? none_survived : final;
   const auto device = describe_device();
   CudaStream stream;
   const PhasePlan& plan = spec.plan();
@@ -69,13 +72,16 @@ RunResult run_bound(const RunSpec& spec, const RunOptions& opt) {
                                        balanced_steps<Sim, kLargestBlockBound<Sim>>, setup);
   const uint32_t grid = persistent_grid(kernel, setup);
   const uint32_t threads = grid * c.block_size;
-  DeviceBuffer<Particle> first(initial.size(), "bound's particles"), sink(threads, "bound's sink");
-  first.copy_from_host(initial);
+  // Thread t takes particle t % count: no more than one a thread need be on the device (a run's
+  // millions of final particles would otherwise be copied at every repetition).
+  const size_t count = std::min<size_t>(particles.size(), threads);
+  DeviceBuffer<Particle> first(count, "bound's particles"), sink(threads, "bound's sink");
+  first.copy_from_host(particles.data(), count);
 
   EventTimer timer;
   timer.start(stream);
-  launch(setup, kernel, grid, 0, first.data(), initial.size(), prm, DrawKey::from_seed(c.seed),
-         plan.steps, real.counts.particle_steps, sink.data());
+  launch(setup, kernel, grid, 0, first.data(), static_cast<SlotIndex>(count), prm,
+         DrawKey::from_seed(c.seed), plan.steps, real.counts.particle_steps, sink.data());
   timer.stop(stream);
   watchdog.sync(stream);
 
