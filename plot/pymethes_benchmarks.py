@@ -76,9 +76,9 @@ def run_case(case, args, pool):
     species = case["gas"].split(":")[0]
     collisions = args.collisions_per_electron * args.electrons
     futures = [pool.submit(pymethes_run, ROOT / case["gas_file"], species,
-                           case["reduced_field_Td"], args.electrons, collisions, seed + 1,
+                           case["reduced_field_Td"], args.electrons, collisions, seed,
                            "fixed", max_energy, RELAXED_FROM)
-               for seed in range(args.seeds)]
+               for seed in range(args.first_seed, args.first_seed + args.seeds)]
     runs = [f.result() for f in futures]
     summary = {}
     for name, key in QUANTITIES.items():
@@ -86,6 +86,7 @@ def run_case(case, args, pool):
         values = [r[key][0] if isinstance(r[key], (tuple, list)) else r[key] for r in runs]
         summary[name] = combine(values)
     return {"name": case["name"], "electrons": args.electrons, "seeds": args.seeds,
+            "first_seed": args.first_seed,
             "collisions_per_electron": args.collisions_per_electron, "max_energy_eV": max_energy,
             "relaxed_from": RELAXED_FROM,
             "runs": runs, "summary": summary}
@@ -132,6 +133,9 @@ def main():
     parser.add_argument("--cases", nargs="+", default=list(DEFAULT_CASES),
                         help="benchmarks.json case names (default: %(default)s)")
     parser.add_argument("--seeds", type=int, default=6, help="pyMETHES runs a case")
+    parser.add_argument("--first-seed", type=int, default=1,
+                        help="the seeds are this one and the next ones (another batch of seeds "
+                             "tells whether their scatter shows pyMETHES's)")
     parser.add_argument("--electrons", type=int, default=20000,
                         help="pyMETHES's swarm size (it holds the size constant)")
     parser.add_argument("--collisions-per-electron", type=float, default=1000,
@@ -143,6 +147,8 @@ def main():
                         help=f"enter the results in {BENCHMARKS.relative_to(ROOT)} as references "
                              f"of source {SOURCE}")
     args = parser.parse_args()
+    if args.first_seed < 1:
+        usage_error(f"--first-seed {args.first_seed}; accepted: 1 or more")
     if args.seeds < 2:
         usage_error(f"--seeds {args.seeds}; accepted: 2 or more (the error is their scatter)")
     benchmarks = load_benchmarks()
