@@ -23,14 +23,14 @@ docs/physics.md, "Swarm benchmarks", reads them).
 
 import argparse
 import concurrent.futures
-import datetime
 import json
 import os
 import pathlib
 import re
 import sys
+import time
 
-from pymethes_support import combine, pymethes_run
+from pymethes_support import combine, pymethes_run, show
 from swarm_benchmarks import BENCHMARKS, ROOT, load_benchmarks, write_atomically
 
 SCHEMA = "schedbench.pymethes-benchmarks/1"
@@ -124,10 +124,6 @@ def load_results(path):
     return {"schema": SCHEMA, "pymethes": "0.2.0", "trial_frequency": "fixed", "cases": []}
 
 
-def show(value):
-    return f"{value[0]:.5g} ± {value[1]:.2g}"
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", nargs="+", default=list(DEFAULT_CASES),
@@ -163,10 +159,10 @@ def main():
     results = load_results(args.out)
     pool = concurrent.futures.ProcessPoolExecutor(args.jobs)
     for name in args.cases:
-        started = datetime.datetime.now()
+        started = time.monotonic()
         print(f"{name}: {args.seeds} pyMETHES runs of {args.electrons} electrons ...", flush=True)
         row = run_case(by_name[name], args, pool)
-        row["wall_s"] = (datetime.datetime.now() - started).total_seconds()
+        row["wall_s"] = time.monotonic() - started
         results["cases"] = [c for c in results["cases"] if c["name"] != name] + [row]
         write_atomically(args.out, results)
         print(f"{name} ({row['wall_s']:.0f} s): " + ", ".join(

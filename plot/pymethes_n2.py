@@ -35,7 +35,7 @@ import subprocess
 import sys
 import tempfile
 
-from pymethes_support import combine, pymethes_run
+from pymethes_support import combine, pymethes_run, show
 from swarm_benchmarks import ROOT, SCHEDBENCH, write_atomically
 
 CROSS_SECTIONS = ROOT / "data" / "lxcat-siglo.txt"
@@ -88,10 +88,6 @@ def pymethes_row(field_td, electrons, args, pool):
 def variant(row):
     """What tells one pyMETHES row of a field from another: a new run of it replaces the old."""
     return row["electrons"], row["trial_frequency"], row.get("relaxed_from")
-
-
-def show(value):
-    return f"{value[0]:.5g} ± {value[1]:.2g}"
 
 
 def main():

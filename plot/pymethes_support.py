@@ -114,3 +114,8 @@ def combine(values):
     """Mean over seeds and its standard error from their scatter."""
     v = np.array(values, dtype=float)
     return float(v.mean()), float(v.std(ddof=1) / math.sqrt(v.size))
+
+
+def show(value):
+    """A (mean, error) pair for a progress line."""
+    return f"{value[0]:.5g} ± {value[1]:.2g}"
