@@ -10,7 +10,6 @@
 // accelerations the run's particles have, and the step costs what it costs in the run.
 #include <algorithm>
 #include <stdexcept>
-#include <vector>
 
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
@@ -58,9 +57,6 @@ RunResult run_bound(const RunSpec& spec, const RunOptions& opt) {
 
   const HostState<Sim> host_state(spec.setup<Sim>());
   const auto& final = dynamic_cast<const HostParticleSet<Sim>&>(*real.particles).particles();
-  const std::vector<Particle> none_survived =
-      final.empty() ? initial_particles<Sim>(c, host_state.params()) : std::vector<Particle>{};
-  const std::vector<Particle>& particles = final.empty() ? none_survived : final;
   const auto device = describe_device();
   CudaStream stream;
   const PhasePlan& plan = spec.plan();
@@ -73,10 +69,14 @@ RunResult run_bound(const RunSpec& spec, const RunOptions& opt) {
   const uint32_t grid = persistent_grid(kernel, setup);
   const uint32_t threads = grid * c.block_size;
   // Thread t takes particle t % count: no more than one a thread need be on the device (a run's
-  // millions of final particles would otherwise be copied at every repetition).
-  const size_t count = std::min<size_t>(particles.size(), threads);
+  // millions of final particles would otherwise be copied, or drawn, at every repetition).
+  const size_t count = std::min<size_t>(final.empty() ? c.init_n : final.size(), threads);
   DeviceBuffer<Particle> first(count, "bound's particles"), sink(threads, "bound's sink");
-  first.copy_from_host(particles.data(), count);
+  if (final.empty()) {
+    first.copy_from_host(initial_particles<Sim>(c, host_state.params(), 0, count));
+  } else {
+    first.copy_from_host(final.data(), count);
+  }
 
   EventTimer timer;
   timer.start(stream);
