@@ -165,6 +165,12 @@ def case_result(case, size_name, scheduler, schedbench):
             "comparisons": compare(ours, case.get("references", []), size.get("compare"))}
 
 
+def usage_error(tool, message):
+    """Bad input: one line on stderr naming it and what is accepted, and exit status 2."""
+    print(f"{tool}: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def write_atomically(path, data):
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -242,14 +248,14 @@ def main():
     parser.add_argument("--out", type=pathlib.Path,
                         help="results JSON to write (default results/swarm-benchmarks/SIZE.json)")
     args = parser.parse_args()
-    if not args.schedbench.exists():
-        sys.exit(f"swarm_benchmarks: {args.schedbench} not found; build first (make build)")
     benchmarks = load_benchmarks(args.benchmarks)
     known = {c["name"] for c in benchmarks["cases"]}
     unknown = sorted(set(args.cases or ()) - known)
     if unknown:
-        sys.exit(f"swarm_benchmarks: no case {', '.join(unknown)}; the cases: "
-                 f"{', '.join(sorted(known))}")
+        usage_error("swarm_benchmarks", f"--case {', '.join(unknown)}: no such case; accepted: "
+                    f"{', '.join(sorted(known))}")
+    if not args.schedbench.exists():
+        sys.exit(f"swarm_benchmarks: {args.schedbench} not found; build first (make build)")
     results = run_all(benchmarks, args.size, args.scheduler, args.schedbench, args.cases,
                       log=lambda m: print(m, file=sys.stderr, flush=True),
                       benchmarks_path=args.benchmarks)

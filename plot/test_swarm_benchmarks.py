@@ -44,6 +44,17 @@ class Definitions(unittest.TestCase):
     def setUpClass(cls):
         cls.benchmarks = sb.load_benchmarks()
 
+    def test_an_unknown_case_is_refused_in_one_line_before_anything_runs(self):
+        done = subprocess.run([sys.executable, str(sb.ROOT / "plot" / "swarm_benchmarks.py"),
+                               "--case", "no-such-gas-1Td", "--schedbench", "/nonexistent"],
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        lines = done.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, lines)
+        self.assertIn("no-such-gas-1Td", lines[0])
+        self.assertIn("accepted: ", lines[0])
+        self.assertIn("reid-ramp-12Td", lines[0])
+
     def test_gas_files_are_what_make_gases_writes(self):
         done = subprocess.run([sys.executable, str(sb.ROOT / "data" / "swarm" / "make_gases.py"),
                                "--check"], capture_output=True, text=True)

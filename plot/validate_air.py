@@ -8,13 +8,12 @@ plot/test_air_bolos.py asserts the same runs). Writes the results as JSON
 """
 
 import argparse
-import json
-import os
 import pathlib
 import sys
 import tempfile
 
 import air_bolos as ab
+from swarm_benchmarks import write_atomically
 
 # Per field: (initial electrons, phases, phase time s, phases skipped while the energy relaxes,
 # --max-energy eV). The growth at 400 and 800 Td bounds the time; the rare ionizations at 100
@@ -83,13 +82,6 @@ def table(rows, critical):
                  f"{critical['bolos_Td']:.1f} | "
                  f"{critical['air_Td'] - critical['bolos_Td']:+.1f} Td |")
     return "\n".join(lines)
-
-
-def write_atomically(path, data):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as f:
-        json.dump(data, f, indent=1)
-    os.replace(f.name, path)
 
 
 def main():
