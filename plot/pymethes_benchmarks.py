@@ -7,7 +7,9 @@ quantity is the mean over seeds, its error their scatter over the square root of
 
 A case pyMETHES cannot run as benchmarks.json defines it is refused: one with gas at a
 temperature (pyMETHES's molecules are at rest) or with ionization (pyMETHES shares the energy
-left in a fixed ratio; these cases share it uniformly).
+left in a fixed ratio, where these cases share it uniformly; and the flight time all its
+electrons share biases a swarm that gains electrons: docs/physics.md, "The bulk drift at high
+E/N").
 
     .venv-pymethes/bin/python plot/pymethes_benchmarks.py --cases lucas-saelee-f0-10Td \\
         --collisions-per-electron 3000 --out results/swarm-benchmarks/pymethes.json
@@ -27,11 +29,11 @@ import json
 import os
 import pathlib
 import re
-import sys
 import time
 
 from pymethes_support import combine, pymethes_run, show
 from swarm_benchmarks import BENCHMARKS, ROOT, load_benchmarks, write_atomically
+from swarm_benchmarks import usage_error as swarm_usage_error
 
 SCHEMA = "schedbench.pymethes-benchmarks/1"
 SOURCE = "pymethes-0.2-here"
@@ -48,8 +50,7 @@ QUANTITIES = {"mean_energy_eV": "mean_energy_eV", "flux_drift_m_per_s": "flux_dr
 
 
 def usage_error(message):
-    print(f"pymethes_benchmarks: {message}", file=sys.stderr)
-    sys.exit(2)
+    swarm_usage_error("pymethes_benchmarks", message)
 
 
 def runnable(case):
@@ -62,7 +63,8 @@ def runnable(case):
     ionizes = re.search(r"^IONIZATION\s*$", (ROOT / case["gas_file"]).read_text(), re.MULTILINE)
     if ionizes:
         usage_error(f"case {case['name']}: {case['gas_file']} ionizes; accepted: gases without "
-                    "ionization (pyMETHES shares the energy left in a fixed ratio)")
+                    "ionization (pyMETHES shares the energy left in a fixed ratio, and its electrons' "
+                    "shared flight times bias a growing swarm)")
     # Without ionization the sharing of its energy is void; any other option changes the gas.
     other = set(options) - {"--max-energy", "--ionization-sharing"}
     if other or not options.get("--max-energy"):

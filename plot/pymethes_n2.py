@@ -21,6 +21,9 @@ pyMETHES has a venv of its own (plot/pymethes_support.py says how to make it):
         --trial-frequency fixed --out results/air-validation/pymethes.json
     .venv-pymethes/bin/python plot/pymethes_n2.py --fields 800 --electrons 2000 \\
         --trial-frequency fixed --relaxed-from 0.5 --out results/air-validation/pymethes.json
+    .venv-pymethes/bin/python plot/pymethes_n2.py --fields 800 --electrons 2000 \\
+        --trial-frequency fixed --trial-factor 4 --relaxed-from 0.5 \\
+        --collisions-per-electron 5000 --out results/air-validation/pymethes.json
 
 (about an hour and a half on two cores in all; docs/physics.md, "The bulk drift at high E/N",
 reads them).
@@ -36,7 +39,7 @@ import sys
 import tempfile
 
 from pymethes_support import combine, pymethes_run, show
-from swarm_benchmarks import ROOT, SCHEDBENCH, write_atomically
+from swarm_benchmarks import ROOT, SCHEDBENCH, usage_error, write_atomically
 
 CROSS_SECTIONS = ROOT / "data" / "lxcat-siglo.txt"
 SCHEMA = "schedbench.pymethes-comparison/1"
@@ -71,23 +74,27 @@ def air_run(field_td, seed):
 def pymethes_row(field_td, electrons, args, pool):
     futures = [pool.submit(pymethes_run, CROSS_SECTIONS, "N2", field_td, electrons,
                            args.collisions_per_electron * electrons, seed + 1,
-                           args.trial_frequency, 1000.0, args.relaxed_from)
+                           args.trial_frequency, 1000.0, args.relaxed_from, args.trial_factor)
                for seed in range(args.seeds)]
     runs = [f.result() for f in futures]
     summary = {q: combine([r[q][0] for r in runs])
                for q in ("mean_energy_eV", "flux_drift_m_per_s")}
     for q in ("bulk_drift_fit_m_per_s", "bulk_drift_span_m_per_s"):
         summary[q] = combine([r[q] for r in runs])
-    row = {"electrons": electrons, "trial_frequency": args.trial_frequency, "runs": runs,
+    row = {"electrons": electrons, "trial_frequency": args.trial_frequency, "seeds": args.seeds,
+           "collisions_per_electron": args.collisions_per_electron, "runs": runs,
            "summary": summary}
     if args.relaxed_from is not None:
         row["relaxed_from"] = args.relaxed_from
+    if args.trial_factor != 1.0:
+        row["trial_factor"] = args.trial_factor
     return row
 
 
 def variant(row):
     """What tells one pyMETHES row of a field from another: a new run of it replaces the old."""
-    return row["electrons"], row["trial_frequency"], row.get("relaxed_from")
+    return (row["electrons"], row["trial_frequency"], row.get("relaxed_from"),
+            row.get("trial_factor", 1.0))
 
 
 def main():
@@ -102,6 +109,9 @@ def main():
     parser.add_argument("--trial-frequency", choices=("pymethes", "fixed"), default="pymethes",
                         help="pyMETHES's own trial frequency, new at each step (default), or "
                              "one for the whole run")
+    parser.add_argument("--trial-factor", type=float, default=1.0,
+                        help="with --trial-frequency fixed: that frequency times this (>= 1; "
+                             "shorter steps, which all of pyMETHES's electrons share)")
     parser.add_argument("--relaxed-from", type=float, default=None,
                         help="start every average at this fraction of the run where it is later "
                              "than pyMETHES's own start (default: pyMETHES's own)")
@@ -109,11 +119,16 @@ def main():
                         help="pyMETHES runs at once (default: the cores)")
     parser.add_argument("--out", type=pathlib.Path, required=True)
     args = parser.parse_args()
+    if not args.trial_factor >= 1.0 or (args.trial_factor != 1.0 and
+                                         args.trial_frequency != "fixed"):
+        usage_error("pymethes_n2", f"--trial-factor {args.trial_factor:g}: accepted: 1 or more, "
+                    "and above 1 only with --trial-frequency fixed")
     if not SCHEDBENCH.exists():
         sys.exit(f"pymethes_n2: {SCHEDBENCH} not found: build first (make build)")
     results = load_results(args.out)
-    results["pymethes"] = {"version": "0.2.0", "seeds": args.seeds,
-                           "collisions_per_electron": args.collisions_per_electron}
+    # What the rows without their own "seeds" and "collisions_per_electron" were run with.
+    results.setdefault("pymethes", {"version": "0.2.0", "seeds": args.seeds,
+                                    "collisions_per_electron": args.collisions_per_electron})
     pool = concurrent.futures.ProcessPoolExecutor(args.jobs)
     for field in args.fields:
         row = next((r for r in results["fields"] if r["field_Td"] == field), None)
@@ -129,10 +144,11 @@ def main():
             p = pymethes_row(field, n, args, pool)
             row["pymethes"] = sorted(
                 [q for q in row["pymethes"] if variant(q) != variant(p)] + [p],
-                key=lambda q: (q["trial_frequency"] != "pymethes", q.get("relaxed_from") or 0,
-                               q["electrons"]))
+                key=lambda q: (q["trial_frequency"] != "pymethes", q.get("trial_factor", 1.0),
+                               q.get("relaxed_from") or 0, q["electrons"]))
             m = p["summary"]
-            print(f"  pyMETHES ({args.trial_frequency} trial frequency), {n} electrons: mean "
+            factor = f" × {args.trial_factor:g}" if args.trial_factor != 1.0 else ""
+            print(f"  pyMETHES ({args.trial_frequency} trial frequency{factor}), {n} electrons: mean "
                   f"energy {show(m['mean_energy_eV'])}, flux drift "
                   f"{show(m['flux_drift_m_per_s'])}, bulk drift (its fit) "
                   f"{show(m['bulk_drift_fit_m_per_s'])}, (span) "
@@ -146,8 +162,8 @@ def load_results(path):
     if path.exists():
         results = json.loads(path.read_text())
         if results.get("schema") != SCHEMA or results.get("air_run") != AIR_RUN:
-            sys.exit(f"pymethes_n2: {path} holds other runs (schema or sim air's runs differ); "
-                     "give another --out")
+            usage_error("pymethes_n2", f"--out {path} holds other runs (schema or sim air's runs "
+                        "differ); accepted: a file of these runs, or a new one")
         return results
     return {"schema": SCHEMA, "cross_sections": "data/lxcat-siglo.txt", "gas": "N2",
             "air_run": AIR_RUN, "fields": []}

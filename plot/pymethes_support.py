@@ -27,24 +27,27 @@ def blocked(t, x, start):
     return float(means.mean()), float(means.std(ddof=1) / math.sqrt(BLOCKS))
 
 
-def one_trial_frequency(mc):
+def one_trial_frequency(mc, factor=1.0):
     """A replacement for pyMETHES's MonteCarlo.determine_timestep. pyMETHES picks each step's
     trial frequency from the fastest electron and the step's own random length, then tests the
     collisions that end the previous flight (drawn with the previous step's frequency) with
     it. The null-collision method is exact when a flight's end is tested with the frequency
     that drew it; one frequency for the whole run, the table's largest (padded by 1 %, as
-    pyMETHES pads its own), makes that so."""
+    pyMETHES pads its own) times `factor`, makes that so. All of pyMETHES's electrons share
+    each step's flight time, so its swarm's energy fluctuates as one; a `factor` above 1 makes
+    the steps shorter and those fluctuations smaller (docs/physics.md, "The bulk drift at high
+    E/N")."""
 
     def determine_timestep(max_velocity, max_acceleration):
         # The table of largest frequencies exists once the run has read the gas.
-        mc.trial_coll_freq = 1.01 * float(np.max(mc.max_coll_freq.y))
+        mc.trial_coll_freq = factor * 1.01 * float(np.max(mc.max_coll_freq.y))
         return -math.log(1.0 - np.random.random()) / mc.trial_coll_freq
 
     return determine_timestep
 
 
 def pymethes_run(gas_file, species, field_td, electrons, collisions, seed, trial,
-                 max_energy_ev, relaxed_from=None):
+                 max_energy_ev, relaxed_from=None, trial_factor=1.0):
     """One pyMETHES run of `species` from `gas_file` at `field_td` (isotropic scattering, equal
     energy sharing, the population held constant by random removal or duplication, the gas at
     rest; cross sections taken as constant past `max_energy_ev`) and its reductions: the mean
@@ -53,9 +56,9 @@ def pymethes_run(gas_file, species, field_td, electrons, collisions, seed, trial
     centre's advance over that span, and its flux and bulk N D (longitudinal: along the field;
     transverse: the mean of the two across it). `trial` "pymethes" keeps its own trial
     frequency, chosen anew at each step; "fixed" gives it one for the whole run
-    (one_trial_frequency). pyMETHES takes the swarm as relaxed once its mean energy over the
-    last tenth of the run is not above that over the tenth before, which noise can grant while
-    the energy still creeps up; `relaxed_from` (a fraction of the run) moves the start of every
+    (one_trial_frequency), `trial_factor` times the table's largest. pyMETHES takes the swarm
+    as relaxed once its mean energy over the last tenth of the run is not above that over the
+    tenth before, which noise can grant while the energy still creeps up; `relaxed_from` (a fraction of the run) moves the start of every
     average to that time where it is later."""
     from pyMETHES import Simulation
 
@@ -83,7 +86,7 @@ def pymethes_run(gas_file, species, field_td, electrons, collisions, seed, trial
                                "DN_tol": 1e-9, "num_col_max": collisions},
         })
         if trial == "fixed":
-            sim.mc.determine_timestep = one_trial_frequency(sim.mc)
+            sim.mc.determine_timestep = one_trial_frequency(sim.mc, trial_factor)
         with contextlib.redirect_stdout(io.StringIO()):
             sim.run()
     ts = sim.output.time_series

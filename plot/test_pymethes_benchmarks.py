@@ -1,5 +1,5 @@
 """plot/pymethes_benchmarks.py without pyMETHES (which needs a venv of its own): which benchmark
-cases it runs and which it refuses, how --record enters its values in a benchmarks file, and
+cases it runs and which it refuses, the one trial frequency it gives pyMETHES, how --record enters its values in a benchmarks file, and
 that data/swarm/benchmarks.json holds the values results/swarm-benchmarks/pymethes.json records
 (but for a case with an analytic value, where they check pyMETHES).
 """
@@ -7,12 +7,16 @@ that data/swarm/benchmarks.json holds the values results/swarm-benchmarks/pymeth
 import contextlib
 import io
 import json
+import math
 import pathlib
 import shutil
 import tempfile
 import unittest
 
+import numpy as np
+
 import pymethes_benchmarks as pb
+import pymethes_support as ps
 import swarm_benchmarks as sb
 
 RESULTS = sb.ROOT / "results" / "swarm-benchmarks" / "pymethes.json"
@@ -41,6 +45,31 @@ class Runnable(unittest.TestCase):
     def test_an_ionizing_gas_and_a_thermal_gas_are_refused_in_one_line(self):
         self.refused(self.cases["lucas-saelee-f1-10Td"])
         self.refused(self.cases["ness-robson-p-0.5-0.4Td"])
+
+
+class OneTrialFrequency(unittest.TestCase):
+    class Table:  # what one_trial_frequency reads of pyMETHES's MonteCarlo
+        def __init__(self):
+            self.max_coll_freq = type("Interp", (), {"y": np.array([1e12, 3e12, 2e12])})()
+            self.trial_coll_freq = None
+
+    def steps(self, factor, n=40000):
+        mc = self.Table()
+        step = ps.one_trial_frequency(mc, factor)
+        np.random.seed(7)
+        dts = np.array([step(0.0, 0.0) for _ in range(n)])
+        return mc.trial_coll_freq, dts
+
+    def test_the_frequency_is_the_tables_largest_padded_times_the_factor(self):
+        for factor in (1, 4):
+            with self.subTest(factor=factor):
+                frequency, dts = self.steps(factor)
+                self.assertAlmostEqual(frequency / (factor * 1.01 * 3e12), 1.0, places=12)
+                # Exponential steps of that frequency: mean and spread 1/frequency, to 4
+                # standard errors of 40000 draws.
+                self.assertLess(abs(dts.mean() * frequency - 1.0), 4 / math.sqrt(dts.size))
+                self.assertLess(abs(dts.std() * frequency - 1.0), 8 / math.sqrt(dts.size))
+                self.assertTrue((dts > 0).all())
 
 
 class Record(unittest.TestCase):
