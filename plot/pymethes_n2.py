@@ -21,11 +21,14 @@ pyMETHES has a venv of its own (plot/pymethes_support.py says how to make it):
         --trial-frequency fixed --out results/air-validation/pymethes.json
     .venv-pymethes/bin/python plot/pymethes_n2.py --fields 800 --electrons 2000 \\
         --trial-frequency fixed --relaxed-from 0.5 --out results/air-validation/pymethes.json
+    for k in 2 4; do .venv-pymethes/bin/python plot/pymethes_n2.py --fields 800 \\
+        --electrons 2000 --trial-frequency fixed --trial-factor $k --relaxed-from 0.5 \\
+        --collisions-per-electron 5000 --out results/air-validation/pymethes.json; done
     .venv-pymethes/bin/python plot/pymethes_n2.py --fields 800 --electrons 2000 \\
-        --trial-frequency fixed --trial-factor 4 --relaxed-from 0.5 \\
-        --collisions-per-electron 5000 --out results/air-validation/pymethes.json
+        --trial-frequency fixed --trial-factor 8 --relaxed-from 0.5 \\
+        --collisions-per-electron 2500 --out results/air-validation/pymethes.json
 
-(about an hour and a half on two cores in all; docs/physics.md, "The bulk drift at high E/N",
+(about two hours on two cores in all; docs/physics.md, "The bulk drift at high E/N",
 reads them).
 """
 
