@@ -63,8 +63,8 @@ def runnable(case):
     ionizes = re.search(r"^IONIZATION\s*$", (ROOT / case["gas_file"]).read_text(), re.MULTILINE)
     if ionizes:
         usage_error(f"case {case['name']}: {case['gas_file']} ionizes; accepted: gases without "
-                    "ionization (pyMETHES shares the energy left in a fixed ratio, and its electrons' "
-                    "shared flight times bias a growing swarm)")
+                    "ionization (pyMETHES shares the energy left in a fixed ratio, and its "
+                    "electrons' shared flight times bias a growing swarm)")
     # Without ionization the sharing of its energy is void; any other option changes the gas.
     other = set(options) - {"--max-energy", "--ionization-sharing"}
     if other or not options.get("--max-energy"):

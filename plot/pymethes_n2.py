@@ -151,8 +151,8 @@ def main():
                                q.get("relaxed_from") or 0, q["electrons"]))
             m = p["summary"]
             factor = f" × {args.trial_factor:g}" if args.trial_factor != 1.0 else ""
-            print(f"  pyMETHES ({args.trial_frequency} trial frequency{factor}), {n} electrons: mean "
-                  f"energy {show(m['mean_energy_eV'])}, flux drift "
+            print(f"  pyMETHES ({args.trial_frequency} trial frequency{factor}), {n} electrons: "
+                  f"mean energy {show(m['mean_energy_eV'])}, flux drift "
                   f"{show(m['flux_drift_m_per_s'])}, bulk drift (its fit) "
                   f"{show(m['bulk_drift_fit_m_per_s'])}, (span) "
                   f"{show(m['bulk_drift_span_m_per_s'])}", flush=True)

@@ -58,8 +58,8 @@ def pymethes_run(gas_file, species, field_td, electrons, collisions, seed, trial
     frequency, chosen anew at each step; "fixed" gives it one for the whole run
     (one_trial_frequency), `trial_factor` times the table's largest. pyMETHES takes the swarm
     as relaxed once its mean energy over the last tenth of the run is not above that over the
-    tenth before, which noise can grant while the energy still creeps up; `relaxed_from` (a fraction of the run) moves the start of every
-    average to that time where it is later."""
+    tenth before, which noise can grant while the energy still creeps up; `relaxed_from` (a
+    fraction of the run) moves the start of every average to that time where it is later."""
     from pyMETHES import Simulation
 
     with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():

@@ -1,7 +1,8 @@
 """plot/pymethes_benchmarks.py without pyMETHES (which needs a venv of its own): which benchmark
-cases it runs and which it refuses, the one trial frequency it gives pyMETHES, how --record enters its values in a benchmarks file, and
-that data/swarm/benchmarks.json holds the values results/swarm-benchmarks/pymethes.json records
-(but for a case with an analytic value, where they check pyMETHES).
+cases it runs and which it refuses, the one trial frequency it gives pyMETHES, how --record
+enters its values in a benchmarks file, and that data/swarm/benchmarks.json holds the values
+results/swarm-benchmarks/pymethes.json records (but for a case with an analytic value, where
+they check pyMETHES).
 """
 
 import contextlib
