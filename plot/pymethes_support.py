@@ -46,6 +46,22 @@ def one_trial_frequency(mc, factor=1.0):
     return determine_timestep
 
 
+def flux_only_at_the_end(sim):
+    """pyMETHES recomputes its flux averages over the whole series after every relaxed step, for
+    an end condition these runs do not use: a cost that grows as the square of a run's steps
+    (as does its copying of the series at every step, which stays). This leaves them to the end
+    of the run, which computes them once more anyway (the same values)."""
+    flux = sim.output.flux
+    update, finish = flux.calculate_data, sim.calculate_final_output
+
+    def calculate_final_output():
+        flux.calculate_data = update
+        finish()
+
+    flux.calculate_data = lambda series: None
+    sim.calculate_final_output = calculate_final_output
+
+
 def pymethes_run(gas_file, species, field_td, electrons, collisions, seed, trial,
                  max_energy_ev, relaxed_from=None, trial_factor=1.0):
     """One pyMETHES run of `species` from `gas_file` at `field_td` (isotropic scattering, equal
@@ -87,6 +103,7 @@ def pymethes_run(gas_file, species, field_td, electrons, collisions, seed, trial
         })
         if trial == "fixed":
             sim.mc.determine_timestep = one_trial_frequency(sim.mc, trial_factor)
+        flux_only_at_the_end(sim)
         with contextlib.redirect_stdout(io.StringIO()):
             sim.run()
     ts = sim.output.time_series

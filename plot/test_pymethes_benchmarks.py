@@ -1,8 +1,8 @@
 """plot/pymethes_benchmarks.py without pyMETHES (which needs a venv of its own): which benchmark
-cases it runs and which it refuses, the one trial frequency it gives pyMETHES, how --record
-enters its values in a benchmarks file, and that data/swarm/benchmarks.json holds the values
-results/swarm-benchmarks/pymethes.json records (but for a case with an analytic value, where
-they check pyMETHES).
+cases it runs and which it refuses, the one trial frequency it gives pyMETHES and when it has
+it compute its flux averages, how --record enters its values in a benchmarks file, and that
+data/swarm/benchmarks.json holds the values results/swarm-benchmarks/pymethes.json records (but
+for a case with an analytic value, where they check pyMETHES).
 """
 
 import contextlib
@@ -71,6 +71,33 @@ class OneTrialFrequency(unittest.TestCase):
                 self.assertLess(abs(dts.mean() * frequency - 1.0), 4 / math.sqrt(dts.size))
                 self.assertLess(abs(dts.std() * frequency - 1.0), 8 / math.sqrt(dts.size))
                 self.assertTrue((dts > 0).all())
+
+
+class FluxOnlyAtTheEnd(unittest.TestCase):
+    def test_the_flux_is_computed_once_when_the_run_ends_and_then_as_before(self):
+        calls = []
+
+        class Flux:
+            def calculate_data(self, series):
+                calls.append(("flux", series))
+
+        class Sim:  # what flux_only_at_the_end reads of pyMETHES's Simulation
+            def __init__(self):
+                self.output = type("Output", (), {"flux": Flux()})()
+
+            def calculate_final_output(self):
+                calls.append("final")
+                self.output.flux.calculate_data("whole series")
+
+        sim = Sim()
+        ps.flux_only_at_the_end(sim)
+        for step in range(3):  # what pyMETHES's steps call
+            sim.output.flux.calculate_data(f"series to step {step}")
+        self.assertEqual(calls, [])
+        sim.calculate_final_output()
+        self.assertEqual(calls, ["final", ("flux", "whole series")])
+        sim.output.flux.calculate_data("again")  # pymethes_run's own later start of the averages
+        self.assertEqual(calls[-1], ("flux", "again"))
 
 
 class Record(unittest.TestCase):
