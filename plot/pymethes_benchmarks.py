@@ -19,7 +19,7 @@ E/N").
 write the results atomically after each case, adding to what the file holds (Lucas-Saelee's
 energy relaxes over more collisions than the Reid ramp's), and --record enters them in
 data/swarm/benchmarks.json as the references of source `pymethes-0.2-here`, except where a case
-has an analytic value, which checks pyMETHES instead (about 25 minutes on two cores in all;
+has an analytic value, which checks pyMETHES instead (about 40 minutes on two cores in all;
 docs/physics.md, "Swarm benchmarks", reads them).
 """
 
@@ -130,7 +130,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", nargs="+", default=list(DEFAULT_CASES),
                         help="benchmarks.json case names (default: %(default)s)")
-    parser.add_argument("--seeds", type=int, default=6, help="pyMETHES runs a case")
+    parser.add_argument("--seeds", type=int, default=12, help="pyMETHES runs a case")
     parser.add_argument("--first-seed", type=int, default=1,
                         help="the seeds are this one and the next ones (another batch of seeds "
                              "tells whether their scatter shows pyMETHES's)")
