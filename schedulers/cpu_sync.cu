@@ -39,6 +39,8 @@
 // The constants it was tuned with are a policy type (CpuSyncPolicy; docs/design.md "Tuning
 // policies"), chosen at run time with --policy.
 #include <thrust/execution_policy.h>
+#include <thrust/gather.h>
+#include <thrust/sequence.h>
 #include <thrust/transform.h>
 #include <cub/device/device_radix_sort.cuh>
 
@@ -225,22 +227,28 @@ class CpuSync {
     return tail_ != nullptr && filled && count < previous && count <= tail_threads();
   }
 
-  // The particles in slots [first, first + count), sorted by next step into scratch memory.
+  // The particles in slots [first, first + count), sorted by next step into scratch memory: their
+  // indices sorted (stable, so the order is the particles' own), then the particles gathered; a
+  // sort that carried the particles themselves would need more shared memory than CUB's kernels
+  // have for large ones (air's with space charge).
   const Particle* earliest_first(const DevicePhase<Sim>& ph, SlotIndex first, SlotIndex count) {
     keys_.reserve(2 * count);
+    order_.reserve(2 * count);
     sorted_.reserve(count);
+    const auto policy = thrust::cuda::par.on(s_.stream);
     const Particle* from = ph.particles + first;
-    thrust::transform(thrust::cuda::par.on(s_.stream), from, from + count, keys_.data(),
-                      NextStep{});
+    thrust::transform(policy, from, from + count, keys_.data(), NextStep{});
+    thrust::sequence(policy, order_.data(), order_.data() + count);
     const int end_bit = 32 - __builtin_clz(ph.window.end | 1u);
     size_t bytes = 0;
-    SB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_.data(),
-                                                  keys_.data() + count, from, sorted_.data(), count,
-                                                  0, end_bit, s_.stream));
+    SB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        nullptr, bytes, keys_.data(), keys_.data() + count, order_.data(), order_.data() + count,
+        count, 0, end_bit, s_.stream));
     temp_.reserve(bytes);
-    SB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_.data(), bytes, keys_.data(),
-                                                  keys_.data() + count, from, sorted_.data(), count,
-                                                  0, end_bit, s_.stream));
+    SB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        temp_.data(), bytes, keys_.data(), keys_.data() + count, order_.data(),
+        order_.data() + count, count, 0, end_bit, s_.stream));
+    thrust::gather(policy, order_.data() + count, order_.data() + 2 * count, from, sorted_.data());
     return sorted_.data();
   }
 
@@ -251,7 +259,8 @@ class CpuSync {
   uint32_t tail_grid_ = 0;
   unsigned int tail_waves_ = 0;
   HostCounter counter_;
-  DeviceBuffer<uint32_t> keys_{"cpu-sync's sort keys"};  // keys in, then keys out
+  DeviceBuffer<uint32_t> keys_{"cpu-sync's sort keys"};    // keys in, then keys out
+  DeviceBuffer<uint32_t> order_{"cpu-sync's sort order"};  // indices in, then sorted
   DeviceBuffer<Particle> sorted_{"cpu-sync's sorted generation"};
   DeviceBuffer<unsigned char> temp_{"cpu-sync's CUB sort scratch"};
 };
