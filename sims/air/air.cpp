@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iterator>
 #include <mutex>
 #include <set>
 
@@ -302,8 +303,8 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
   ranks::sum(comm, fixed.data(), fixed.size());
   size_t next = 0;
   sums.each_fixed([&](FixedSum& sum) { sum.bits = fixed[next++]; });
-  std::vector<uint64_t> counts = {sums.electrons, sums.elastic, sums.excitations, sums.above_table,
-                                  sums.short_of_end};
+  std::vector<uint64_t> counts = {sums.electrons,   sums.elastic,      sums.excitations,
+                                  sums.above_table, sums.short_of_end, sums.attached};
   comm.sum(counts);
   double lowest[2] = {0, 0}, worst[2] = {sums.top_energy, sums.most_short};
   ranks::bounds(comm, lowest, worst, 2);
@@ -321,7 +322,9 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
   }
   const uint64_t elastic = counts[1], excitations = counts[2];
   const double n_end = static_cast<double>(counts[0]);
-  const double n_start = static_cast<double>(events.start);
+  // The particles at the phase's start include the last phase's attached electrons, which die
+  // at its first step (sims/air/air.hpp): the only particles that die.
+  const double n_start = static_cast<double>(events.start - events.removed);
   const double t = s.params().phase_time;
   const double density = s.density();
   // Means over the electrons alive at the phase's end (NaN without any).
@@ -333,32 +336,52 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
   const double bulk = (mean_z - mean_z_) / t;
   const double bulk_dl = (spread_z - spread_z_) / (2 * t);
   const double bulk_dt = (spread_r - spread_r_) / (4 * t);
+  // Flux: the paths' integrals over the electrons' time in the phase. The centre's part, the
+  // integral of c(t) times the sum of v, takes c(t) along the line between the phase's ends at
+  // the electrons' mean time (exact where no electron is born or dies: docs/physics.md).
+  const double path_time = sums.path_time.value();  // phase lengths
+  const double electron_time = t * path_time;
+  const auto per_time = [&](double integral) {
+    return path_time > 0 ? integral / electron_time : NAN;
+  };
+  const double mean_time = path_time > 0 ? sums.path_time_time.value() / path_time : NAN;
+  const auto centre = [&](double last, double now) { return last + (now - last) * mean_time; };
+  const double path_x = sums.path_x.value(), path_y = sums.path_y.value();
+  const double path_z = sums.path_z.value();
+  const double flux = per_time(path_z);
+  const double flux_dl = per_time(sums.path_zz.value() - centre(mean_z_, mean_z) * path_z);
+  const double flux_dt = 0.5 * per_time(sums.path_rr.value() - centre(mean_x_, mean_x) * path_x -
+                                        centre(mean_y_, mean_y) * path_y);
   if (n_end > 0) {
+    mean_x_ = mean_x;
+    mean_y_ = mean_y;
     mean_z_ = mean_z;
     spread_z_ = spread_z;
     spread_r_ = spread_r;
   }
-  // Flux: the correlations of position and velocity at the phase's end.
-  const double flux_dl = mean(sums.zvz) - mean_z * mean(sums.vz);
-  const double flux_dt = 0.5 * (mean(sums.rvr) - mean_x * mean(sums.vx) - mean_y * mean(sums.vy));
   const double growth = n_start > 0 && n_end > 0 ? std::log(n_end / n_start) : NAN;
-  // The electrons' time in the phase, for exponential growth between the two counts.
-  const double electron_time = n_start == n_end        ? t * n_start
-                               : std::isfinite(growth) ? t * (n_end - n_start) / growth
-                                                       : t * (n_start + n_end) / 2;
-  const double ionization_rate = static_cast<double>(events.spawned) / electron_time;
-  const double attachment_rate = static_cast<double>(events.removed) / electron_time;
   const double ionizations = static_cast<double>(events.spawned);
-  const double attachments = static_cast<double>(events.removed);
+  const double attachments = static_cast<double>(counts[5]);
+  const double ionization_rate = ionizations / electron_time;
+  const double attachment_rate = attachments / electron_time;
   // One standard error of a mean over the electrons (their spread over the square root of their
-  // number) and of a rate from its count of events (Poisson); NaN where there is none.
+  // number), of the flux drift as a ratio of the paths' advances to their times (as independent
+  // paths), and of a rate from its count of events (Poisson); NaN where there is none.
   const auto spread_error = [&](double mean_square, double m) {
     return n_end > 1 ? std::sqrt(std::max(0.0, mean_square - m * m) / n_end) : NAN;
   };
+  const double ratio = 1e6 * flux * t;  // um per phase length
+  const double flux_error =
+      path_time > 0
+          ? 1e-6 / t *
+                std::sqrt(std::max(0.0, sums.path_z2.value() - 2 * ratio * sums.path_zt.value() +
+                                            ratio * ratio * sums.path_t2.value())) /
+                path_time
+          : NAN;
   const auto poisson_error = [](double rate, double count) {
     return count > 0 ? rate / std::sqrt(count) : NAN;
   };
-  const double mean_energy = mean(sums.energy), flux = mean(sums.vz);
+  const double mean_energy = mean(sums.energy);
   return {
       {"electrons", n_end},
       {"mean_energy_eV", mean_energy},
@@ -379,7 +402,7 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
       {"attachment_rate_coefficient_m3_per_s", attachment_rate / density},
       {"real_collisions", static_cast<double>(elastic + excitations) + ionizations + attachments},
       {"mean_energy_eV_error", spread_error(mean(sums.energy2), mean_energy)},
-      {"flux_drift_m_per_s_error", spread_error(1e6 * mean(sums.vz2), flux)},
+      {"flux_drift_m_per_s_error", flux_error},
       {"ionization_rate_coefficient_m3_per_s_error",
        poisson_error(ionization_rate / density, ionizations)},
       {"attachment_rate_coefficient_m3_per_s_error",
@@ -387,7 +410,10 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
 }
 
 template <class Particle>
-Image air::picture(const std::vector<Particle>& ps) {
+Image air::picture(const std::vector<Particle>& all) {
+  std::vector<Particle> ps;  // the electrons, not the attached ones kept to the phase's end
+  std::copy_if(all.begin(), all.end(), std::back_inserter(ps),
+               [](const Particle& p) { return !p.attached; });
   // Square cells, 128 across the swarm's longer extent in x or z, and a margin of 4.
   constexpr int kCells = 128, kMargin = 4;
   double lo_x = ps.empty() ? 0 : ps[0].x, hi_x = lo_x, lo_z = ps.empty() ? 0 : ps[0].z, hi_z = lo_z;

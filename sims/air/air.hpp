@@ -39,23 +39,37 @@ SB_HD void visit_fields(const P& p, F&& f) {
   f("uy", p.uy);
   f("uz", p.uz);
   f("clock", p.clock);
+  f("start_x", p.start_x);
+  f("start_y", p.start_y);
+  f("start_z", p.start_z);
   p.tag.visit(f);
   f("elastic", p.elastic);
   f("excitations", p.excitations);
   f("parked", p.parked);
+  f("start_time", p.start_time);
+  f("attached", p.attached);
 }
 
 // An electron in precision P (core/precision.hpp): position and clock in P::Coordinate, momentum
-// in P::Real. 88 bytes in double, 60 in single.
+// in P::Real. 120 bytes in double, 80 in single.
+//
+// Where and when its path in the current phase began (the phase's start, or its birth) gives
+// the flight averages of the flux coefficients (docs/physics.md, "Transport coefficients"): over
+// a flight the integral of v_z is the advance along z, that of z v_z half the change of z^2. An
+// electron attached in a phase stays, marked `attached` and frozen where it attached, to the
+// phase's end, so that its path counts too; it dies at the next phase's first step.
 template <class P>
 struct ParticleIn {
-  typename P::Coordinate x, y, z;  // m
-  typename P::Real ux, uy, uz;     // gamma v, m/s
-  typename P::Coordinate clock;    // s
+  typename P::Coordinate x, y, z;                    // m
+  typename P::Real ux, uy, uz;                       // gamma v, m/s
+  typename P::Coordinate clock;                      // s
+  typename P::Coordinate start_x, start_y, start_z;  // m: where its path in this phase began
   ParticleTag tag;
   uint32_t elastic;      // elastic collisions in this phase
   uint32_t excitations;  // excitations in this phase
   uint32_t parked;       // the step whose flight reached the phase's end (or kAboveTable)
+  float start_time;      // when its path in this phase began, in phase lengths after its start
+  uint32_t attached;     // 1 from its attachment to the end of that phase
 
   template <class F>
   SB_HD void visit(F&& f) const {
@@ -63,18 +77,21 @@ struct ParticleIn {
   }
 };
 
-// Mixed: the doubles first, then 44 bytes of 4-byte fields and a spare word, zero, that rounds the
+// Mixed: the doubles first, then 52 bytes of 4-byte fields and a spare word, zero, that rounds the
 // record to a whole number of its doubles in the open (hidden padding would escape digests and
 // copies).
 template <>
 struct ParticleIn<precision::Mixed> {
   double x, y, z;
   double clock;
+  double start_x, start_y, start_z;
   float ux, uy, uz;
   ParticleTag tag;
   uint32_t elastic;
   uint32_t excitations;
   uint32_t parked;
+  float start_time;
+  uint32_t attached;
   uint32_t spare;
 
   template <class F>
@@ -85,9 +102,9 @@ struct ParticleIn<precision::Mixed> {
 };
 
 using Particle = ParticleIn<precision::Double>;
-static_assert(sizeof(Particle) == 88, "no padding: digests and copies see every byte");
-static_assert(sizeof(ParticleIn<precision::Mixed>) == 80, "no hidden padding");
-static_assert(sizeof(ParticleIn<precision::Single>) == 60, "no hidden padding");
+static_assert(sizeof(Particle) == 120, "no padding: digests and copies see every byte");
+static_assert(sizeof(ParticleIn<precision::Mixed>) == 112, "no hidden padding");
+static_assert(sizeof(ParticleIn<precision::Single>) == 80, "no hidden padding");
 
 // The steps p took in window w: up to the one that parked it at the phase end, for a particle
 // alive at the end; to its death otherwise (core/particle.hpp).
@@ -205,22 +222,42 @@ SB_HD inline double phase_end_time(const Params& prm, uint32_t t) {
   return static_cast<double>(t / prm.steps_per_phase + 1) * prm.phase_time;
 }
 
-// One phase's sums over the electrons alive at its end, on the host or the device, from which
-// air::HostState::observe finds the phase's observables: the first and second moments of the
-// positions and velocities that the transport coefficients need (docs/physics.md, "Transport
-// coefficients") in exact fixed point (so the same in any order and over any number of ranks),
-// collision counts, and the electrons that ended the phase wrongly, with the worst of them for
+// The start of the phase that step t belongs to.
+SB_HD inline double phase_start_time(const Params& prm, uint32_t t) {
+  return static_cast<double>(t / prm.steps_per_phase) * prm.phase_time;
+}
+
+// Starts p's path in the phase of step t where it stands now (the phase's first step, or its
+// birth).
+template <class P>
+SB_HD void start_path(ParticleIn<P>& p, const Params& prm, uint32_t t) {
+  p.start_x = p.x;
+  p.start_y = p.y;
+  p.start_z = p.z;
+  p.start_time = static_cast<float>((p.clock - phase_start_time(prm, t)) / prm.phase_time);
+}
+
+// One phase's sums, on the host or the device, from which air::HostState::observe finds the
+// phase's observables (docs/physics.md, "Transport coefficients"), in exact fixed point (so the
+// same in any order and over any number of ranks): over the electrons alive at its end, the first
+// and second moments of the positions (the bulk coefficients) and of the energy; over every
+// electron's path in the phase (the attached ones' too), the integrals of the flux coefficients;
+// the collision counts, and the electrons that ended the phase wrongly, with the worst of them for
 // the error.
 struct PhaseSums {
-  FixedSum energy;      // eV
-  FixedSum x, y, z;     // m
-  FixedSum vx, vy, vz;  // m/s
-  FixedSum zz, rr;      // z^2 and x^2 + y^2, m^2
-  FixedSum zvz, rvr;    // z vz and x vx + y vy, m^2/s
-  // For the phase's statistical errors: energy^2 (eV^2) and vz^2 in (km/s)^2, so that a sum over
-  // 10^9 electrons stays below FixedSum's 2^63.
-  FixedSum energy2, vz2;
+  FixedSum energy;   // eV
+  FixedSum x, y, z;  // m
+  FixedSum zz, rr;   // z^2 and x^2 + y^2, m^2
+  // For the phase's standard error of the mean energy: energy^2, eV^2.
+  FixedSum energy2;
+  // The paths' integrals over time of v (m) and of z v_z and x v_x + y v_y (m^2); of 1 and of
+  // the time since the phase's start (phase lengths and their squares: the electrons' time).
+  FixedSum path_x, path_y, path_z, path_zz, path_rr, path_time, path_time_time;
+  // For the flux drift's standard error, each path's advance a along z (um) and time s (phase
+  // lengths): a^2, a s and s^2.
+  FixedSum path_z2, path_zt, path_t2;
   uint64_t electrons = 0, elastic = 0, excitations = 0;
+  uint64_t attached = 0;      // attachments in the phase
   uint64_t above_table = 0;   // flew above the table's top (--extrapolate error)
   uint64_t short_of_end = 0;  // used every flight of the phase before its end
   double top_energy = 0;      // the most energy of those above the table, eV
@@ -229,7 +266,9 @@ struct PhaseSums {
   // The fixed-point sums, in one order, for the code that adds them over ranks.
   template <class F>
   void each_fixed(F&& f) {
-    for (FixedSum* s : {&energy, &x, &y, &z, &vx, &vy, &vz, &zz, &rr, &zvz, &rvr, &energy2, &vz2})
+    for (FixedSum* s :
+         {&energy, &x, &y, &z, &zz, &rr, &energy2, &path_x, &path_y, &path_z, &path_zz, &path_rr,
+          &path_time, &path_time_time, &path_z2, &path_zt, &path_t2})
       f(*s);
   }
 
@@ -238,18 +277,23 @@ struct PhaseSums {
             x + o.x,
             y + o.y,
             z + o.z,
-            vx + o.vx,
-            vy + o.vy,
-            vz + o.vz,
             zz + o.zz,
             rr + o.rr,
-            zvz + o.zvz,
-            rvr + o.rvr,
             energy2 + o.energy2,
-            vz2 + o.vz2,
+            path_x + o.path_x,
+            path_y + o.path_y,
+            path_z + o.path_z,
+            path_zz + o.path_zz,
+            path_rr + o.path_rr,
+            path_time + o.path_time,
+            path_time_time + o.path_time_time,
+            path_z2 + o.path_z2,
+            path_zt + o.path_zt,
+            path_t2 + o.path_t2,
             electrons + o.electrons,
             elastic + o.elastic,
             excitations + o.excitations,
+            attached + o.attached,
             above_table + o.above_table,
             short_of_end + o.short_of_end,
             top_energy > o.top_energy ? top_energy : o.top_energy,
@@ -261,11 +305,31 @@ struct PhaseSums {
 // every precision (core/precision.hpp).
 template <class P>
 SB_HD PhaseSums phase_sums(const ParticleIn<P>& p, const Params& prm, uint32_t start) {
+  const double end = phase_end_time(prm, start);
+  // Its path: over a flight the integral of v is the advance, that of z v_z half the change of
+  // z^2 (the same for x and y); from its start to the phase's end, or to its attachment.
+  const double ax = p.x - p.start_x, ay = p.y - p.start_y, az = p.z - p.start_z;
+  const double from = p.start_time, to = (p.clock - phase_start_time(prm, start)) / prm.phase_time;
+  const double time = to - from;
+  PhaseSums s{};
+  s.path_x = FixedSum::of(ax);
+  s.path_y = FixedSum::of(ay);
+  s.path_z = FixedSum::of(az);
+  s.path_zz = FixedSum::of(0.5 * az * (p.z + p.start_z));
+  s.path_rr = FixedSum::of(0.5 * (ax * (p.x + p.start_x) + ay * (p.y + p.start_y)));
+  s.path_time = FixedSum::of(time);
+  s.path_time_time = FixedSum::of(0.5 * time * (to + from));
+  s.path_z2 = FixedSum::of(1e12 * az * az);
+  s.path_zt = FixedSum::of(1e6 * az * time);
+  s.path_t2 = FixedSum::of(time * time);
+  s.elastic = p.elastic;
+  s.excitations = p.excitations;
+  if (p.attached) {
+    s.attached = 1;
+    return s;
+  }
   const Vec3 u{p.ux, p.uy, p.uz};
   const double energy = energy_ev(u);
-  const double inv_gamma = 1.0 / lorentz_factor(u);
-  const double vx = p.ux * inv_gamma, vy = p.uy * inv_gamma, vz = p.uz * inv_gamma;
-  const double end = phase_end_time(prm, start);
   // Under --extrapolate error an electron is above the table where a flight ended above it (it
   // parked) or where the phase ended with it above, with no flight ending to see it.
   uint32_t row = 0;
@@ -273,26 +337,19 @@ SB_HD PhaseSums phase_sums(const ParticleIn<P>& p, const Params& prm, uint32_t s
   const bool above = p.parked == kAboveTable ||
                      (prm.extrapolate == Extrapolate::kError && !table_row(prm, energy, row, f));
   const bool short_of_end = p.clock != static_cast<typename P::Coordinate>(end);
-  return {FixedSum::of(energy),
-          FixedSum::of(p.x),
-          FixedSum::of(p.y),
-          FixedSum::of(p.z),
-          FixedSum::of(vx),
-          FixedSum::of(vy),
-          FixedSum::of(vz),
-          FixedSum::of(p.z * p.z),
-          FixedSum::of(p.x * p.x + p.y * p.y),
-          FixedSum::of(p.z * vz),
-          FixedSum::of(p.x * vx + p.y * vy),
-          FixedSum::of(energy * energy),
-          FixedSum::of(1e-6 * vz * vz),
-          1,
-          p.elastic,
-          p.excitations,
-          above ? 1u : 0u,
-          short_of_end ? 1u : 0u,
-          above ? energy : 0.0,
-          short_of_end ? end - p.clock : 0.0};
+  s.energy = FixedSum::of(energy);
+  s.x = FixedSum::of(p.x);
+  s.y = FixedSum::of(p.y);
+  s.z = FixedSum::of(p.z);
+  s.zz = FixedSum::of(p.z * p.z);
+  s.rr = FixedSum::of(p.x * p.x + p.y * p.y);
+  s.energy2 = FixedSum::of(energy * energy);
+  s.electrons = 1;
+  s.above_table = above ? 1u : 0u;
+  s.short_of_end = short_of_end ? 1u : 0u;
+  s.top_energy = above ? energy : 0.0;
+  s.most_short = short_of_end ? end - p.clock : 0.0;
+  return s;
 }
 
 // air's parameters (defined in air.cpp).
@@ -361,9 +418,9 @@ class HostState {
 
  private:
   std::shared_ptr<const Setup> setup_;
-  // The swarm's centre along z and its spreads about it (z; x and y together), m and m^2, at
+  // The swarm's centre and its spreads about it (z; x and y together), m and m^2, at
   // the end of the last phase observed: the initial swarm's before the first (at the origin).
-  double mean_z_ = 0, spread_z_ = 0, spread_r_ = 0;
+  double mean_x_ = 0, mean_y_ = 0, mean_z_ = 0, spread_z_ = 0, spread_r_ = 0;
 };
 
 // The electron density projected on the x-z plane (z: along the drift, up), for --density-png
@@ -436,9 +493,11 @@ struct AirSimIn {
   SB_HD static Fate step_in(Particle& p, Particle& child, const Params& prm, const air::Fields& f,
                             StepDraw& draw) {
     const uint32_t t = draw.step();
-    if (t % prm.steps_per_phase == 0) {  // the phase's first step: its counts start afresh
+    if (t % prm.steps_per_phase == 0) {    // the phase's first step: its counts start afresh
+      if (p.attached) return Fate::kDied;  // its path in the last phase is counted
       p.elastic = 0;
       p.excitations = 0;
+      air::start_path(p, prm, t);
     }
     const Philox4x32Output w = draw.block(0);
     const Coordinate end = static_cast<Coordinate>(air::phase_end_time(prm, t));
@@ -506,12 +565,15 @@ struct AirSimIn {
         child.elastic = 0;
         child.excitations = 0;
         child.parked = 0;
+        air::start_path(child, prm, draw.step());
         air::scatter(p, left - share, words);
         air::scatter(child, share, words);
         return Fate::kSpawned;
       }
-      case air::Effect::kAttachment:
-        return Fate::kDied;
+      case air::Effect::kAttachment:  // kept, where it attached, to the phase's end
+        p.attached = 1;
+        p.parked = draw.step();
+        return Fate::kPhaseEnd;
     }
     return Fate::kAlive;
   }

@@ -38,6 +38,14 @@ struct BirthPoint {
   SB_HD IonPoint operator()(const ChargedParticle& p) const { return {p.bx, p.by, p.bz}; }
 };
 
+struct PendingNegativeIon {
+  SB_HD bool operator()(const ChargedParticle& p) const { return negative_ion_pending(p); }
+};
+
+struct PlaceNow {
+  SB_HD IonPoint operator()(const ChargedParticle& p) const { return {p.x, p.y, p.z}; }
+};
+
 struct BoxOfPoint {
   template <class Point>
   SB_HD Box operator()(const Point& p) const {
@@ -58,6 +66,39 @@ Box device_box(const Point* first, uint64_t count, cudaStream_t stream) {
                                   Box{}, MergeBoxes{});
 }
 
+// Immobile point charges of one sign, in a device buffer that grows by doubling, and their box.
+struct Ions {
+  DeviceBuffer<IonPoint> points{"the space charge's ions"};
+  uint64_t count = 0;
+  Box box;
+
+  // Appends point(p) for each of the n particles at ps that `pending` picks (a stream compaction:
+  // the order does not matter, the deposit being an integer sum).
+  template <class Pending, class Point>
+  void append(const ChargedParticle* ps, uint64_t n, Pending pending, Point point,
+              cudaStream_t stream) {
+    if (n == 0) return;
+    const auto policy = thrust::cuda::par.on(stream);
+    const uint64_t added = thrust::count_if(policy, ps, ps + n, pending);
+    if (added == 0) return;
+    if (count + added > points.size()) {
+      DeviceBuffer<IonPoint> wider(std::max(count + added, 2 * points.size()),
+                                   "the space charge's ions");
+      if (count > 0) {
+        SB_CUDA_CHECK(cudaMemcpyAsync(wider.data(), points.data(), count * sizeof(IonPoint),
+                                      cudaMemcpyDeviceToDevice, stream));
+      }
+      SB_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old buffer is freed below
+      points = std::move(wider);
+    }
+    IonPoint* end = points.data() + count;
+    thrust::copy_if(policy, thrust::make_transform_iterator(ps, point),
+                    thrust::make_transform_iterator(ps + n, point), ps, end, pending);
+    box = Box::merged(box, device_box(end, added, stream));
+    count += added;
+  }
+};
+
 class DeviceSpaceCharge {
  public:
   DeviceSpaceCharge(const SpaceChargeSetup& setup, cudaStream_t stream)
@@ -74,52 +115,34 @@ class DeviceSpaceCharge {
 
   void update(ChargedParticle* ps, uint64_t n, PhaseWindow w, uint32_t steps_per_phase,
               cudaStream_t stream) {
-    add_ions(ps, n, PendingIon{w, steps_per_phase}, stream);
-    const Box box = over_ranks(Box::merged(device_box(ps, n, stream), ion_box_));
+    ions_.append(ps, n, PendingIon{w, steps_per_phase}, BirthPoint{}, stream);
+    const Box box = over_ranks(
+        Box::merged(device_box(ps, n, stream), Box::merged(ions_.box, negative_ions_.box)));
     mesh_now_ = mesh_around(box, unit_.n);
     SB_CUDA_CHECK(cudaMemcpyAsync(mesh_.data(), &mesh_now_, sizeof mesh_now_,
                                   cudaMemcpyHostToDevice, stream));
     field_.begin(mesh_now_, stream);
     if (n > 0) field_.deposit({&ps->x, sizeof(ChargedParticle)}, n, -1, stream);
-    if (ion_count_ > 0)
-      field_.deposit({&ions_.data()->x, sizeof(IonPoint)}, ion_count_, +1, stream);
+    deposit(ions_, +1, stream);
+    deposit(negative_ions_, -1, stream);
     field_.solve(unit_mesh_charge(mesh_now_.h), stream);
+    // The attached electrons deposited as electrons above; from the next phase on, as ions.
+    negative_ions_.append(ps, n, PendingNegativeIon{}, PlaceNow{}, stream);
     // mesh_now_ is read by the copy above until the stream gets there.
     SB_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
  private:
-  // Appends the birth points of the electrons that `pending` picks to the ions, and widens the
-  // ions' box by them.
-  void add_ions(ChargedParticle* ps, uint64_t n, PendingIon pending, cudaStream_t stream) {
-    if (n == 0) return;
-    const auto policy = thrust::cuda::par.on(stream);
-    const uint64_t added = thrust::count_if(policy, ps, ps + n, pending);
-    if (added == 0) return;
-    if (ion_count_ + added > ions_.size()) {
-      DeviceBuffer<IonPoint> wider(std::max(ion_count_ + added, 2 * ions_.size()),
-                                   "the space charge's ions");
-      if (ion_count_ > 0) {
-        SB_CUDA_CHECK(cudaMemcpyAsync(wider.data(), ions_.data(), ion_count_ * sizeof(IonPoint),
-                                      cudaMemcpyDeviceToDevice, stream));
-      }
-      SB_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old buffer is freed below
-      ions_ = std::move(wider);
-    }
-    IonPoint* end = ions_.data() + ion_count_;
-    thrust::copy_if(policy, thrust::make_transform_iterator(ps, BirthPoint{}),
-                    thrust::make_transform_iterator(ps + n, BirthPoint{}), ps, end, pending);
-    ion_box_ = Box::merged(ion_box_, device_box(end, added, stream));
-    ion_count_ += added;
+  void deposit(const Ions& ions, int sign, cudaStream_t stream) {
+    if (ions.count > 0)
+      field_.deposit({&ions.points.data()->x, sizeof(IonPoint)}, ions.count, sign, stream);
   }
 
   fields::DeviceMeshField field_;  // first: its memory check comes before any allocation here
   fields::Mesh unit_;              // the solver's (space_charge.hpp, unit_mesh)
   fields::Mesh mesh_now_;
   DeviceBuffer<fields::Mesh> mesh_;  // where the step reads the mesh of the phase
-  DeviceBuffer<IonPoint> ions_{"the space charge's ions"};
-  uint64_t ion_count_ = 0;
-  Box ion_box_;
+  Ions ions_, negative_ions_;
 };
 
 }  // namespace air

@@ -64,13 +64,23 @@ void HostSpaceCharge::update(const std::vector<ChargedParticle>& ps, PhaseWindow
   struct Position {
     double x, y, z;
   };
-  const auto* ions = reinterpret_cast<const Position*>(ions_.data());
+  const auto deposit = [this](const std::vector<double>& points, int sign) {
+    const auto* at = reinterpret_cast<const Position*>(points.data());
+    field_.deposit(
+        points.size() / 3, [at](uint64_t i) -> const Position& { return at[i]; }, sign);
+  };
   field_.begin(mesh);
   field_.deposit(
       ps.size(), [&ps](uint64_t i) -> const ChargedParticle& { return ps[i]; }, -1);
-  field_.deposit(
-      ions_.size() / 3, [ions](uint64_t i) -> const Position& { return ions[i]; }, +1);
+  deposit(ions_, +1);
+  deposit(negative_ions_, -1);
   field_.solve(unit_mesh_charge(mesh.h));
+  for (const ChargedParticle& p : ps) {
+    if (!negative_ion_pending(p)) continue;
+    make_room(negative_ions_, negative_ions_.size() + 3, SIZE_MAX, "the space charge's ions");
+    negative_ions_.insert(negative_ions_.end(), {p.x, p.y, p.z});
+    ion_box_.add(p.x, p.y, p.z);
+  }
 }
 
 }  // namespace air

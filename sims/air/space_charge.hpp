@@ -37,7 +37,7 @@ struct ChargedParticle : Particle {
     f("bz", bz);
   }
 };
-static_assert(sizeof(ChargedParticle) == 112, "no padding: digests and copies see every byte");
+static_assert(sizeof(ChargedParticle) == 144, "no padding: digests and copies see every byte");
 
 // air's count of the steps taken (its flights, sims/air/air.hpp); without it the engines' call
 // would pick core/particle.hpp's template, an exact match, and count the whole window.
@@ -47,9 +47,15 @@ SB_HD inline uint32_t steps_in_phase(const ChargedParticle& p, PhaseWindow w) {
 
 // Whether p's ion joins the ions before phase w: p was born in the phase before it (its first
 // step, birth step + 1, lies in (w.start - S, w.start]), or p is an initial electron and w is the
-// first phase. An electron born and attached within one phase leaves no ion (docs/physics.md).
+// first phase.
 SB_HD inline bool ion_pending(const ChargedParticle& p, PhaseWindow w, uint32_t steps_per_phase) {
   return p.tag.first_step <= w.start && w.start - p.tag.first_step < steps_per_phase;
+}
+
+// Whether p attached in the phase before: its charge stays there as a negative ion, immobile like
+// the positive ones (docs/physics.md).
+SB_HD inline bool negative_ion_pending(const ChargedParticle& p) {
+  return p.attached != 0;
 }
 
 // The space-charge field at the mesh nodes (V/m) and the mesh, which moves with the swarm at every
@@ -143,8 +149,9 @@ class HostSpaceCharge {
  public:
   explicit HostSpaceCharge(int nodes);
 
-  // Adds the ions of the electrons born in the phase before w, then places the mesh around the
-  // electrons and all ions and solves their field.
+  // Adds the positive ions of the electrons born in the phase before w, places the mesh around
+  // the electrons and all ions and solves their field, then adds the negative ions of the
+  // electrons attached in the phase before w (until w's first step they deposit as electrons).
   void update(const std::vector<ChargedParticle>& ps, PhaseWindow w, uint32_t steps_per_phase);
   SpaceChargeView view() const { return {field_.ex(), field_.ey(), field_.ez(), mesh_.get()}; }
 
@@ -152,8 +159,9 @@ class HostSpaceCharge {
   std::unique_ptr<fields::Mesh> mesh_;  // a pointer that stays put: the Params hold it; the unit
                                         // mesh until the first update
   fields::HostMeshField field_;         // made for the unit mesh (unit_mesh)
-  std::vector<double> ions_;            // x, y, z of each ion
-  Box ion_box_;
+  std::vector<double> ions_;            // x, y, z of each positive ion
+  std::vector<double> negative_ions_;   // x, y, z of each negative ion
+  Box ion_box_;                         // around both
 };
 
 }  // namespace air

@@ -1,6 +1,7 @@
 // air's --space-charge (sims/air/space_charge.hpp; docs/physics.md, "air with --space-charge"):
 // the variant is chosen by the flag, the ions are the births of the phase before, a neutral swarm
-// has no field, and separated charges give Coulomb's field.
+// has no field, attached electrons leave negative ions, and separated charges give Coulomb's
+// field.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -136,6 +137,32 @@ TEST(AirSpaceCharge, ANeutralSwarmHasNoField) {
     EXPECT_EQ(e[1], 0.0);
     EXPECT_EQ(e[2], 0.0);
   }
+}
+
+// An electron attached in the phase before deposits as an electron once more, then stays as a
+// negative ion where it attached: electrons on their ions, every other one attached, make no
+// field before the next phase, nor before the one after, when the attached ones are gone.
+TEST(AirSpaceCharge, AttachedElectronsLeaveNegativeIons) {
+  air::HostSpaceCharge field(16);
+  std::vector<ChargedParticle> ps, alive;
+  for (int i = 0; i < 50; ++i) {
+    const double x = 1e-4 * std::sin(i), y = 2e-4 * std::cos(3 * i), z = 1e-4 * i / 50.0;
+    ps.push_back(electron(x, y, z, x, y, z, 0));
+    ps.back().attached = i % 2;
+    if (i % 2 == 0) alive.push_back(ps.back());
+  }
+  const auto expect_no_field = [&field, &ps](const char* when) {
+    for (const ChargedParticle& p : ps) {
+      const auto e = field_at(field, p.x, p.y, p.z);
+      EXPECT_EQ(e[0], 0.0) << when;
+      EXPECT_EQ(e[1], 0.0) << when;
+      EXPECT_EQ(e[2], 0.0) << when;
+    }
+  };
+  field.update(ps, {0, 100}, 100);
+  expect_no_field("with the attached electrons");
+  field.update(alive, {100, 200}, 100);
+  expect_no_field("with their negative ions");
 }
 
 // N electrons at A whose ions stand at B, 2d away along z: halfway, each charge pulls or pushes

@@ -419,8 +419,15 @@ std::vector<PolicyCase> policy_cases() {
   for (const SchedulerEntry& e : all_schedulers()) {
     for (const PolicyInfo& p : e.policies.named) {
       if (p.name == e.policies.defaults.front().policy) continue;
-      for (const Config& config : configs()) {
-        if (one_per_sim.count(config.name) != 0) out.push_back({e.name, p.name, config});
+      for (Config config : configs()) {
+        if (one_per_sim.count(config.name) == 0) continue;
+        // cpu-sync's pool-64 keeps 64 of air's 120-byte electrons a warp: a block of 1024 needs
+        // more shared memory than sm_90 has (GpuSharedMemory below): 896, the most that fits.
+        if (p.name == "pool-64" && std::string(config.name) == "air_block_size_1024") {
+          config.name = "air_block_size_896";
+          config.run.block_size = 896;
+        }
+        out.push_back({e.name, p.name, config});
       }
     }
   }
@@ -675,14 +682,14 @@ TEST(GpuSlotReuse, DynamicBlockAndCpuSyncRunPicTurnoverWithinTheParticlesHeld) {
 
 // A block whose warps' pools need more shared memory than a block may have is a run error naming
 // the block size, not a CUDA error: cpu-sync's pool-64 keeps 64 children of air's space charge
-// (112 bytes each) and 64 dead slots per warp, 246,272 bytes at 1024 threads, more than sm_90's
+// (144 bytes each) and 64 dead slots per warp, 311,808 bytes at 1024 threads, more than sm_90's
 // 227 KB (pool_dispatch.cuh, require_pools_fit).
 TEST(GpuSharedMemory, PoolsTooLargeForABlockAreARunError) {
   SB_REQUIRE_CUDA_DEVICE();
   int device = 0, most = 0;
   SB_CUDA_CHECK(cudaGetDevice(&device));
   SB_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  if (most >= 246'272) GTEST_SKIP() << "this device's blocks hold " << most << " bytes";
+  if (most >= 311'808) GTEST_SKIP() << "this device's blocks hold " << most << " bytes";
   RunConfig c = air_space_charge(200, 1, 16);
   sb::fields::field_solver().set(c, "host");
   c.scheduler = "cpu-sync";
@@ -690,7 +697,7 @@ TEST(GpuSharedMemory, PoolsTooLargeForABlockAreARunError) {
   c.block_size = 1024;
   try {
     run(c);
-    ADD_FAILURE() << "pools of 246,272 bytes ran in a block of " << most;
+    ADD_FAILURE() << "pools of 311,808 bytes ran in a block of " << most;
   } catch (const RunError& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("cpu-sync: a block of 1024 threads does not fit on one SM"),
