@@ -29,7 +29,10 @@ pyMETHES has a venv of its own (plot/pymethes_support.py says how to make it):
         --collisions-per-electron 2500 --out results/air-validation/pymethes.json
 
 (about two hours on two cores in all; docs/physics.md, "The bulk drift at high E/N",
-reads them).
+reads them). After a change to sim air, its runs alone again, keeping pyMETHES's:
+
+    .venv-pymethes/bin/python plot/pymethes_n2.py --fields 100 400 800 --air-only \\
+        --out results/air-validation/pymethes.json
 """
 
 import argparse
@@ -120,6 +123,9 @@ def main():
                              "than pyMETHES's own start (default: pyMETHES's own)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count(),
                         help="pyMETHES runs at once (default: the cores)")
+    parser.add_argument("--air-only", action="store_true",
+                        help="run sim air's seeds of the fields again (after a change to sim "
+                             "air) and replace its values in --out; no pyMETHES run")
     parser.add_argument("--out", type=pathlib.Path, required=True)
     args = parser.parse_args()
     if not args.trial_factor >= 1.0 or (args.trial_factor != 1.0 and
@@ -136,14 +142,16 @@ def main():
     for field in args.fields:
         row = next((r for r in results["fields"] if r["field_Td"] == field), None)
         if row is None:
-            air = [air_run(field, seed + 1) for seed in range(AIR_RUN["seeds"])]
-            row = {"field_Td": field, "pymethes": [],
-                   "air": {q: combine([a[q] for a in air]) for q in COMPARED}}
+            row = {"field_Td": field, "pymethes": []}
             results["fields"] = sorted(results["fields"] + [row], key=lambda r: r["field_Td"])
+        if "air" not in row or args.air_only:
+            air = [air_run(field, seed + 1) for seed in range(AIR_RUN["seeds"])]
+            row["air"] = {q: combine([a[q] for a in air]) for q in COMPARED}
+            write_atomically(args.out, results)
         a = row["air"]
         print(f"{field:g} Td, sim air: mean energy {show(a['mean_energy_eV'])} eV, flux drift "
               f"{show(a['flux_drift_m_per_s'])} m/s, bulk drift {show(a['bulk_drift_m_per_s'])}")
-        for n in args.electrons:
+        for n in [] if args.air_only else args.electrons:
             p = pymethes_row(field, n, args, pool)
             row["pymethes"] = sorted(
                 [q for q in row["pymethes"] if variant(q) != variant(p)] + [p],
