@@ -19,7 +19,7 @@ class DynamicThread {
  public:
   explicit DynamicThread(const DeviceSetup& s)
       : s_(s),
-        kernel_(kernel_for_block(dynamic_thread<Sim, kAnyBlock>,
+        kernel_(kernel_for_block(dynamic_thread<Sim, kWholePhaseBound<Sim>>,
                                  dynamic_thread<Sim, kLargestBlockBound<Sim>>, s)),
         grid_(persistent_grid(kernel_, s)) {}
 

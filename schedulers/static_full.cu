@@ -41,7 +41,7 @@ class StaticFull {
  public:
   explicit StaticFull(const DeviceSetup& s)
       : s_(s),
-        kernel_(kernel_for_block(static_full<Sim, kAnyBlock>,
+        kernel_(kernel_for_block(static_full<Sim, kWholePhaseBound<Sim>>,
                                  static_full<Sim, kLargestBlockBound<Sim>>, s)),
         grid_(persistent_grid(kernel_, s)),
         warp_sync_(warp_sync().on(s.config)) {}

@@ -42,12 +42,27 @@ constexpr int largest_block_cap(int own) {
   return kLargeStep<Sim> && own > kFits ? kFits : own;
 }
 
+// The launch bound of the instantiation for the configured block, in schedulers that hold one
+// particle in registers through its whole phase (static-full, dynamic-thread): for sims of long
+// steps, blocks of up to 512 threads, which caps ptxas at 128 registers. Unbounded, it takes more
+// for air (its electrons carry the start of their paths), and an SM then holds 3 blocks of 128
+// threads instead of 4 (docs/performance.md, "Real collisions per second (air)"). Blocks of more
+// than 512 threads run the largest-block instantiation.
+inline constexpr int kHalfBlock = 512;
+template <class Sim>
+inline constexpr int kWholePhaseBound = kLargeStep<Sim> ? kHalfBlock : kAnyBlock;
+
 // `own` where a block of the configured size fits on an SM, else `capped` (its instantiation
 // under largest_block_cap), with `shared_bytes` of dynamic shared memory per block. For small
 // particles the two are one kernel.
 template <class Kernel>
 Kernel kernel_for_block(Kernel own, Kernel capped, const DeviceSetup& s, size_t shared_bytes = 0) {
   if (own == capped) return own;
+  // A kernel bounded to smaller blocks (kWholePhaseBound) cannot launch this one, which the
+  // occupancy below does not tell.
+  cudaFuncAttributes attributes{};
+  SB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, own));
+  if (s.config.block_size > static_cast<uint32_t>(attributes.maxThreadsPerBlock)) return capped;
   int most = 0;
   SB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &most, own, static_cast<int>(s.config.block_size), shared_bytes));
