@@ -51,13 +51,15 @@ HostSpaceCharge::HostSpaceCharge(int nodes)
 
 void HostSpaceCharge::update(const std::vector<ChargedParticle>& ps, PhaseWindow w,
                              uint32_t steps_per_phase) {
+  const auto add_ion = [this](std::vector<double>& ions, double x, double y, double z) {
+    make_room(ions, ions.size() + 3, SIZE_MAX, "the space charge's ions");
+    ions.insert(ions.end(), {x, y, z});
+    ion_box_.add(x, y, z);
+  };
   Box electrons;
   for (const ChargedParticle& p : ps) {
     electrons.add(p.x, p.y, p.z);
-    if (!ion_pending(p, w, steps_per_phase)) continue;
-    make_room(ions_, ions_.size() + 3, SIZE_MAX, "the space charge's ions");
-    ions_.insert(ions_.end(), {p.bx, p.by, p.bz});
-    ion_box_.add(p.bx, p.by, p.bz);
+    if (ion_pending(p, w, steps_per_phase)) add_ion(ions_, p.bx, p.by, p.bz);
   }
   const fields::Mesh mesh = mesh_around(over_ranks(Box::merged(electrons, ion_box_)), mesh_->n);
   *mesh_ = mesh;
@@ -75,11 +77,9 @@ void HostSpaceCharge::update(const std::vector<ChargedParticle>& ps, PhaseWindow
   deposit(ions_, +1);
   deposit(negative_ions_, -1);
   field_.solve(unit_mesh_charge(mesh.h));
+  // The attached electrons deposited as electrons above; from the next phase on, as ions.
   for (const ChargedParticle& p : ps) {
-    if (!negative_ion_pending(p)) continue;
-    make_room(negative_ions_, negative_ions_.size() + 3, SIZE_MAX, "the space charge's ions");
-    negative_ions_.insert(negative_ions_.end(), {p.x, p.y, p.z});
-    ion_box_.add(p.x, p.y, p.z);
+    if (negative_ion_pending(p)) add_ion(negative_ions_, p.x, p.y, p.z);
   }
 }
 
