@@ -41,14 +41,17 @@ PhaseAverage blocked_mean(const std::vector<double>& x) {
   return out;
 }
 
+bool is_phase_error(const std::string& name) {
+  const std::string suffix = kErrorSuffix;
+  return name.size() > suffix.size() &&
+         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 std::vector<PhaseAverage> phase_averages(const std::vector<Observables>& phases, uint32_t start) {
   std::vector<PhaseAverage> out;
   if (phases.empty()) return out;
-  const std::string suffix = kErrorSuffix;
   for (const auto& [name, unused] : phases.front()) {
-    if (name.size() > suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      continue;
+    if (is_phase_error(name)) continue;
     std::vector<double> x;
     for (size_t k = start; k < phases.size(); ++k) {
       for (const auto& [other, value] : phases[k]) {

@@ -25,6 +25,7 @@ uint32_t average_start(size_t phases, std::optional<uint32_t> from);
 // Every observable of the first phase, averaged over phases [start, end) where it is finite, but
 // a phase's own standard errors (names ending in kErrorSuffix), which the blocked error replaces.
 inline constexpr const char* kErrorSuffix = "_error";
+bool is_phase_error(const std::string& name);  // ends in kErrorSuffix
 std::vector<PhaseAverage> phase_averages(const std::vector<Observables>& phases, uint32_t start);
 
 // The mean of `x` and its standard error from the means of consecutive blocks: block sizes 1, 2,

@@ -60,17 +60,39 @@ json observables_json(const std::vector<Observables>& phases) {
   return out;
 }
 
-// A table with a row per phase and a column per quantity.
+// The standard error that phase `o` gives for its quantity `name`, or nullptr.
+const double* own_error(const Observables& o, const std::string& name) {
+  const std::string key = name + kErrorSuffix;
+  for (const auto& [other, value] : o) {
+    if (other == key) return &value;
+  }
+  return nullptr;
+}
+
+// A table with a row per phase and a column per quantity, each with its phase's standard error
+// beside it where the sim gives one (and it is a number).
 std::string observables_table(const std::vector<Observables>& phases) {
   if (phases.empty()) return "";
+  const Observables& first = phases.front();
+  std::vector<size_t> widths;
   std::string s = "  observables per phase\n    phase";
-  for (const auto& [name, value] : phases.front())
-    s += fmt::format(" {:>11}", name);
+  for (const auto& [name, value] : first) {
+    if (is_phase_error(name)) continue;
+    widths.push_back(std::max<size_t>(own_error(first, name) ? 21 : 11, name.size()));
+    s += fmt::format(" {:>{}}", name, widths.back());
+  }
   s += "\n";
   for (size_t k = 0; k < phases.size(); ++k) {
     s += fmt::format("    {:>5}", k);
-    for (const auto& [name, value] : phases[k])
-      s += fmt::format(" {:>{}.5g}", value, std::max<size_t>(11, name.size()));
+    size_t column = 0;
+    for (const auto& [name, value] : phases[k]) {
+      if (is_phase_error(name)) continue;
+      const double* error = own_error(phases[k], name);
+      const std::string cell = error && std::isfinite(*error)
+                                   ? fmt::format("{:.5g} ± {:.2g}", value, *error)
+                                   : fmt::format("{:.5g}", value);
+      s += fmt::format(" {:>{}}", cell, widths[column++]);
+    }
     s += "\n";
   }
   return s;
