@@ -14,6 +14,7 @@
 #include "ranks/reduce.hpp"
 #include "sims/air/constants.hpp"
 #include "sims/air/lxcat.hpp"
+#include "sims/air/phase_errors.hpp"
 #include "sims/air/space_charge.hpp"
 
 namespace sb {
@@ -294,7 +295,13 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
   const Setup& s = *setup_;
   const double end = air::phase_end_time(s.params(), w.start);
   const uint32_t phase = w.start / s.phases().steps;
-  if (phase == 0) note_effective(s.path(), s.table());
+  if (phase == 0) {
+    note_effective(s.path(), s.table());
+    // The initial ball's spreads (a uniform ball of radius R: R^2 / 5 along each axis).
+    const double r2 = s.params().init_radius * s.params().init_radius;
+    spread_z_ = r2 / 5;
+    spread_r_ = 2 * r2 / 5;
+  }
   // Every rank's electrons (docs/design.md §10), each rank taking part before any throws, so that
   // none waits for a rank that did; every rank then throws the same error.
   ranks::Communicator& comm = ranks::world();
@@ -352,16 +359,10 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
   const double flux_dl = per_time(sums.path_zz.value() - centre(mean_z_, mean_z) * path_z);
   const double flux_dt = 0.5 * per_time(sums.path_rr.value() - centre(mean_x_, mean_x) * path_x -
                                         centre(mean_y_, mean_y) * path_y);
-  if (n_end > 0) {
-    mean_x_ = mean_x;
-    mean_y_ = mean_y;
-    mean_z_ = mean_z;
-    spread_z_ = spread_z;
-    spread_r_ = spread_r;
-  }
   const double growth = n_start > 0 && n_end > 0 ? std::log(n_end / n_start) : NAN;
   const double ionizations = static_cast<double>(events.spawned);
   const double attachments = static_cast<double>(counts[5]);
+  const double events_n = ionizations + attachments;
   const double ionization_rate = ionizations / electron_time;
   const double attachment_rate = attachments / electron_time;
   // One standard error of a mean over the electrons (their spread over the square root of their
@@ -371,17 +372,38 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
     return n_end > 1 ? std::sqrt(std::max(0.0, mean_square - m * m) / n_end) : NAN;
   };
   const double ratio = 1e6 * flux * t;  // um per phase length
-  const double flux_error =
-      path_time > 0
-          ? 1e-6 / t *
-                std::sqrt(std::max(0.0, sums.path_z2.value() - 2 * ratio * sums.path_zt.value() +
-                                            ratio * ratio * sums.path_t2.value())) /
-                path_time
-          : NAN;
   const auto poisson_error = [](double rate, double count) {
     return count > 0 ? rate / std::sqrt(count) : NAN;
   };
   const double mean_energy = mean(sums.energy);
+  const double advance_z =  // m^2
+      1e-12 * std::max(0.0, sums.path_z2.value() - 2 * ratio * sums.path_zt.value() +
+                                ratio * ratio * sums.path_t2.value());
+  const PhaseErrors errors =
+      phase_errors({t, n_start, n_end, events_n, 0.5 * (spread_z + spread_z_),
+                    0.5 * (spread_r + spread_r_), advance_z, path_time, sums.path_t2.value(),
+                    mean_x - mean_x_, mean_y - mean_y_, mean_z - mean_z_, flux * t, flux_dt});
+  // alpha/N and eta/N: a rate over the bulk drift. An ionization ahead of the centre (or an
+  // attachment behind it) raises the count and the bulk drift together: their logarithms'
+  // covariance is taken as the events' mean shift of the centre over the bulk advance
+  // (docs/physics.md, "The errors of one phase"), and the ratio's variance is at least that of
+  // counts and drift moving in step.
+  const double alpha = ionization_rate / (bulk * density), eta = attachment_rate / (bulk * density);
+  const double drift_part = errors.bulk_drift / std::fabs(bulk);
+  const double together = events_n > 0 ? (bulk - flux) / (events_n * bulk) : 0;
+  const auto over_drift_error = [&](double value, double count) {
+    if (!(count > 0)) return static_cast<double>(NAN);
+    const double in_step = std::pow(1 / std::sqrt(count) - drift_part, 2);
+    return std::fabs(value) *
+           std::sqrt(std::max(in_step, 1 / count + drift_part * drift_part - 2 * together));
+  };
+  if (n_end > 0) {
+    mean_x_ = mean_x;
+    mean_y_ = mean_y;
+    mean_z_ = mean_z;
+    spread_z_ = spread_z;
+    spread_r_ = spread_r;
+  }
   return {
       {"electrons", n_end},
       {"mean_energy_eV", mean_energy},
@@ -392,8 +414,8 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
       {"attachments", attachments},
       {"elastic_collisions", static_cast<double>(elastic)},
       {"excitations", static_cast<double>(excitations)},
-      {"alpha_N_m2", ionization_rate / (bulk * density)},
-      {"eta_N_m2", attachment_rate / (bulk * density)},
+      {"alpha_N_m2", alpha},
+      {"eta_N_m2", eta},
       {"flux_ND_L_per_m_s", density * flux_dl},
       {"flux_ND_T_per_m_s", density * flux_dt},
       {"bulk_ND_L_per_m_s", density * bulk_dl},
@@ -402,7 +424,15 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
       {"attachment_rate_coefficient_m3_per_s", attachment_rate / density},
       {"real_collisions", static_cast<double>(elastic + excitations) + ionizations + attachments},
       {"mean_energy_eV_error", spread_error(mean(sums.energy2), mean_energy)},
-      {"flux_drift_m_per_s_error", flux_error},
+      {"flux_drift_m_per_s_error", path_time > 0 ? std::sqrt(advance_z) / electron_time : NAN},
+      {"bulk_drift_m_per_s_error", errors.bulk_drift},
+      {"effective_ionization_frequency_per_s_error", errors.growth},
+      {"alpha_N_m2_error", over_drift_error(alpha, ionizations)},
+      {"eta_N_m2_error", over_drift_error(eta, attachments)},
+      {"flux_ND_L_per_m_s_error", density * errors.flux_dl},
+      {"flux_ND_T_per_m_s_error", density * errors.flux_dt},
+      {"bulk_ND_L_per_m_s_error", density * errors.bulk_dl},
+      {"bulk_ND_T_per_m_s_error", density * errors.bulk_dt},
       {"ionization_rate_coefficient_m3_per_s_error",
        poisson_error(ionization_rate / density, ionizations)},
       {"attachment_rate_coefficient_m3_per_s_error",
