@@ -233,16 +233,22 @@ def table(results):
     return "\n".join(lines)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_run_arguments(parser):
+    """--schedbench, --scheduler and --case (into `cases`), as the scripts that run cases take
+    them."""
     parser.add_argument("--schedbench", type=pathlib.Path, default=SCHEDBENCH,
                         help=f"the schedbench binary (default {SCHEDBENCH.relative_to(ROOT)})")
     parser.add_argument("--scheduler", default="cpu-openmp", help="default cpu-openmp")
+    parser.add_argument("--case", action="append", dest="cases", metavar="NAME",
+                        help="run only this case (repeatable; default all)")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_run_arguments(parser)
     parser.add_argument("--size", choices=("ci", "full"), default="ci",
                         help="run sizes of benchmarks.json: ci (each case well under a minute "
                              "on two cores) or full (for a GPU)")
-    parser.add_argument("--case", action="append", dest="cases", metavar="NAME",
-                        help="run only this case (repeatable; default all)")
     parser.add_argument("--benchmarks", type=pathlib.Path, default=BENCHMARKS,
                         help="the cases and reference values (default data/swarm/benchmarks.json)")
     parser.add_argument("--out", type=pathlib.Path,
