@@ -246,6 +246,45 @@ uint32_t steps_per_phase(double nu_max, double phase_time, uint32_t phases) {
   return static_cast<uint32_t>(s);
 }
 
+// The phase's counts over every rank's electrons (docs/design.md §10); `sums`' fixed-point sums
+// summed over the ranks in place.
+struct RankTotals {
+  uint64_t electrons, elastic, excitations, above_table, short_of_end, attached;
+  double top_energy, most_short;  // the most over the ranks
+};
+
+RankTotals add_over_ranks(air::PhaseSums& sums) {
+  ranks::Communicator& comm = ranks::world();
+  std::vector<Int128> fixed;
+  sums.each_fixed([&](FixedSum& sum) { fixed.push_back(sum.bits); });
+  ranks::sum(comm, fixed.data(), fixed.size());
+  size_t next = 0;
+  sums.each_fixed([&](FixedSum& sum) { sum.bits = fixed[next++]; });
+  std::vector<uint64_t> counts = {sums.electrons,   sums.elastic,      sums.excitations,
+                                  sums.above_table, sums.short_of_end, sums.attached};
+  comm.sum(counts);
+  double lowest[2] = {0, 0}, worst[2] = {sums.top_energy, sums.most_short};
+  ranks::bounds(comm, lowest, worst, 2);
+  return {counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], worst[0], worst[1]};
+}
+
+// RunError for an electron that left the table (--extrapolate error) or used every flight of
+// phase `phase`, which ends at `end` s.
+void refuse_lost_electrons(const RankTotals& n, const air::Setup& s, uint32_t phase, double end) {
+  if (n.above_table > 0) {
+    throw RunError(fmt::format(
+        "{} electron(s) reached up to {:.6g} eV in phase {}, above the top of the cross sections "
+        "({} eV, {}); raise --max-energy or give --extrapolate constant or zero",
+        n.above_table, n.top_energy, phase, s.table().top, s.path()));
+  }
+  if (n.short_of_end > 0) {
+    throw RunError(fmt::format(
+        "{} electron(s) used all {} flights of phase {} and stopped up to {:.6g} s before its end "
+        "{:.6g} s: more flights than the 12-sigma Poisson bound allows",
+        n.short_of_end, s.phases().steps, phase, n.most_short, end));
+  }
+}
+
 }  // namespace
 
 air::Setup::Setup(const RunConfig& c)
@@ -302,33 +341,12 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
     spread_z_ = r2 / 5;
     spread_r_ = 2 * r2 / 5;
   }
-  // Every rank's electrons (docs/design.md §10), each rank taking part before any throws, so that
-  // none waits for a rank that did; every rank then throws the same error.
-  ranks::Communicator& comm = ranks::world();
-  std::vector<Int128> fixed;
-  sums.each_fixed([&](FixedSum& sum) { fixed.push_back(sum.bits); });
-  ranks::sum(comm, fixed.data(), fixed.size());
-  size_t next = 0;
-  sums.each_fixed([&](FixedSum& sum) { sum.bits = fixed[next++]; });
-  std::vector<uint64_t> counts = {sums.electrons,   sums.elastic,      sums.excitations,
-                                  sums.above_table, sums.short_of_end, sums.attached};
-  comm.sum(counts);
-  double lowest[2] = {0, 0}, worst[2] = {sums.top_energy, sums.most_short};
-  ranks::bounds(comm, lowest, worst, 2);
-  if (counts[3] > 0) {
-    throw RunError(fmt::format(
-        "{} electron(s) reached up to {:.6g} eV in phase {}, above the top of the cross sections "
-        "({} eV, {}); raise --max-energy or give --extrapolate constant or zero",
-        counts[3], worst[0], phase, s.table().top, s.path()));
-  }
-  if (counts[4] > 0) {
-    throw RunError(fmt::format(
-        "{} electron(s) used all {} flights of phase {} and stopped up to {:.6g} s before its end "
-        "{:.6g} s: more flights than the 12-sigma Poisson bound allows",
-        counts[4], s.phases().steps, phase, worst[1], end));
-  }
-  const uint64_t elastic = counts[1], excitations = counts[2];
-  const double n_end = static_cast<double>(counts[0]);
+  // Every rank's electrons, each rank taking part before any throws, so that none waits for a rank
+  // that did; every rank then throws the same error.
+  const RankTotals counts = add_over_ranks(sums);
+  refuse_lost_electrons(counts, s, phase, end);
+  const uint64_t elastic = counts.elastic, excitations = counts.excitations;
+  const double n_end = static_cast<double>(counts.electrons);
   // The particles at the phase's start include the last phase's attached electrons, which die
   // at its first step (sims/air/air.hpp): the only particles that die.
   const double n_start = static_cast<double>(events.start - events.removed);
@@ -361,7 +379,7 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
                                         centre(mean_y_, mean_y) * path_y);
   const double growth = n_start > 0 && n_end > 0 ? std::log(n_end / n_start) : NAN;
   const double ionizations = static_cast<double>(events.spawned);
-  const double attachments = static_cast<double>(counts[5]);
+  const double attachments = static_cast<double>(counts.attached);
   const double events_n = ionizations + attachments;
   const double ionization_rate = ionizations / electron_time;
   const double attachment_rate = attachments / electron_time;
@@ -383,19 +401,9 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
       phase_errors({t, n_start, n_end, events_n, 0.5 * (spread_z + spread_z_),
                     0.5 * (spread_r + spread_r_), advance_z, path_time, sums.path_t2.value(),
                     mean_x - mean_x_, mean_y - mean_y_, mean_z - mean_z_, flux * t, flux_dt});
-  // alpha/N and eta/N: a rate over the bulk drift. An ionization ahead of the centre (or an
-  // attachment behind it) raises the count and the bulk drift together: their logarithms'
-  // covariance is taken as the events' mean shift of the centre over the bulk advance
-  // (docs/physics.md, "The errors of one phase"), and the ratio's variance is at least that of
-  // counts and drift moving in step.
   const double alpha = ionization_rate / (bulk * density), eta = attachment_rate / (bulk * density);
-  const double drift_part = errors.bulk_drift / std::fabs(bulk);
-  const double together = events_n > 0 ? (bulk - flux) / (events_n * bulk) : 0;
   const auto over_drift_error = [&](double value, double count) {
-    if (!(count > 0)) return static_cast<double>(NAN);
-    const double in_step = std::pow(1 / std::sqrt(count) - drift_part, 2);
-    return std::fabs(value) *
-           std::sqrt(std::max(in_step, 1 / count + drift_part * drift_part - 2 * together));
+    return rate_over_drift_error(value, count, events_n, bulk, flux, errors.bulk_drift);
   };
   if (n_end > 0) {
     mean_x_ = mean_x;

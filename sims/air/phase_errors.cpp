@@ -50,4 +50,18 @@ PhaseErrors phase_errors(const PhaseSpread& s) {
   return r;
 }
 
+// An ionization ahead of the centre (or an attachment behind it) raises the count and the bulk
+// drift together: their logarithms' covariance is taken as the events' mean shift of the centre
+// over the bulk advance, (W* - W) / (events W*), and the ratio's variance is at least that of
+// the count and the drift moving in step.
+double rate_over_drift_error(double value, double count, double events, double bulk, double flux,
+                             double bulk_error) {
+  if (!(count > 0)) return NAN;
+  const double drift = bulk_error / std::fabs(bulk), counted = 1 / std::sqrt(count);
+  const double together = events > 0 ? (bulk - flux) / (events * bulk) : 0;
+  const double in_step = (counted - drift) * (counted - drift);
+  return std::fabs(value) *
+         std::sqrt(std::max(in_step, counted * counted + drift * drift - 2 * together));
+}
+
 }  // namespace sb::air

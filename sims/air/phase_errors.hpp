@@ -14,7 +14,7 @@ struct PhaseSpread {
   double advance_z = 0;                  // sum over paths of (advance - flux drift x time)^2, m^2
   double path_time = 0, path_time2 = 0;  // sums over paths of their times and squares (phases)
   double centre_x = 0, centre_y = 0, centre_z = 0;  // the centre's advance in the phase, m
-  double flux_advance = 0;  // the flux drift times the phase's length, m
+  double flux_advance = 0;                          // the flux drift times the phase's length, m
   double flux_dt = 0;                               // the flux transverse diffusion, m^2/s
 };
 
@@ -25,5 +25,11 @@ struct PhaseErrors {
 };
 
 PhaseErrors phase_errors(const PhaseSpread& s);
+
+// The error of `value`, alpha/N or eta/N: a rate from `count` events over the bulk drift `bulk`
+// (error `bulk_error`), `events` the phase's ionizations and attachments and `flux` its flux
+// drift; NaN without an event.
+double rate_over_drift_error(double value, double count, double events, double bulk, double flux,
+                             double bulk_error);
 
 }  // namespace sb::air
