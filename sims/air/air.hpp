@@ -419,7 +419,7 @@ class HostState {
  private:
   std::shared_ptr<const Setup> setup_;
   // The swarm's centre and its spreads about it (z; x and y together), m and m^2, at
-  // the end of the last phase observed: the initial swarm's before the first (at the origin).
+  // the end of the last phase observed; the first phase sets the initial swarm's (observe).
   double mean_x_ = 0, mean_y_ = 0, mean_z_ = 0, spread_z_ = 0, spread_r_ = 0;
 };
 
