@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <iterator>
 #include <mutex>
 #include <set>
 
@@ -448,14 +447,16 @@ Observables air::HostState::observe(PhaseSums sums, PhaseWindow w, PhaseEvents e
 }
 
 template <class Particle>
-Image air::picture(const std::vector<Particle>& all) {
-  std::vector<Particle> ps;  // the electrons, not the attached ones kept to the phase's end
-  std::copy_if(all.begin(), all.end(), std::back_inserter(ps),
-               [](const Particle& p) { return !p.attached; });
+Image air::picture(const std::vector<Particle>& ps) {
+  // The electrons, not the attached ones kept to the phase's end.
+  const auto electron = [](const Particle& p) { return !p.attached; };
   // Square cells, 128 across the swarm's longer extent in x or z, and a margin of 4.
   constexpr int kCells = 128, kMargin = 4;
-  double lo_x = ps.empty() ? 0 : ps[0].x, hi_x = lo_x, lo_z = ps.empty() ? 0 : ps[0].z, hi_z = lo_z;
+  const auto first = std::find_if(ps.begin(), ps.end(), electron);
+  double lo_x = first == ps.end() ? 0 : first->x, hi_x = lo_x;
+  double lo_z = first == ps.end() ? 0 : first->z, hi_z = lo_z;
   for (const Particle& p : ps) {
+    if (!electron(p)) continue;
     lo_x = std::min<double>(lo_x, p.x);
     hi_x = std::max<double>(hi_x, p.x);
     lo_z = std::min<double>(lo_z, p.z);
@@ -465,8 +466,10 @@ Image air::picture(const std::vector<Particle>& all) {
   const auto index = [cell](double v, double lo) { return static_cast<int>((v - lo) / cell); };
   const int wx = index(hi_x, lo_x) + 1 + 2 * kMargin, wz = index(hi_z, lo_z) + 1 + 2 * kMargin;
   std::vector<uint32_t> counts(static_cast<size_t>(wx) * wz, 0);
-  for (const Particle& p : ps)
-    ++counts[static_cast<size_t>(index(p.z, lo_z) + kMargin) * wx + index(p.x, lo_x) + kMargin];
+  for (const Particle& p : ps) {
+    if (electron(p))
+      ++counts[static_cast<size_t>(index(p.z, lo_z) + kMargin) * wx + index(p.x, lo_x) + kMargin];
+  }
   return density_image(counts, wx, wz);
 }
 

@@ -527,7 +527,7 @@ TEST(AirSteps, ParticleStepsAreFlightsNotWindows) {
 // The picture is the swarm seen from the side, z (the drift) up, on square cells spanning the
 // particles: two electrons 10 um above a third make a picture 128 cells tall and one wide (plus
 // margins), brightest at the top, dimmer at the bottom, dark in the margin.
-TEST(AirPicture, ZIsUpAndCellsAreSquare) {
+TEST(AirPicture, ZIsUpCellsAreSquareAndAttachedElectronsAreLeftOut) {
   std::vector<AirSim::Particle> ps(3);
   ps[1].z = ps[2].z = 1e-5;
   const Image img = AirSim::picture(ps);
@@ -544,6 +544,14 @@ TEST(AirPicture, ZIsUpAndCellsAreSquare) {
   const int top = brightness(4, 4), bottom = brightness(4, 4 + 128), margin = brightness(0, 0);
   EXPECT_GT(top, bottom) << "two electrons at the top, one at the bottom";
   EXPECT_GT(bottom, margin);
+  // An attached electron, kept to its phase's end, is not drawn: far away, it changes nothing.
+  std::vector<AirSim::Particle> with = ps;
+  with.push_back(ps[0]);
+  with.back().z = 1e-3;
+  with.back().attached = 1;
+  const Image same = AirSim::picture(with);
+  EXPECT_EQ(same.height, img.height);
+  EXPECT_TRUE(same.rgb == img.rgb);
 }
 
 }  // namespace
