@@ -46,6 +46,27 @@ def one_trial_frequency(mc, factor=1.0):
     return determine_timestep
 
 
+def uniform_sharing(sim):
+    """Has pyMETHES share the energy left after each ionization uniformly (the new electron's
+    fraction drawn on [0, 1], as sim air's --ionization-sharing uniform) instead of in its one
+    configured ratio. Its collisions give the scattered electron `factor` of that energy and the
+    new one the rest, elementwise over the step's ionizations; so before each step's collisions
+    this sets `factor` to one uniform draw per ionization of the step (the collisions it has
+    chosen, less the null ones and the attachments, which it removes first)."""
+    mc, gas = sim.mc, sim.gas_mixture
+    perform = mc.perform_collisions
+
+    def perform_collisions(gas_mixture, position, velocity, energy):
+        chosen = mc.collision_by_electron
+        real = chosen[chosen < gas.number_of_cross_sections]
+        kept = real[np.logical_not(gas.is_attachment[real])]
+        ionizations = int(np.count_nonzero(gas.is_ionization[kept]))
+        mc.config.energy_sharing_factor = np.random.random(ionizations)
+        return perform(gas_mixture, position, velocity, energy)
+
+    mc.perform_collisions = perform_collisions
+
+
 def flux_only_at_the_end(sim):
     """pyMETHES recomputes its flux averages over the whole series after every relaxed step, for
     an end condition these runs do not use: a cost that grows as the square of a run's steps
@@ -63,14 +84,15 @@ def flux_only_at_the_end(sim):
 
 
 def pymethes_run(gas_file, species, field_td, electrons, collisions, seed, trial,
-                 max_energy_ev, relaxed_from=None, trial_factor=1.0):
-    """One pyMETHES run of `species` from `gas_file` at `field_td` (isotropic scattering, equal
-    energy sharing, the population held constant by random removal or duplication, the gas at
-    rest; cross sections taken as constant past `max_energy_ev`) and its reductions: the mean
-    energy and flux drift over the relaxed steps (blocked means), its own bulk drift (a
-    least-squares line through the centre of mass from its energy relaxation on) and the
-    centre's advance over that span, and its flux and bulk N D (longitudinal: along the field;
-    transverse: the mean of the two across it). `trial` "pymethes" keeps its own trial
+                 max_energy_ev, relaxed_from=None, trial_factor=1.0, sharing="equal"):
+    """One pyMETHES run of `species` from `gas_file` at `field_td` (isotropic scattering, the
+    energy left after an ionization shared `sharing`: "equal" or "uniform" (uniform_sharing),
+    the population held constant by random removal or duplication, the gas at rest; cross
+    sections taken as constant past `max_energy_ev`) and its reductions: the mean energy and
+    flux drift over the relaxed steps (blocked means), its own bulk drift (a least-squares line
+    through the centre of mass from its energy relaxation on) and the centre's advance over that
+    span, its flux and bulk N D (longitudinal: along the field; transverse: the mean of the two
+    across it) and its ionization rate coefficient. `trial` "pymethes" keeps its own trial
     frequency, chosen anew at each step; "fixed" gives it one for the whole run
     (one_trial_frequency), `trial_factor` times the table's largest. pyMETHES takes the swarm
     as relaxed once its mean energy over the last tenth of the run is not above that over the
@@ -103,6 +125,8 @@ def pymethes_run(gas_file, species, field_td, electrons, collisions, seed, trial
         })
         if trial == "fixed":
             sim.mc.determine_timestep = one_trial_frequency(sim.mc, trial_factor)
+        if sharing == "uniform":
+            uniform_sharing(sim)
         flux_only_at_the_end(sim)
         with contextlib.redirect_stdout(io.StringIO()):
             sim.run()
@@ -126,6 +150,11 @@ def pymethes_run(gas_file, species, field_td, electrons, collisions, seed, trial
         "flux_ND_T_per_m_s": float(0.5 * (flux.DN[0] + flux.DN[1])),
         "bulk_ND_L_per_m_s": float(bulk.DN[2]),
         "bulk_ND_T_per_m_s": float(0.5 * (bulk.DN[0] + bulk.DN[1])),
+        # Its swarm is held at `electrons` after every step, so the ionizations over the span
+        # per electron, second and molecule (pyMETHES's own counted rate leaves out the electrons).
+        "ionization_rate_coefficient_m3_per_s": float(
+            (ts.num_cations[-1] - ts.num_cations[start])
+            / (electrons * (t[-1] - t[start]) * sim.config.gas_number_density)),
         "longest_step_s": float(dts.max()), "mean_step_s": float(dts.mean()),
     }
 
