@@ -1,7 +1,7 @@
 """sim air on the electron-swarm benchmark model gases (data/swarm/) against the reference
 values of data/swarm/benchmarks.json, at the `ci` run sizes, as plot/swarm_benchmarks.py runs
-them with cpu-openmp (the cases that have a reference value to compare: about two minutes on
-two cores). Asserted, against each case's references:
+them with cpu-openmp (the cases that have a reference value to compare, all of them now: about
+four minutes on two cores). Asserted, against each case's references:
 
 - mean energy and drift velocities (flux and bulk): within 3 combined standard errors of at
   least one reference; and, where the references agree among themselves within 0.5 % (an
