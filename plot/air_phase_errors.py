@@ -13,15 +13,12 @@ the table.
 """
 
 import argparse
-import json
 import math
 import pathlib
-import subprocess
 import sys
-import tempfile
 
-from swarm_benchmarks import ROOT, add_run_arguments, load_benchmarks, run_command, \
-    usage_error, write_atomically
+from swarm_benchmarks import ROOT, add_run_arguments, load_benchmarks, run_json, usage_error, \
+    write_atomically
 
 SCHEMA = "schedbench.air-phase-errors/1"
 
@@ -63,26 +60,14 @@ def scatter_ratio(runs):
     return (math.sqrt(squares / dof), dof) if dof > 0 else None
 
 
-def run_observables(case, size, scheduler, schedbench):
-    """One run's per-phase observables (a list of dicts) and its command."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = pathlib.Path(tmp) / "run.json"
-        command = run_command(case, size, scheduler, schedbench, out)
-        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"{case['name']}: schedbench run failed ({done.returncode}):\n"
-                               f"{' '.join(command)}\n{done.stderr.strip()}")
-        return json.loads(out.read_text())["result"]["observables"], command
-
-
 def calibrate(case, runs, init_n, phases, phase_time, first, scheduler, schedbench):
     """The ratio and degrees of freedom of every quantity with its own error in `case`."""
     series, commands = {}, []
     for seed in range(1, runs + 1):
         size = {"init_n": init_n, "phases": phases, "phase_time_s": phase_time,
                 "average_from": first, "seed": seed}
-        observables, command = run_observables(case, size, scheduler, schedbench)
+        run, command, _ = run_json(case, size, scheduler, schedbench)
+        observables = run["result"]["observables"]
         commands.append(command)
         names = {n[:-len("_error")] for o in observables[first:] for n in o
                  if n.endswith("_error")}

@@ -103,10 +103,9 @@ def run_command(case, size, scheduler, schedbench, out):
             + [str(o) for o in case.get("options", [])])
 
 
-def run_case(case, size_name, scheduler, schedbench):
-    """Runs `case` at `size_name`: our averages {quantity: {mean, error, phases}}, the command,
-    its wall time and the run's environment (build, host, device)."""
-    size = case["sizes"][size_name]
+def run_json(case, size, scheduler, schedbench):
+    """Runs `case` at `size` (a run size of benchmarks.json): the run's JSON, the command and its
+    wall time; RuntimeError, with the command and its error, where schedbench fails."""
     with tempfile.TemporaryDirectory() as tmp:
         out = pathlib.Path(tmp) / "run.json"
         command = run_command(case, size, scheduler, schedbench, out)
@@ -117,7 +116,13 @@ def run_case(case, size_name, scheduler, schedbench):
         if done.returncode != 0:
             raise RuntimeError(f"{case['name']}: schedbench run failed ({done.returncode}):\n"
                                f"{' '.join(command)}\n{done.stderr.strip()}")
-        run = json.loads(out.read_text())
+        return json.loads(out.read_text()), command, wall
+
+
+def run_case(case, size_name, scheduler, schedbench):
+    """Runs `case` at `size_name`: our averages {quantity: {mean, error, phases}}, the command,
+    its wall time and the run's environment (build, host, device)."""
+    run, command, wall = run_json(case, case["sizes"][size_name], scheduler, schedbench)
     result = run["result"]
     averages = result.get("averages")
     if not isinstance(averages, dict):
