@@ -69,6 +69,16 @@ SB_HD inline double unit_double(uint32_t hi, uint32_t lo) {
   return static_cast<double>(((uint64_t{hi} << 32) | lo) >> 11) * 0x1p-53;
 }
 
+// A uniform double in [0, 1) from a stream's next two words, the first the high one. The two
+// draws are sequenced here: as two arguments of one call their order would be the compiler's
+// (host and device compilers evaluate them in different orders, docs/determinism.md).
+template <class Words>
+SB_HD double next_unit_double(Words& words) {
+  const uint32_t hi = words.next();
+  const uint32_t lo = words.next();
+  return unit_double(hi, lo);
+}
+
 // A uniform double in [-1, 1) from one word.
 SB_HD inline double signed_unit(uint32_t w) {
   return static_cast<double>(w) * 0x1p-31 - 1.0;

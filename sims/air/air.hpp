@@ -560,7 +560,7 @@ struct AirSimIn {
         // which keeps its digests).
         const double share = prm.sharing == air::Sharing::kEqual
                                  ? 0.5 * left
-                                 : unit_double(words.next(), words.next()) * left;
+                                 : next_unit_double(words) * left;
         child = p;
         child.elastic = 0;
         child.excitations = 0;
