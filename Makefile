@@ -67,9 +67,12 @@ report: deps
 	$(PYTHON) -m schedbench_results.report results/$(DEVICE) --out $(REPORT) $(FIGURE_JOBS) \
 		$(MERGED_FIGURES) $(LARGE_HOST_FIGURES)
 
+# Both suites run whatever the first gives; each one's failure is named, then the target fails.
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-	$(PYTHON) -m unittest discover -s plot -p 'test_*.py'
+	@failed=""; \
+	(cd $(BUILD) && ctest --output-on-failure -j $(JOBS)) || failed="$$failed ctest"; \
+	$(PYTHON) -m unittest discover -s plot -p 'test_*.py' || failed="$$failed python"; \
+	if [ -n "$$failed" ]; then echo "make test: failed:$$failed" >&2; exit 1; fi
 
 # `submit --slurm` end to end on a one-node Slurm cluster of this machine (README: Tests); as
 # root it installs Slurm where missing; SKIPPED where the cluster cannot start.

@@ -22,6 +22,8 @@
 namespace sb {
 namespace {
 
+using testing_support::gpu_schedulers;
+
 struct Config {
   const char* name;
   RunConfig run;
@@ -163,14 +165,6 @@ std::vector<Config> configs() {
   RunConfig large_mvp = base("mvp", 50'000, 400, 1024);
   sb::mvp::split_chance().set(large_mvp, 0.5);
   out.push_back({"mvp_block_size_1024", large_mvp});
-  return out;
-}
-
-std::vector<std::string> gpu_schedulers() {
-  std::vector<std::string> out;
-  for (const SchedulerEntry& e : all_schedulers()) {
-    if (e.kind == SchedulerKind::kGpu) out.push_back(e.name);
-  }
   return out;
 }
 
