@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <set>
 
 namespace sb {
 namespace {
@@ -61,7 +62,61 @@ void settle(HalvingResult& result, int repetitions, const MeasureFn& measure,
   }
 }
 
+// The candidate ranked below `first` with the lowest median under first's that has fewer
+// repetitions than first and has not been measured again; null: none.
+CandidateOutcome* challenger(std::vector<CandidateOutcome>& ranking,
+                             const std::set<size_t>& measured_again) {
+  const CandidateOutcome& first = ranking.front();
+  CandidateOutcome* best = nullptr;
+  for (auto it = ranking.begin() + 1; it != ranking.end(); ++it) {
+    if (it->spread.median < first.spread.median && it->times_ms.size() < first.times_ms.size() &&
+        measured_again.count(it->index) == 0 && (!best || it->spread.median < best->spread.median))
+      best = &*it;
+  }
+  return best;
+}
+
 }  // namespace
+
+void follow_medians(HalvingResult& result, const MeasureFn& measure,
+                    const std::function<double()>& remaining, const NoteFn& note) {
+  std::set<size_t> measured_again;
+  while (result.ranking.size() >= 2) {
+    std::stable_sort(result.ranking.begin(), result.ranking.end(), better);
+    CandidateOutcome* c = challenger(result.ranking, measured_again);
+    if (!c || remaining() <= 0) break;
+    const CandidateOutcome& first = result.ranking.front();
+    const int repetitions = static_cast<int>(first.times_ms.size() - c->times_ms.size());
+    if (note) {
+      note(
+          fmt::format("measuring candidate {} again ({} repetitions): its median {:.4g} ms is "
+                      "below the first's {:.4g} ms, from fewer repetitions",
+                      c->index, repetitions, c->spread.median, first.spread.median));
+    }
+    measured_again.insert(c->index);
+    Measurement m = measure(c->index, repetitions, remaining());
+    if (m.status == Measurement::Status::kOutOfTime) {
+      result.budget_spent = true;
+      break;
+    }
+    if (m.status != Measurement::Status::kOk || m.times_ms.empty()) {
+      c->error = m.status == Measurement::Status::kFailed ? m.error : "no times";
+      result.failed.push_back(*c);
+      result.ranking.erase(result.ranking.begin() + (c - result.ranking.data()));
+      continue;
+    }
+    c->times_ms.insert(c->times_ms.end(), m.times_ms.begin(), m.times_ms.end());
+    c->spread = spread_of(c->times_ms);
+    c->round = first.round;  // measured as far as the first
+  }
+  // Where the budget ran out before every challenger was measured again, its median ranks it.
+  std::stable_sort(result.ranking.begin(), result.ranking.end(),
+                   [](const CandidateOutcome& a, const CandidateOutcome& b) {
+                     return a.spread.median < b.spread.median;
+                   });
+  if (result.ranking.size() >= 2)
+    result.verdict = compare(result.ranking[0].times_ms, result.ranking[1].times_ms);
+}
 
 Verdict compare(const std::vector<double>& winner, const std::vector<double>& runner_up) {
   std::mt19937 rng(kBootstrapSeed);
@@ -167,6 +222,7 @@ HalvingResult successive_halving(size_t candidates, const HalvingOptions& o,
     result.verdict = compare(result.ranking[0].times_ms, result.ranking[1].times_ms);
     if (o.settle && !result.budget_spent)
       settle(result, repetitions * 2, measure, remaining, wall_s, o.room_after_settling, note);
+    follow_medians(result, measure, remaining, note);
   } else {
     result.verdict.text = "alone: no other candidate was measured to compare it with";
   }
@@ -193,6 +249,13 @@ ScreenResult screen(size_t candidates, const ScreenOptions& o, const ScreenFn& m
     c.index = k;
     c.round = 0;
     c.error = m.error;
+    // One slow run (a hiccup of the machine) does not drop a candidate: a second look must be
+    // as slow.
+    if (m.status == Measurement::Status::kStopped) {
+      if (note) note(fmt::format("candidate {}: {}; looking once more", k, m.error));
+      m = measure(k, o.stop_factor * best_ms, o.budget_s - (clock() - start));
+      c.error = m.error;
+    }
     if (m.status == Measurement::Status::kOutOfTime) {
       result.budget_spent = true;
       for (size_t rest = k; rest < candidates; ++rest)

@@ -1,9 +1,11 @@
 // Which of several candidates is fastest, within a time budget, in two stages. Screening gives
 // every candidate one short look (a warm-up and a timed run) before any is repeated, and stops a
-// run that takes several times the best so far, so that slow candidates cannot eat the budget;
-// the leaders then go through successive halving: each measured a few repetitions, the faster
-// half (by median) on to the next round with twice the repetitions, until one remains; the rest
-// of the budget re-measures the last two while they are within noise. Pure: the measuring and the
+// run that takes several times the best so far (twice in a row: one slow run does not drop it),
+// so that slow candidates cannot eat the budget; the leaders then go through successive halving:
+// each measured a few repetitions, the faster half (by median) on to the next round with twice
+// the repetitions, until one remains; the rest of the budget re-measures the last two while they
+// are within noise, and any candidate whose median beats the winner's from fewer repetitions, so
+// that the ranking follows the medians it prints. Pure: the measuring and the
 // clock are injected, so that tests drive it with fake times (`schedbench recommend` measures in
 // a point process: harness/sweep/recommend.hpp).
 #pragma once
@@ -70,7 +72,7 @@ struct Verdict {
 };
 
 struct HalvingResult {
-  std::vector<CandidateOutcome> ranking;  // measured, best first: later rounds, then lower median
+  std::vector<CandidateOutcome> ranking;  // measured, best first: by median (follow_medians)
   std::vector<CandidateOutcome> failed;   // dropped, in the order they failed
   std::vector<size_t> unmeasured;         // never measured: the budget ran out first
   int rounds = 0;                         // rounds started
@@ -82,6 +84,14 @@ struct HalvingResult {
 HalvingResult successive_halving(size_t candidates, const HalvingOptions& options,
                                  const MeasureFn& measure, const ClockFn& clock,
                                  const NoteFn& note = {});
+
+// Makes `result`'s ranking follow the medians it reports. A candidate ranked below the first
+// whose median is the lower, from fewer repetitions, is measured again up to the first's count
+// (its times pooled, its round the first's) while `remaining` seconds allow, the lowest such
+// median first; then the ranking is ordered by median alone (a candidate the budget left
+// unmeasured again is ranked by what it has), and the verdict is on the new first two.
+void follow_medians(HalvingResult& result, const MeasureFn& measure,
+                    const std::function<double()>& remaining, const NoteFn& note = {});
 
 // Measures candidate `index` with a warm-up and one timed run, each stopped once it passes
 // `stop_after_ms` (0: never), taking at most `deadline_s` seconds of the clock.

@@ -536,6 +536,7 @@ int run_recommend(const RecommendRequest& r) {
   options.budget_s = (r.budget_s - clock()) * (gpu_leader ? 1 - kYardstickReserve : 1);
   options.first_repetitions = kFirstRepetitions;
   options.room_after_settling = true;  // for the yardstick
+  const double halving_end = clock() + options.budget_s;
   HalvingResult h = successive_halving(
       leaders.size(), options,
       [&](size_t i, int repetitions, double deadline_s) {
@@ -543,6 +544,13 @@ int run_recommend(const RecommendRequest& r) {
       },
       clock, note);
   h = with_screening(std::move(h), screened);
+  // The screened candidates that were not leaders, against the winner, in the halving's budget.
+  follow_medians(
+      h,
+      [&](size_t k, int repetitions, double deadline_s) {
+        return measure(k, repetitions, 0, deadline_s);
+      },
+      [&] { return halving_end - clock(); }, note);
   if (StopSignals::requested()) {
     fmt::print(stderr, "recommend: interrupted; nothing written\n");
     return 130;
