@@ -378,24 +378,32 @@ TEST(Recommend, RanksTheCpuEnginesWritesResultsAndARunCommandThatRuns) {
   }
 }
 
-// A difference planted in the work, not left to the machine's timing: the runner makes
-// cpu-openmp's runs 100 times as long (20 000 particles instead of 200) before passing them on, so
-// no noise reverses the ranking, and the ranking follows the medians it prints.
-TEST(Recommend, RanksAPlantedSlowerCandidateAfterTheFasterOne) {
-  TempDir dir;
-  const std::string script = dir.write("runner.sh", R"SH(set -u
+// recommend's runner serves points one after another (--serve, a line per point): this one runs
+// `openmp` (a shell command, $request the request file) on cpu-openmp's requests, then passes
+// each line to a real runner of its own.
+Outcome recommend_through(const TempDir& dir, const std::string& openmp) {
+  std::string loop = R"SH(set -u
 while IFS= read -r line; do
   request=$(printf '%s' "$line" | sed 's/.*"request":"\([^"]*\)".*/\1/')
-  if grep -q '"scheduler": "cpu-openmp"' "$request"; then
-    sed -i 's/"init_n": 200\b/"init_n": 20000/' "$request"
-  fi
+  if grep -q '"scheduler": "cpu-openmp"' "$request"; then OPENMP; fi
   printf '%s\n' "$line" | "$1" --serve
 done
-)SH");
+)SH";
+  loop.replace(loop.find("OPENMP"), 6, openmp);
+  const std::string script = dir.write("runner.sh", loop);
   std::vector<std::string> args = recommend_args(dir.path("rec.json"));
   args.insert(args.end(),
               {"--runner", std::string("/bin/sh ") + script + " " + SCHEDBENCH_POINT_EXE});
-  const Outcome o = schedbench(dir, args);
+  return schedbench(dir, args);
+}
+
+// A difference planted in the work, not left to the machine's timing: cpu-openmp's runs are made
+// 100 times as long (20 000 particles instead of 200), so no noise reverses the ranking, and the
+// ranking follows the medians it prints.
+TEST(Recommend, RanksAPlantedSlowerCandidateAfterTheFasterOne) {
+  TempDir dir;
+  const Outcome o =
+      recommend_through(dir, R"(sed -i 's/"init_n": 200\b/"init_n": 20000/' "$request")");
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
   const json rec = read_json(dir.path("rec.json"))["recommend"];
   EXPECT_EQ(rec["winner"], "mvp__cpu-serial");
@@ -405,21 +413,10 @@ done
             rec["ranking"][1]["median_ms"].get<double>());
 }
 
+// The runner crashes at cpu-openmp's point.
 TEST(Recommend, DropsACandidateThatCrashesAndRecommendsAnother) {
   TempDir dir;
-  // recommend's runner serves points one after another (--serve, a line per point): this one
-  // passes each line to a real runner of its own, and crashes at cpu-openmp's.
-  const std::string script = dir.write("runner.sh", R"SH(set -u
-while IFS= read -r line; do
-  request=$(printf '%s' "$line" | sed 's/.*"request":"\([^"]*\)".*/\1/')
-  if grep -q '"scheduler": "cpu-openmp"' "$request"; then kill -SEGV $$; fi
-  printf '%s\n' "$line" | "$1" --serve
-done
-)SH");
-  std::vector<std::string> args = recommend_args(dir.path("rec.json"));
-  args.insert(args.end(),
-              {"--runner", std::string("/bin/sh ") + script + " " + SCHEDBENCH_POINT_EXE});
-  const Outcome o = schedbench(dir, args);
+  const Outcome o = recommend_through(dir, "kill -SEGV $$");
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
   const json r = read_json(dir.path("rec.json"));
   EXPECT_EQ(r["recommend"]["winner"], "mvp__cpu-serial");
