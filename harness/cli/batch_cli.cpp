@@ -17,7 +17,6 @@
 #include "core/printable.hpp"
 #include "core/values.hpp"
 #include "harness/bench/compare.hpp"
-#include "harness/cli/option_checks.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/io/output_path.hpp"
@@ -225,7 +224,7 @@ constexpr int kCompareFailed = 4;
 int compare_command(const BatchArgs& a) {
   CompareOptions o;
   o.same_within = parse_real("--same-within", a.same_within, 0, 100) / 100;
-  const bool gate = !a.fail_if_slower.empty();  // compare as a CI check
+  const bool gate = a.compare->get_option("--fail-if-slower")->count() > 0;  // as a CI check
   const double fail_beyond =
       gate ? parse_real("--fail-if-slower", a.fail_if_slower, 0, 1000) / 100 : 0.0;
   if (!a.out_path.empty()) check_output_file("--out", a.out_path, false);
@@ -379,29 +378,21 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
                     "with --resume: run its failed points again");
   a.sweep->add_flag("--overwrite", a.sweep_options.overwrite,
                     "start afresh although the results file exists");
-  a.sweep
-      ->add_option(
-          "--shard", a.shard,
-          "I/N: run every N-th point from the I-th (1 <= I <= N), into <out>.shard-I-of-N.json")
-      ->check(not_empty());
-  a.sweep
-      ->add_option("--gpus", a.gpus,
-                   "CUDA devices to run points on at once, e.g. 0,1 (default: one at a time)")
-      ->check(not_empty());
-  a.sweep
-      ->add_option("--point-timeout", a.point_timeout,
-                   "seconds before a point is killed and recorded as failed (default: its runs' "
-                   "watchdog times (warm-up + least repetitions) + --max-time + 60)")
-      ->check(not_empty());
+  a.sweep->add_option(
+      "--shard", a.shard,
+      "I/N: run every N-th point from the I-th (1 <= I <= N), into <out>.shard-I-of-N.json");
+  a.sweep->add_option("--gpus", a.gpus,
+                      "CUDA devices to run points on at once, e.g. 0,1 (default: one at a time)");
+  a.sweep->add_option("--point-timeout", a.point_timeout,
+                      "seconds before a point is killed and recorded as failed (default: its runs' "
+                      "watchdog times (warm-up + least repetitions) + --max-time + 60)");
   a.sweep->add_option(
       "--runner", a.runner,
       "command that runs one point, given REQUEST RESULT (default: schedbench-point)");
-  a.sweep
-      ->add_option("--launcher", a.launcher,
-                   fmt::format("MPI launcher of a point of several ranks, with {{ranks}} for "
-                               "their count (default '{}')",
-                               kDefaultLauncher))
-      ->check(not_empty());
+  a.sweep->add_option("--launcher", a.launcher,
+                      fmt::format("MPI launcher of a point of several ranks, with {{ranks}} for "
+                                  "their count (default '{}')",
+                                  kDefaultLauncher));
   a.sweep->add_flag("--list", a.list, "print the points and the estimate; run nothing");
   a.sweep
       ->add_option("-a,--axis", a.axis_edits,
@@ -455,7 +446,7 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       ->type_name("PERCENT:0..100");
   const std::string max_points_help = fmt::format(
       "refuse a job of more points (default {}; at most {})", kDefaultMaxPoints, kMaxMaxPoints);
-  a.sweep->add_option("--max-points", a.max_points, max_points_help)->check(not_empty());
+  a.sweep->add_option("--max-points", a.max_points, max_points_help);
 
   a.compare = app.add_subcommand(
       "compare",
@@ -543,7 +534,7 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       ->add_option("--script", a.script_path,
                    "script to write (default <job name>.slurm.sh; replaced if it exists)")
       ->check(output_file());
-  a.submit->add_option("--max-points", a.max_points, max_points_help)->check(not_empty());
+  a.submit->add_option("--max-points", a.max_points, max_points_help);
 }
 
 bool run_batch_command(BatchArgs& a, int& exit_code) {

@@ -50,11 +50,20 @@ std::string tail(const std::string& text, size_t lines) {
   return out;
 }
 
+// A command line's words: `command` cut at its spaces, a run of them one cut.
+std::vector<std::string> words(const std::string& command) {
+  std::vector<std::string> out;
+  for (const std::string& word : split(command, ' ')) {
+    if (!word.empty()) out.push_back(word);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> point_runner(const std::string& command) {
   if (!command.empty()) {
-    std::vector<std::string> argv = split(command, ' ');
+    std::vector<std::string> argv = words(command);
     if (argv.empty() || access(argv.front().c_str(), X_OK) != 0) {
       throw UsageError(fmt::format("--runner: '{}' is not an executable file",
                                    argv.empty() ? command : argv.front()));
@@ -74,10 +83,7 @@ std::vector<std::string> point_runner(const std::string& command) {
 }
 
 std::vector<std::string> point_launcher(const std::string& command) {
-  std::vector<std::string> argv;
-  for (const std::string& word : split(command, ' ')) {
-    if (!word.empty()) argv.push_back(word);
-  }
+  const std::vector<std::string> argv = words(command);
   const bool counted = std::any_of(argv.begin(), argv.end(), [](const std::string& w) {
     return w.find("{ranks}") != std::string::npos;
   });
