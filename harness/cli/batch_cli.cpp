@@ -402,9 +402,11 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       ->type_name("KEY=VALUES");
   a.sweep
       ->add_option("--filter", a.filters,
-                   "run only the points whose label (sim__scheduler__varying values, as "
-                   "--list prints them) matches this regular expression; repeatable (all must "
-                   "match)")
+                   fmt::format("run only the points whose label (sim__scheduler__varying values, "
+                               "as --list prints them) matches this regular expression (at most "
+                               "{} characters, without {{n}} or back-references); repeatable (all "
+                               "must match)",
+                               kMaxFilterChars))
       ->type_name("REGEX");
   a.sweep
       ->add_option("--format", a.summary_format,
