@@ -264,6 +264,15 @@ int compare_command(const BatchArgs& a) {
     fmt::print("wrote {}\n", a.out_path);
   }
   if (!gate) return 0;
+  // A gate passes on what it compared, never on nothing (B failed every point, or is another
+  // job's).
+  if (c.points.empty()) {
+    fmt::print(stderr,
+               "schedbench: compare: --fail-if-slower: no point of {} compared with {} ({} only "
+               "in A, {} only in B; failed points are not compared)\n",
+               a.compare_b, a.compare_a, c.only_a.size(), c.only_b.size());
+    return kCompareFailed;
+  }
   for (const PointComparison& p : c.points) {
     if (p.lo > 1 + fail_beyond || p.digest_changed) {
       fmt::print(stderr, "schedbench: compare: {}: {}\n", p.label,
@@ -470,7 +479,7 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
                         "(default 3)");
   a.compare->add_option("--fail-if-slower", a.fail_if_slower,
                         "percent: exit 4 where a point is slower beyond it (its whole interval) "
-                        "or its digest changed");
+                        "or its digest changed, or where no point was compared");
   a.compare->add_option("--out", a.out_path, "write the comparison here instead of stdout")
       ->check(output_file());
 

@@ -232,6 +232,27 @@ TEST(JobResultsFile, MemoryLineIsRecordTrafficOverPeakBandwidth) {
   EXPECT_FALSE(read_json(dir.path("n.json"))["points"][0]["counters"].contains("memory_line_ms"));
 }
 
+// Every results file of ours that schedbench's commands read (the schedbench.job/1 files of run
+// points; bench_fields' kernels have no digest or counts) passes their checks.
+TEST(JobResultsFile, EveryCommittedResultsFileIsRead) {
+  size_t files = 0;
+  for (const auto& e :
+       fs::recursive_directory_iterator(std::string(SCHEDBENCH_SOURCE_DIR) + "/results")) {
+    if (e.path().extension() != ".json") continue;
+    const json doc = read_json(e.path().string());
+    if (!doc.is_object() || doc.value("schema", "") != kJobSchema ||
+        doc["job"].value("spec", json::object()).contains("program"))
+      continue;
+    try {
+      read_results_file(e.path().string());
+      ++files;
+    } catch (const std::exception& err) {
+      ADD_FAILURE() << err.what();
+    }
+  }
+  EXPECT_GE(files, 10u);
+}
+
 struct BadSweep {
   const char* name;
   std::vector<std::string> args;  // after "sweep JOB"
