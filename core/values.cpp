@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <sstream>
 
 #include "core/decimal.hpp"
 #include "core/errors.hpp"
@@ -50,9 +49,15 @@ bool parse_bool(const std::string& option, const std::string& text) {
 
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, sep);)
-    out.push_back(item);
+  if (text.empty()) return out;
+  // Every piece, the last included where `text` ends in `sep` ("a,b," has an empty third piece,
+  // which the caller's check refuses), unlike getline, which drops it.
+  size_t start = 0;
+  for (size_t at = text.find(sep); at != std::string::npos; at = text.find(sep, start)) {
+    out.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  out.push_back(text.substr(start));
   return out;
 }
 

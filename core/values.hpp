@@ -22,7 +22,7 @@ std::string parse_choice(const std::string& option, const std::string& text,
 // true/false, on/off, yes/no, 1/0.
 bool parse_bool(const std::string& option, const std::string& text);
 
-// `text` cut at each `sep`: "a,b" -> {"a", "b"}; "" -> {}.
+// `text` cut at each `sep`: "a,b" -> {"a", "b"}; "a,b," -> {"a", "b", ""}; "" -> {}.
 std::vector<std::string> split(const std::string& text, char sep);
 
 }  // namespace sb

@@ -8,20 +8,12 @@
 
 #include "harness/bench/statistics.hpp"
 #include "harness/io/text_table.hpp"
-#include "harness/job/parameters.hpp"
+#include "harness/job/job_results.hpp"
 
 namespace sb {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// A point's configuration as a key: the same in both files where the same run was measured. A
-// configuration written before `ranks` was recorded is one rank's.
-std::string config_key(const Json& point) {
-  nlohmann::json config = recorded_config(point["config"]);
-  if (!config.contains("ranks")) config["ranks"] = 1;
-  return config.dump();
-}
 
 std::vector<double> times_of(const Json& point) {
   return point["repetitions_ms"].get<std::vector<double>>();
@@ -95,14 +87,15 @@ Comparison compare_within(const Json& doc, const std::string& path, const std::s
 Comparison compare_results(const Json& a, const Json& b, const std::string& a_path,
                            const std::string& b_path, const CompareOptions& options) {
   Comparison c{a_path, b_path, options, {}, {}, {}, 1};
+  // Each configuration is one point of a file (read_results_file).
   std::map<std::string, const Json*> in_b;
   for (const Json& p : b["points"]) {
-    if (p["status"] == "ok") in_b[config_key(p)] = &p;
+    if (p["status"] == "ok") in_b[configuration_key(p)] = &p;
   }
   std::map<std::string, bool> matched;
   for (const Json& p : a["points"]) {
     if (p["status"] != "ok") continue;
-    const auto found = in_b.find(config_key(p));
+    const auto found = in_b.find(configuration_key(p));
     if (found == in_b.end()) {
       c.only_a.push_back(p["label"].get<std::string>());
       continue;

@@ -21,16 +21,16 @@ Spread spread_of(std::vector<double> times_ms);
 inline constexpr int kResamples = 2000;
 inline constexpr uint32_t kBootstrapSeed = 1;
 
-// The median of one resample (with replacement) of non-empty `v`; `scratch` is reused.
-double median_of_resample(const std::vector<double>& v, std::mt19937& rng,
-                          std::vector<double>& scratch);
+// The median of one resample (with replacement) of non-empty, sorted `sorted`, drawn at a cost
+// that does not depend on its size.
+double median_of_resample(const std::vector<double>& sorted, std::mt19937& rng);
 
 // The ratio of `other`'s median to `base`'s, with the 95 % percentile interval of that ratio over
 // kResamples bootstrap resamples of each (both non-empty).
 struct MedianRatio {
   double ratio = 1, lo = 1, hi = 1;
 };
-MedianRatio median_ratio(const std::vector<double>& base, const std::vector<double>& other);
+MedianRatio median_ratio(std::vector<double> base, std::vector<double> other);
 
 // The median's distribution-free interval: the order statistics x(j) and x(n+1-j) of the sorted
 // times, j the largest for which the pair covers the true median with probability at least 95 %

@@ -17,7 +17,6 @@
 #include "core/printable.hpp"
 #include "core/values.hpp"
 #include "harness/bench/compare.hpp"
-#include "harness/cli/option_checks.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/io/output_path.hpp"
@@ -225,7 +224,7 @@ constexpr int kCompareFailed = 4;
 int compare_command(const BatchArgs& a) {
   CompareOptions o;
   o.same_within = parse_real("--same-within", a.same_within, 0, 100) / 100;
-  const bool gate = !a.fail_if_slower.empty();  // compare as a CI check
+  const bool gate = a.compare->get_option("--fail-if-slower")->count() > 0;  // as a CI check
   const double fail_beyond =
       gate ? parse_real("--fail-if-slower", a.fail_if_slower, 0, 1000) / 100 : 0.0;
   if (!a.out_path.empty()) check_output_file("--out", a.out_path, false);
@@ -265,6 +264,15 @@ int compare_command(const BatchArgs& a) {
     fmt::print("wrote {}\n", a.out_path);
   }
   if (!gate) return 0;
+  // A gate passes on what it compared, never on nothing (B failed every point, or is another
+  // job's).
+  if (c.points.empty()) {
+    fmt::print(stderr,
+               "schedbench: compare: --fail-if-slower: no point of {} compared with {} ({} only "
+               "in A, {} only in B; failed points are not compared)\n",
+               a.compare_b, a.compare_a, c.only_a.size(), c.only_b.size());
+    return kCompareFailed;
+  }
   for (const PointComparison& p : c.points) {
     if (p.lo > 1 + fail_beyond || p.digest_changed) {
       fmt::print(stderr, "schedbench: compare: {}: {}\n", p.label,
@@ -379,29 +387,21 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
                     "with --resume: run its failed points again");
   a.sweep->add_flag("--overwrite", a.sweep_options.overwrite,
                     "start afresh although the results file exists");
-  a.sweep
-      ->add_option(
-          "--shard", a.shard,
-          "I/N: run every N-th point from the I-th (1 <= I <= N), into <out>.shard-I-of-N.json")
-      ->check(not_empty());
-  a.sweep
-      ->add_option("--gpus", a.gpus,
-                   "CUDA devices to run points on at once, e.g. 0,1 (default: one at a time)")
-      ->check(not_empty());
-  a.sweep
-      ->add_option("--point-timeout", a.point_timeout,
-                   "seconds before a point is killed and recorded as failed (default: its runs' "
-                   "watchdog times (warm-up + least repetitions) + --max-time + 60)")
-      ->check(not_empty());
+  a.sweep->add_option(
+      "--shard", a.shard,
+      "I/N: run every N-th point from the I-th (1 <= I <= N), into <out>.shard-I-of-N.json");
+  a.sweep->add_option("--gpus", a.gpus,
+                      "CUDA devices to run points on at once, e.g. 0,1 (default: one at a time)");
+  a.sweep->add_option("--point-timeout", a.point_timeout,
+                      "seconds before a point is killed and recorded as failed (default: its runs' "
+                      "watchdog times (warm-up + least repetitions) + --max-time + 60)");
   a.sweep->add_option(
       "--runner", a.runner,
       "command that runs one point, given REQUEST RESULT (default: schedbench-point)");
-  a.sweep
-      ->add_option("--launcher", a.launcher,
-                   fmt::format("MPI launcher of a point of several ranks, with {{ranks}} for "
-                               "their count (default '{}')",
-                               kDefaultLauncher))
-      ->check(not_empty());
+  a.sweep->add_option("--launcher", a.launcher,
+                      fmt::format("MPI launcher of a point of several ranks, with {{ranks}} for "
+                                  "their count (default '{}')",
+                                  kDefaultLauncher));
   a.sweep->add_flag("--list", a.list, "print the points and the estimate; run nothing");
   a.sweep
       ->add_option("-a,--axis", a.axis_edits,
@@ -411,9 +411,11 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       ->type_name("KEY=VALUES");
   a.sweep
       ->add_option("--filter", a.filters,
-                   "run only the points whose label (sim__scheduler__varying values, as "
-                   "--list prints them) matches this regular expression; repeatable (all must "
-                   "match)")
+                   fmt::format("run only the points whose label (sim__scheduler__varying values, "
+                               "as --list prints them) matches this regular expression (at most "
+                               "{} characters, without {{n}} or back-references); repeatable (all "
+                               "must match)",
+                               kMaxFilterChars))
       ->type_name("REGEX");
   a.sweep
       ->add_option("--format", a.summary_format,
@@ -455,7 +457,7 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       ->type_name("PERCENT:0..100");
   const std::string max_points_help = fmt::format(
       "refuse a job of more points (default {}; at most {})", kDefaultMaxPoints, kMaxMaxPoints);
-  a.sweep->add_option("--max-points", a.max_points, max_points_help)->check(not_empty());
+  a.sweep->add_option("--max-points", a.max_points, max_points_help);
 
   a.compare = app.add_subcommand(
       "compare",
@@ -477,7 +479,7 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
                         "(default 3)");
   a.compare->add_option("--fail-if-slower", a.fail_if_slower,
                         "percent: exit 4 where a point is slower beyond it (its whole interval) "
-                        "or its digest changed");
+                        "or its digest changed, or where no point was compared");
   a.compare->add_option("--out", a.out_path, "write the comparison here instead of stdout")
       ->check(output_file());
 
@@ -543,7 +545,7 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       ->add_option("--script", a.script_path,
                    "script to write (default <job name>.slurm.sh; replaced if it exists)")
       ->check(output_file());
-  a.submit->add_option("--max-points", a.max_points, max_points_help)->check(not_empty());
+  a.submit->add_option("--max-points", a.max_points, max_points_help);
 }
 
 bool run_batch_command(BatchArgs& a, int& exit_code) {

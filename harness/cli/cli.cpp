@@ -9,6 +9,7 @@
 #include <map>
 #include <new>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include <unistd.h>
@@ -342,10 +343,8 @@ std::vector<uint32_t> snapshot_phases(const RunArgs& a, const RunSpec& spec) {
       out.push_back(k);
     return out;
   }
-  std::stringstream in(a.density_phases);
-  for (std::string item; std::getline(in, item, ',');) {
+  for (const std::string& item : split(a.density_phases, ','))
     out.push_back(static_cast<uint32_t>(parse_whole("--density-phases", item, 0, phases - 1)));
-  }
   return out;
 }
 
@@ -368,8 +367,7 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
          "particles per cell; air: electrons projected on x-z; toy: the particles)")
       ->check(output_dir());
   cmd.add_option("--density-phases", a.density_phases,
-                 "phases (poisson steps, from 0) to draw, comma-separated (default: all)")
-      ->check(not_empty());
+                 "phases (poisson steps, from 0) to draw, comma-separated (default: all)");
   cmd.add_option("--frames", a.frames_dir,
                  "toy: draw the particles every --frame-every steps as DIR/frame_NNN.png and "
                  "DIR/toy.gif")
@@ -494,12 +492,10 @@ void add_recommend_options(CLI::App& cmd, RecommendArgs& a) {
       ->required();
   cmd.add_option("--schedulers", a.schedulers,
                  "candidate schedulers, comma-separated (default: every GPU scheduler, or every "
-                 "CPU one where there is no GPU)")
-      ->check(not_empty());
+                 "CPU one where there is no GPU)");
   cmd.add_option("--block-sizes", a.block_sizes,
                  "block sizes to try on the GPU schedulers, comma-separated (default "
-                 "64,128,256,512,1024)")
-      ->check(not_empty());
+                 "64,128,256,512,1024)");
   cmd.add_flag("--all-policies", a.all_policies,
                "also try every tuning policy of the schedulers that have them (schedbench list); "
                "without it, each runs its default");
@@ -791,6 +787,13 @@ int cli_main(int argc, char** argv) {
   std::string help_topic;
   help->add_option("command", help_topic, "the command to explain");
 
+  std::set<const CLI::Option*> parameter_options;  // each run parameter's check refuses ""
+  for (const WorkloadArgs* w :
+       std::initializer_list<const WorkloadArgs*>{&run_args, &recommend_args, &table_args}) {
+    for (const auto& [key, option] : w->options)
+      parameter_options.insert(option);
+  }
+  refuse_empty_values(app, parameter_options);
   try {
     join_ranks(argc, argv);
     check_command_name(app, argc, argv);

@@ -20,6 +20,7 @@
 #include "harness/io/json_file.hpp"
 #include "harness/job/job_form.hpp"
 #include "harness/job/parameters.hpp"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/catalog.hpp"
 
@@ -53,19 +54,26 @@ bool axis_applies(const Axis& axis, const RunConfig& base) {
 }
 
 // A number or a switch is written as one, as the job's other keys are: a string that holds one
-// ("100", "true") where the parameter's values are numbers or switches is refused. (Other
-// strings meet the parameter's own check: a word such as blocks_per_sm's "fill" is a value.)
-void refuse_quoted_values(const std::string& path, const std::string& where, const Json& value,
-                          const Parameter& p) {
+// ("100", "true") where the parameter's values are numbers or switches is refused, and so is a
+// number or a range where they are switches (1 is no switch, although `--skip-spawned 1` reads
+// as one on the command line). Other strings meet the parameter's own check: a word such as
+// blocks_per_sm's "fill" is a value.
+void refuse_mistyped_values(const std::string& path, const std::string& where, const Json& value,
+                            const Parameter& p) {
   const ValueKind kind = p.declarations.front().second->kind;
   if (kind != ValueKind::kWhole && kind != ValueKind::kReal && kind != ValueKind::kSwitch) return;
+  const bool is_switch = kind == ValueKind::kSwitch;
   const auto check = [&](const Json& v, const std::string& at) {
-    if (!v.is_string()) return;
-    const std::string text = v.get<std::string>();
-    if (!parse_decimal(text) && text != "true" && text != "false") return;
+    const std::string text = v.is_string() ? v.get<std::string>() : "";
+    const bool quoted = v.is_string() && (parse_decimal(text) || text == "true" || text == "false");
+    const bool numeric = is_switch && (v.is_number() || v.is_object());
+    if (!quoted && !numeric) return;
     job_error(path, at,
-              fmt::format("{} is a string; accepted: {}", shown_json(v),
-                          kind == ValueKind::kSwitch ? "true or false" : "a number"));
+              fmt::format("{} is {}; accepted: {}", shown_json(v),
+                          quoted          ? "a string"
+                          : v.is_object() ? "a range"
+                                          : "a number",
+                          is_switch ? "true or false" : "a number"));
   };
   if (!value.is_array()) return check(value, where);
   for (size_t i = 0; i < value.size(); ++i)
@@ -88,7 +96,7 @@ std::vector<Axis> read_axes(const std::string& path, const std::string& where, c
     for (const auto& [old_key, q] : renamed) {
       if (p == nullptr && old_key == text.key) p = q;
     }
-    refuse_quoted_values(path, where + "." + text.key, axes.at(text.key), *p);
+    refuse_mistyped_values(path, where + "." + text.key, axes.at(text.key), *p);
     Axis axis{text.key, p, std::move(text.values)};
     RunConfig scratch;
     for (const auto& [at, value] : axis.values)
@@ -108,8 +116,14 @@ uint64_t point_count(const std::vector<Axis>& axes, const RunConfig& base) {
   return n;
 }
 
+// Whether the sim's own check reads `p`: the sim's parameters, and --batch, which the setup of a
+// sim whose grid work does not stream refuses (make_setup, core/sim_state.hpp).
+bool read_by_sim_check(const Parameter& p) {
+  return p.scope == ParameterScope::kSim || p.key == launch_knobs::batch().key;
+}
+
 // The points whose configurations the sim's own check (which can be slow) must see: one for each
-// distinct set of values of the sim's parameters, all that check reads (check_parameters).
+// distinct set of values of the parameters that check reads (read_by_sim_check).
 struct SimChecks {
   std::set<std::string> seen;                          // sim and its parameters' values
   std::vector<std::pair<std::string, size_t>> points;  // (sub-sweep, index of the point)
@@ -135,7 +149,7 @@ void expand_axes(const std::string& path, const std::string& where, const std::v
       const Parameter& p =
           *set_parameter(live[i]->key, point.config, printable(path) + ": " + value_where, text);
       point.given.push_back(p.key);
-      if (p.scope == ParameterScope::kSim) sim_key += "\n" + p.key + "=" + text;
+      if (read_by_sim_check(p)) sim_key += "\n" + p.key + "=" + text;
     }
     try {
       check_parameters(point.config, point.given);
@@ -215,14 +229,8 @@ std::pair<std::string, Json> parse_axis_edit(const std::string& option, const st
     const Json v = Json::parse(w, nullptr, false);
     return v.is_number() || v.is_boolean() ? v : Json(w);
   };
-  if (values.front() == '[' || values.front() == '{') {
-    const Json v = Json::parse(values, nullptr, false);
-    if (v.is_discarded()) {
-      throw UsageError(
-          fmt::format("{}: {}: '{}' is not JSON", option, printable(key), printable(values)));
-    }
-    return {key, v};
-  }
+  if (values.front() == '[' || values.front() == '{')
+    return {key, parse_json_text(values, option + ": " + key)};
   const std::vector<std::string> words = split(values, ',');
   if (words.size() == 1) return {key, word(words.front())};
   Json list = Json::array();
@@ -253,17 +261,33 @@ Json edited(Json doc, const JobEdits& edits) {
   return doc;
 }
 
+// A filter as a regular expression whose compilation and matches take bounded stack and time:
+// libstdc++ compiles and matches by recursion, so a long pattern or a counted repetition, which
+// makes as many states as it counts (`(a?){50000}`), overflows the stack, and its default
+// matcher backtracks, in time exponential in the label's length. Filters are short (labels name
+// values), labels hold no braces, and the polynomial matcher (a libstdc++ option: no
+// back-references) keeps the time within labels times states.
+std::regex filter_regex(const std::string& f) {
+  const auto refuse = [&](const std::string& why) {
+    return UsageError(fmt::format(
+        "--filter: '{}' {}; accepted: a regular expression of at most {} characters without "
+        "counted repetitions ({{n}}) or back-references",
+        printable(f), why, kMaxFilterChars));
+  };
+  if (f.size() > kMaxFilterChars) throw refuse(fmt::format("has {} characters", f.size()));
+  if (f.find('{') != std::string::npos) throw refuse("has a counted repetition");
+  try {
+    return std::regex(f, std::regex::ECMAScript | std::regex_constants::__polynomial);
+  } catch (const std::regex_error& e) {
+    throw refuse(fmt::format("is not a regular expression ({})", e.what()));
+  }
+}
+
 // The points whose label matches every filter; UsageError where none does.
 std::vector<JobPoint> filtered(const std::string& path, std::vector<JobPoint> points,
                                const std::vector<std::string>& filters) {
   for (const std::string& f : filters) {
-    std::regex re;
-    try {
-      re = std::regex(f);
-    } catch (const std::regex_error& e) {
-      throw UsageError(
-          fmt::format("--filter: '{}' is not a regular expression ({})", printable(f), e.what()));
-    }
+    const std::regex re = filter_regex(f);
     points.erase(std::remove_if(points.begin(), points.end(),
                                 [&](const JobPoint& p) { return !std::regex_search(p.label, re); }),
                  points.end());

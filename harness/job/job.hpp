@@ -38,9 +38,13 @@ struct JobEdits {
   // file writes an axis). The keys "sim" and "scheduler" set the job's sims and schedulers.
   std::vector<std::pair<std::string, nlohmann::ordered_json>> axes;
   // ECMAScript regular expressions a point's label must each contain a match of (its label
-  // names its sim, its scheduler and the values that vary).
+  // names its sim, its scheduler and the values that vary), each of at most kMaxFilterChars
+  // characters, without counted repetitions ({n}) or back-references.
   std::vector<std::string> filters;
 };
+
+// The longest `--filter` (a label's sim, scheduler and values need far fewer).
+inline constexpr size_t kMaxFilterChars = 256;
 
 // "KEY=VALUES" as an axis edit: VALUES a JSON value (`[32,64]`, `{"log": [1e3, 1e6], "points":
 // 4}`, `5`) or words separated by commas (`32,64`, `dynamic-warp,naive`), each a JSON number

@@ -19,6 +19,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// Whether `v` is a number of whole value: 100 or 1e2, which JSON reads as a real (a whole value
+// counts as a whole number: jobs/README.md).
+bool is_whole(const Json& v) {
+  return v.is_number() && std::isfinite(v.get<double>()) &&
+         v.get<double>() == std::floor(v.get<double>());
+}
+
 // An axis value as the text a parameter's check reads.
 std::string value_text(const Json& v) {
   if (v.is_string()) return v.get<std::string>();
@@ -91,7 +98,7 @@ std::vector<std::pair<std::string, std::string>> axis_values(const std::string& 
     const auto [a, b] = ends("log");
     if (a <= 0) job_error(path, where + ".log", "first must be above 0");
     const Json& k = v.at("points");
-    if (!k.is_number_integer() || k.get<double>() < 2) {
+    if (!is_whole(k) || k.get<double>() < 2) {
       job_error(path, where + ".points",
                 shown_json(k) + " is not accepted; accepted: a whole number of at least 2");
     }
@@ -122,7 +129,7 @@ int whole_key(const std::string& path, const Json& doc, const std::string& key, 
               int fallback) {
   if (!doc.contains(key)) return fallback;
   const Json& v = doc.at(key);
-  if (!v.is_number_integer() || v.get<long>() < lo || v.get<long>() > hi) {
+  if (!is_whole(v) || v.get<double>() < lo || v.get<double>() > hi) {
     job_error(path, key,
               fmt::format("{} is not a whole number from {} to {}", shown_json(v), lo, hi));
   }

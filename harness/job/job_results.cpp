@@ -11,9 +11,11 @@
 #include <set>
 
 #include "core/errors.hpp"
+#include "core/printable.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/json_file.hpp"
 #include "harness/job/job_form.hpp"
+#include "harness/job/parameters.hpp"
 #include "schedulers/registry.hpp"
 
 namespace sb {
@@ -22,34 +24,162 @@ namespace {
 using Json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
-// The fields of a point record that the sweep, merge and the plots read, with their types: a
-// record that lacks one or holds another type is refused, naming it, rather than read wrongly.
-void check_point(const Json& p, const std::string& where) {
-  const auto refuse = [&](const std::string& field, const char* accepted) {
-    throw UsageError(fmt::format("{}.{}: {}; accepted: {}", where, field,
-                                 p.contains(field) ? shown_json(p[field]) : "missing", accepted));
-  };
+// What a field of a point record holds.
+enum class Holds {
+  kString,
+  kWhole,
+  kNumber,
+  kBool,
+  kObject,
+  kTime,
+  kTimes,    // a non-empty list of times
+  kNumbers,  // a list, or an object, of numbers
+  kWholes,   // a list of whole numbers
+  kStrings,  // a list of strings
+};
+
+std::string accepted(Holds h) {
+  switch (h) {
+    case Holds::kString:
+      return "a string";
+    case Holds::kWhole:
+      return "a whole number";
+    case Holds::kNumber:
+      return "a number";
+    case Holds::kBool:
+      return "true or false";
+    case Holds::kObject:
+      return "an object";
+    case Holds::kTime:
+      return fmt::format("a time from {:g} to {:g} ms", kMinTimeMs, kMaxTimeMs);
+    case Holds::kTimes:
+      return fmt::format("a non-empty list of times, each from {:g} to {:g} ms", kMinTimeMs,
+                         kMaxTimeMs);
+    case Holds::kNumbers:
+      return "a list or an object of numbers";
+    case Holds::kWholes:
+      return "a list of whole numbers";
+    default:
+      return "a list of strings";
+  }
+}
+
+bool is_time(const Json& t) {
+  return t.is_number() && t.get<double>() >= kMinTimeMs && t.get<double>() <= kMaxTimeMs;
+}
+
+bool holds(const Json& v, Holds h) {
+  switch (h) {
+    case Holds::kString:
+      return v.is_string();
+    case Holds::kWhole:
+      return v.is_number_unsigned();
+    case Holds::kNumber:
+      return v.is_number();
+    case Holds::kBool:
+      return v.is_boolean();
+    case Holds::kObject:
+      return v.is_object();
+    case Holds::kTime:
+      return is_time(v);
+    case Holds::kTimes:
+      return v.is_array() && !v.empty() && std::all_of(v.begin(), v.end(), is_time);
+    case Holds::kNumbers:
+      return (v.is_array() || v.is_object()) &&
+             std::all_of(v.begin(), v.end(), [](const Json& x) { return x.is_number(); });
+    case Holds::kWholes:
+      return v.is_array() &&
+             std::all_of(v.begin(), v.end(), [](const Json& x) { return x.is_number_unsigned(); });
+    default:
+      return v.is_array() &&
+             std::all_of(v.begin(), v.end(), [](const Json& x) { return x.is_string(); });
+  }
+}
+
+struct RecordField {
+  const char* pointer;  // where it stands: "/stats/median_ms"
+  Holds holds;
+  bool required;  // where the object it stands in is present
+};
+
+// The fields of a point record that the sweep (its summary, --resume, the bound's efficiency),
+// merge, compare, export and the plots read, with their types (results/README.md): a record that
+// lacks a required one or holds another type is refused, naming it, rather than read wrongly.
+// An object comes before its fields. (A runner's result is checked so too, as it becomes a
+// record: merge_visits reads the rest.)
+const std::vector<RecordField> kEveryRecord = {{"/index", Holds::kWhole, true},
+                                               {"/label", Holds::kString, true},
+                                               {"/config", Holds::kObject, true},
+                                               {"/config/sim", Holds::kString, true},
+                                               {"/config/scheduler", Holds::kString, true}};
+const std::vector<RecordField> kOkRecord = {
+    {"/digest", Holds::kString, true},
+    {"/repetitions_ms", Holds::kTimes, true},
+    {"/stats", Holds::kObject, true},
+    {"/stats/median_ms", Holds::kTime, true},
+    {"/stats/cv", Holds::kNumber, true},
+    {"/stats/noise", Holds::kNumber, false},
+    {"/counts", Holds::kObject, true},
+    {"/counts/final", Holds::kWhole, true},
+    {"/counts/particle_steps", Holds::kWhole, true},
+    {"/counts/peak", Holds::kWhole, true},
+    {"/counts/slots_used", Holds::kWhole, false},
+    {"/counts/peak_live", Holds::kWhole, false},
+    {"/counts/record_bytes", Holds::kNumber, false},
+    {"/counters", Holds::kObject, true},
+    {"/counters/particle_steps_per_s", Holds::kNumber, true},
+    {"/counters/efficiency", Holds::kNumber, false},
+    {"/counters/memory_efficiency", Holds::kNumber, false},
+    {"/parts_ms", Holds::kNumbers, false},
+    {"/reduce_ms", Holds::kNumber, false},
+    {"/wall_s", Holds::kNumber, false},
+    {"/gpu_clocks", Holds::kObject, false},
+    {"/gpu_clocks/sm_mhz", Holds::kNumbers, true},
+    {"/gpu_clocks/throttled", Holds::kWholes, true},
+    {"/gpu_clocks/reasons", Holds::kStrings, false},
+    {"/noisy", Holds::kBool, false}};
+const std::vector<RecordField> kFailedRecord = {{"/failure", Holds::kString, true},
+                                                {"/error", Holds::kString, true}};
+
+void check_fields(const Json& p, const std::vector<RecordField>& fields, const std::string& where) {
+  for (const RecordField& f : fields) {
+    const Json::json_pointer at(f.pointer);
+    if (!p.contains(at.parent_pointer())) continue;  // in an object that is left out
+    const bool present = p.contains(at);
+    if (present ? holds(p.at(at), f.holds) : !f.required) continue;
+    std::string name = f.pointer + 1;
+    std::replace(name.begin(), name.end(), '/', '.');
+    throw UsageError(fmt::format("{}.{}: {}; accepted: {}", where, name,
+                                 present ? shown_json(p.at(at)) : "missing", accepted(f.holds)));
+  }
+}
+
+}  // namespace
+
+void check_point_record(const Json& p, const std::string& where) {
   if (!p.is_object()) {
     throw UsageError(
         fmt::format("{}: {}; accepted: a point record (results/README.md)", where, shown_json(p)));
   }
-  if (!p.contains("index") || !p["index"].is_number_unsigned()) refuse("index", "a whole number");
-  if (!p.contains("label") || !p["label"].is_string()) refuse("label", "a string");
-  if (!p.contains("config") || !p["config"].is_object()) refuse("config", "an object");
-  if (!p.contains("status") || (p["status"] != "ok" && p["status"] != "failed"))
-    refuse("status", "\"ok\" or \"failed\"");
-  if (p["status"] != "ok") return;
-  if (!p.contains("digest") || !p["digest"].is_string()) refuse("digest", "a string");
-  const bool times = p.contains("repetitions_ms") && p["repetitions_ms"].is_array() &&
-                     std::all_of(p["repetitions_ms"].begin(), p["repetitions_ms"].end(),
-                                 [](const Json& t) { return t.is_number(); });
-  if (!times) refuse("repetitions_ms", "a list of numbers");
-  if (!p.contains("stats") || !p["stats"].is_object() || !p["stats"].contains("median_ms") ||
-      !p["stats"]["median_ms"].is_number()) {
-    refuse("stats", "an object with a number median_ms");
+  check_fields(p, kEveryRecord, where);
+  if (!p.contains("status") || (p["status"] != "ok" && p["status"] != "failed")) {
+    throw UsageError(fmt::format("{}.status: {}; accepted: \"ok\" or \"failed\"", where,
+                                 p.contains("status") ? shown_json(p["status"]) : "missing"));
   }
+  check_fields(p, p["status"] == "ok" ? kOkRecord : kFailedRecord, where);
 }
 
+std::string configuration_key(const Json& point) {
+  nlohmann::json config = recorded_config(point["config"]);
+  if (!config.contains("ranks")) config["ranks"] = 1;
+  return config.dump();
+}
+
+namespace {
+
+// A results file lists each point once: a label or a configuration twice would be counted twice
+// by compare, or one record hidden behind the other by --resume. (Indices may repeat in a file
+// joined by hand from several sweeps' files; a shard's may not: check_shard_points.)
 void check_results(const Json& doc, const std::string& path, const std::string& job_name) {
   if (!doc.is_object() || doc.value("schema", "") != kJobSchema || !doc.contains("points") ||
       !doc["points"].is_array()) {
@@ -60,8 +190,28 @@ void check_results(const Json& doc, const std::string& path, const std::string& 
   if (!job_name.empty() && name != job_name) {
     throw UsageError(fmt::format("{}: holds job '{}', not '{}'", path, name, job_name));
   }
-  for (size_t i = 0; i < doc["points"].size(); ++i)
-    check_point(doc["points"][i], fmt::format("{}: points[{}]", path, i));
+  std::map<std::string, size_t> labels, configurations;
+  const Json& points = doc["points"];
+  for (size_t i = 0; i < points.size(); ++i) {
+    const Json& p = points[i];
+    check_point_record(p, fmt::format("{}: points[{}]", path, i));
+    const std::string label = printable(p["label"].get<std::string>());
+    const auto [twin, new_label] = labels.emplace(p["label"].get<std::string>(), i);
+    if (!new_label) {
+      throw UsageError(
+          fmt::format("{}: points[{}] ({}) is listed twice (points[{}] too); accepted: each point "
+                      "once",
+                      path, i, label, twin->second));
+    }
+    const auto [same, new_configuration] = configurations.emplace(configuration_key(p), i);
+    if (!new_configuration) {
+      throw UsageError(fmt::format(
+          "{}: points[{}] ({}) and points[{}] ({}) have the same configuration; accepted: each "
+          "point once",
+          path, same->second, printable(points[same->second]["label"].get<std::string>()), i,
+          label));
+    }
+  }
 }
 
 // Whether `bound` measured the workload of `point`: every parameter both configurations have,

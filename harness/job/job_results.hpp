@@ -56,8 +56,22 @@ inline constexpr int kMaxShards = 100000;
 // The file shard `index` of `count` writes for `path`: X.json -> X.shard-I-of-N.json.
 std::string shard_path(const std::string& path, int index, int count);
 
-// A results file (schedbench.job/1) as read and checked: every point record's fields of their
-// types (UsageError naming the file and the point otherwise).
+// The times a point record may hold, in ms: from a nanosecond, far above a double's smallest
+// values, so that every ratio of two times is a finite number, to 115 days.
+inline constexpr double kMinTimeMs = 1e-6, kMaxTimeMs = 1e10;
+
+// Checks the fields of one point record that the commands read (results/README.md): an ok
+// record's times, statistics, counts and counters, a failed one's failure and error, each of its
+// type, the times within kMinTimeMs..kMaxTimeMs. UsageError "`where`.FIELD: ..." otherwise.
+void check_point_record(const nlohmann::ordered_json& p, const std::string& where);
+
+// A point record's configuration as a key: the same in every file where the same run was
+// recorded (a configuration written before `ranks` was recorded is one rank's).
+std::string configuration_key(const nlohmann::ordered_json& point);
+
+// A results file (schedbench.job/1) as read and checked: every point record as
+// check_point_record checks it, each point listed once, by its label, its index and its
+// configuration (UsageError naming the file and the point otherwise).
 nlohmann::ordered_json read_results_file(const std::string& path);
 
 struct MergeOutcome {

@@ -107,7 +107,8 @@ void check_config(const RunConfig& c, const std::vector<std::string>& given);
 
 // check_config but for the sim's own check (SimInfo::check), which can be slow (pic builds its
 // tables), for a caller that checks many configurations: that check reads only the sim's
-// parameters (Sim::parameters()), so it needs to run once for each distinct set of their values.
+// parameters (Sim::parameters()) and --batch (make_setup, core/sim_state.hpp), so it needs to run
+// once for each distinct set of their values.
 void check_parameters(const RunConfig& c, const std::vector<std::string>& given);
 
 }  // namespace sb

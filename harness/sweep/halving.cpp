@@ -120,11 +120,13 @@ void follow_medians(HalvingResult& result, const MeasureFn& measure,
 
 Verdict compare(const std::vector<double>& winner, const std::vector<double>& runner_up) {
   std::mt19937 rng(kBootstrapSeed);
-  std::vector<double> scratch;
+  std::vector<double> winner_sorted = winner, runner_up_sorted = runner_up;
+  std::sort(winner_sorted.begin(), winner_sorted.end());
+  std::sort(runner_up_sorted.begin(), runner_up_sorted.end());
   double wins = 0;
   for (int k = 0; k < kResamples; ++k) {
-    const double w = median_of_resample(winner, rng, scratch);
-    const double r = median_of_resample(runner_up, rng, scratch);
+    const double w = median_of_resample(winner_sorted, rng);
+    const double r = median_of_resample(runner_up_sorted, rng);
     wins += w < r ? 1 : (w == r ? 0.5 : 0);
   }
   Verdict v;

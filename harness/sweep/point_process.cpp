@@ -18,6 +18,8 @@
 #include "harness/bench/statistics.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
+#include "harness/io/json_file.hpp"
+#include "harness/job/job_results.hpp"
 #include "harness/job/parameters.hpp"
 #include "schedulers/registry.hpp"
 #include "schedulers/run_spec.hpp"
@@ -50,11 +52,20 @@ std::string tail(const std::string& text, size_t lines) {
   return out;
 }
 
+// A command line's words: `command` cut at its spaces, a run of them one cut.
+std::vector<std::string> words(const std::string& command) {
+  std::vector<std::string> out;
+  for (const std::string& word : split(command, ' ')) {
+    if (!word.empty()) out.push_back(word);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> point_runner(const std::string& command) {
   if (!command.empty()) {
-    std::vector<std::string> argv = split(command, ' ');
+    std::vector<std::string> argv = words(command);
     if (argv.empty() || access(argv.front().c_str(), X_OK) != 0) {
       throw UsageError(fmt::format("--runner: '{}' is not an executable file",
                                    argv.empty() ? command : argv.front()));
@@ -74,10 +85,7 @@ std::vector<std::string> point_runner(const std::string& command) {
 }
 
 std::vector<std::string> point_launcher(const std::string& command) {
-  std::vector<std::string> argv;
-  for (const std::string& word : split(command, ' ')) {
-    if (!word.empty()) argv.push_back(word);
-  }
+  const std::vector<std::string> argv = words(command);
   const bool counted = std::any_of(argv.begin(), argv.end(), [](const std::string& w) {
     return w.find("{ranks}") != std::string::npos;
   });
@@ -201,35 +209,47 @@ Json point_record(const Job& job, const RunningPoint& r, const std::optional<Exi
   rec["finished_utc"] = utc_now();
   rec["wall_s"] = std::chrono::duration<double>(Clock::now() - r.started).count();
   const std::string log = tail(read_text(r.log), 5);
-  Json result;
+  Json result;  // null where the runner wrote none, or no JSON
   if (fs::exists(r.result)) {
     try {
-      result = Json::parse(read_text(r.result));
-    } catch (const Json::parse_error&) {
+      result = read_json_file(r.result, "point result");
+    } catch (const UsageError&) {
       result = nullptr;
     }
   }
+  Json out = rec;
   if (!status) {
-    rec["failure"] = "timeout";
-    rec["error"] = fmt::format("no result after {:.0f} s; the point was killed", r.timeout_s);
+    out["failure"] = "timeout";
+    out["error"] = fmt::format("no result after {:.0f} s; the point was killed", r.timeout_s);
   } else if (status->signalled) {
-    rec["failure"] = "crash";
-    rec["error"] = status->describe();
+    out["failure"] = "crash";
+    out["error"] = status->describe();
   } else if (status->code == 0 && result.is_object() && result.contains("stats")) {
-    rec["status"] = "ok";
-    for (auto& [key, value] : result.items())
-      rec[key] = value;
-    return rec;
+    out["status"] = "ok";
+    for (auto& [key, value] : result.items()) {
+      if (!rec.contains(key)) out[key] = value;  // the record's own fields are the sweep's
+    }
   } else if (result.is_object() && result.contains("failure")) {
-    rec["failure"] = result["failure"];
-    rec["error"] = result["error"];
+    out["failure"] = result["failure"];
+    out["error"] = result.value("error", Json());
   } else {
-    rec["failure"] = status->code == 0 ? "no-result" : "run-error";
-    rec["error"] =
+    out["failure"] = status->code == 0 ? "no-result" : "run-error";
+    out["error"] =
         fmt::format("{}{}", status->describe(), status->code == 0 ? " without a result" : "");
   }
-  rec["log_tail"] = log;
-  return rec;
+  if (out["status"] != "ok") out["log_tail"] = log;
+  // A runner (--runner) may write anything: what every reader of the results file reads must be
+  // there, of its type, or the point failed.
+  try {
+    check_point_record(out, "its result");
+  } catch (const UsageError& e) {
+    rec["failure"] = "no-result";
+    rec["error"] =
+        fmt::format("{} wrote a result that is no point's: {}", printable(r.result), e.what());
+    rec["log_tail"] = log;
+    return rec;
+  }
+  return out;
 }
 
 Json merge_visits(const Sampling& s, const std::vector<Json>& visits) {
@@ -264,10 +284,11 @@ Json merge_visits(const Sampling& s, const std::vector<Json>& visits) {
       for (const Json& why : v["gpu_clocks"].value("reasons", Json::array()))
         reasons.insert(why.get<std::string>());
     }
-    for (const auto& [part, ms] : v["parts_ms"].items())
+    const Json parts_ms = v.value("parts_ms", Json::object());
+    for (const auto& [part, ms] : parts_ms.items())
       parts[part].push_back(ms.get<double>());
     reduce_ms.push_back(v.value("reduce_ms", 0.0));
-    wall_s += v["wall_s"].get<double>();
+    wall_s += v.value("wall_s", 0.0);
   }
   out["repetitions_ms"] = all.times_ms;
   out["stats"] = all.stats();

@@ -10,8 +10,10 @@
 // REQUEST: {"config": {...}, "sampling": {...}} (the config as results record it; the sampling
 // as a job file's keys, harness/job/job_form.hpp).
 // RESULT (written atomically): the measured part of a point record (results/README.md,
-// schedbench.job/1), or {"failure": "run-error", "error": "..."}.
-// Exit codes: 0 measured, 2 bad request, 3 the run failed, 1 anything else.
+// schedbench.job/1), or {"failure": "run-error", "error": "..."} where the request is bad or the
+// run failed.
+// Exit codes: 0 measured, 2 bad request (or ranks other than the run takes), 3 the run failed, 1
+// anything else.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -21,6 +23,7 @@
 #include <iostream>
 
 #include "core/errors.hpp"
+#include "core/printable.hpp"
 #include "harness/bench/gbench_support.hpp"
 #include "harness/bench/sampling.hpp"
 #include "harness/io/atomic_file.hpp"
@@ -73,6 +76,9 @@ void measure(benchmark::State& state, const RunSpec& spec, const RunOptions& opt
     state.SkipWithError(e.what());
     return;
   } catch (const RunError& e) {
+    state.SkipWithError(e.what());
+    return;
+  } catch (const UsageError& e) {  // a run's own check (check_ranks): without warm-up, here
     state.SkipWithError(e.what());
     return;
   }
@@ -136,22 +142,30 @@ int measure_point(const std::string& request_path, const std::string& result_pat
   // On several ranks (an MPI launch) rank 0 writes the result, or the rank whose run failed
   // writes the failure (the others' runs failed with it).
   const bool first_rank = ranks::world().rank() == 0;
-  const auto fail = [&](const std::string& why, bool peer_failed) {
-    if (peer_failed) return 3;
-    fmt::print(stderr, "schedbench-point: run failed: {}\n", why);
+  // A failure's cause goes into the result, so that the point's record names it (not only its
+  // exit code): the run's error, or why the request or the ranks the launcher started are not
+  // what the run takes (code 2).
+  const auto fail = [&](const std::string& why, bool peer_failed, int code = 3) {
+    if (peer_failed) return code;
+    fmt::print(stderr, "schedbench-point: {}: {}\n", code == 2 ? "error" : "run failed", why);
     write_file_atomically(result_path,
                           Json{{"failure", "run-error"}, {"error", why}}.dump(2) + "\n");
-    return 3;
+    return code;
   };
   RunSpec spec;  // resolved once: every repetition runs the same setup
   Sampling sampling;
   try {
     const Json request = read_json_file(request_path, "request");
-    spec = resolve(config_from_json(request.at("config"), request_path));
-    read_sampling(request_path, request.at("sampling"), sampling);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedbench-point: error: {}\n", e.what());
-    return 2;
+    if (!request.is_object() || !request.contains("config") || !request["config"].is_object() ||
+        !request.contains("sampling") || !request["sampling"].is_object()) {
+      throw UsageError(
+          fmt::format("{}: not a request; accepted: {{\"config\": {{...}}, \"sampling\": {{...}}}}",
+                      request_path));
+    }
+    spec = resolve(config_from_json(request["config"], request_path));
+    read_sampling(request_path, request["sampling"], sampling);
+  } catch (const std::exception& e) {  // a UsageError, or a value of another type
+    return fail(e.what(), false, 2);
   }
   RunOptions options;  // every run of the spec shares them: a yardstick's reference is made once
   try {
@@ -164,6 +178,8 @@ int measure_point(const std::string& request_path, const std::string& result_pat
     return fail(e.what(), true);
   } catch (const RunError& e) {
     return fail(e.what(), false);
+  } catch (const UsageError& e) {  // the run's own checks: fewer ranks started than it takes
+    return fail(e.what(), false, 2);
   }
   Observed seen;
   if (spec.scheduler->kind != SchedulerKind::kCpu) {
@@ -181,19 +197,29 @@ int measure_point(const std::string& request_path, const std::string& result_pat
 // Points one after another in this process (recommend's candidates: one CUDA context and one
 // start for them all): a line {"request": PATH, "result": PATH} on standard input per point,
 // until it ends. A point that fails writes its failure and the next one runs; a crash ends them
-// all, and the caller starts another.
+// all, and the caller starts another. A line that is no order ends them with exit code 2.
 int serve() {
   for (std::string line; std::getline(std::cin, line);) {
-    const Json order = Json::parse(line, nullptr, false);
-    if (!order.is_object() || !order.contains("request") || !order.contains("result")) {
-      fmt::print(stderr, "schedbench-point --serve: not an order: {}\n", line);
+    Json order;
+    try {
+      order = parse_json_text(line, "order");
+    } catch (const UsageError& e) {
+      fmt::print(stderr, "schedbench-point --serve: error: {}\n", e.what());
+      return 2;
+    }
+    const auto path = [&](const char* key) {
+      return order.is_object() && order.contains(key) && order[key].is_string() &&
+             !order[key].get<std::string>().empty();
+    };
+    if (!path("request") || !path("result")) {
+      fmt::print(stderr,
+                 "schedbench-point --serve: error: '{}' is not an order; accepted: "
+                 "{{\"request\": PATH, \"result\": PATH}}\n",
+                 printable(line));
       return 2;
     }
     const std::string result = order["result"].get<std::string>();
-    if (measure_point(order["request"].get<std::string>(), result) == 2) {
-      write_file_atomically(
-          result, Json{{"failure", "run-error"}, {"error", "bad request"}}.dump(2) + "\n");
-    }
+    measure_point(order["request"].get<std::string>(), result);
     fmt::print("served {}\n", result);
     std::fflush(stdout);
   }

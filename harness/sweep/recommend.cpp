@@ -465,6 +465,14 @@ Json recommend_section(const Job& job, const RecommendRequest& r, const HalvingR
 }  // namespace
 
 std::vector<JobPoint> recommend_candidates(const RecommendRequest& r) {
+  // Each candidate runs in a point process that no launcher starts (schedbench-point --serve),
+  // which is one rank: a candidate of more would fail every measurement.
+  if (r.workload.ranks != 1) {
+    throw UsageError(fmt::format(
+        "--ranks: {}; recommend measures each candidate on one rank; accepted: 1 (a sweep of a "
+        "job with a ranks axis measures several: jobs/README.md)",
+        r.workload.ranks));
+  }
   check_axes(r);
   std::vector<JobPoint> out;
   for (const std::string& name : candidate_schedulers(r)) {

@@ -35,8 +35,8 @@ struct RecommendRequest {
 };
 
 // Every candidate: each scheduler with each combination of the values of the axes that apply
-// to it, labelled as job points are, and checked. Throws UsageError (an unknown or yardstick
-// scheduler, a GPU scheduler without a GPU, a bad axis value).
+// to it, labelled as job points are, and checked. Throws UsageError (ranks other than 1, an unknown
+// or yardstick scheduler, a GPU scheduler without a GPU, a bad axis value).
 std::vector<JobPoint> recommend_candidates(const RecommendRequest& r);
 
 // The `schedbench run` command line of `p`: the user's parameters and the candidate's axes.

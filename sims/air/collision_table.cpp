@@ -7,11 +7,11 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
-#include <sstream>
 
 #include "core/decimal.hpp"
 #include "core/errors.hpp"
 #include "core/printable.hpp"
+#include "core/values.hpp"
 #include "sims/air/constants.hpp"
 
 namespace sb::air {
@@ -65,9 +65,8 @@ std::vector<GasComponent> parse_gas(const std::string& text) {
         printable(text), why));
   };
   std::vector<GasComponent> out;
-  std::stringstream in(text);
   double sum = 0;
-  for (std::string item; std::getline(in, item, ',');) {
+  for (const std::string& item : split(text, ',')) {
     const size_t colon = item.find(':');
     if (colon == std::string::npos || colon == 0)
       throw bad(fmt::format("has '{}'", printable(item)));

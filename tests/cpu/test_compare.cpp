@@ -123,5 +123,105 @@ TEST(Compare, BadInputIsOneLineExitTwo) {
   }
 }
 
+// B edited by `edit` (its points as the sweep wrote them, times quiet), written over b.json.
+template <class Edit>
+void edit_b(const Pair& p, Edit edit) {
+  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(testing_support::slurp(p.b));
+  edit(doc["points"]);
+  p.dir.write("b.json", doc.dump(2));
+}
+
+void expect_one_line_exit_two(const Outcome& o, const std::string& expected) {
+  EXPECT_EQ(o.exit_code, 2) << expected << "\n" << o.out << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  EXPECT_NE(o.err.find(expected), std::string::npos) << o.err;
+}
+
+// Times that give no ratio (none, zero, a double's smallest, negative) are refused, naming the
+// point and the field, in either file: never a crash, an inf, a nan or a negative ratio.
+TEST(Compare, TimesThatGiveNoRatioAreRefused) {
+  Pair p(1.0);
+  const std::vector<std::pair<nlohmann::ordered_json, std::string>> times = {
+      {nlohmann::ordered_json::array(), "points[1].repetitions_ms: []"},
+      {{0.0, 0.0, 0.0}, "points[1].repetitions_ms: [0.0,0.0,0.0]"},
+      {{5e-324, 5e-324}, "points[1].repetitions_ms"},
+      {{-1.0, -2.0}, "points[1].repetitions_ms: [-1.0,-2.0]"}};
+  for (const auto& [t, expected] : times) {
+    edit_b(p, [&](nlohmann::ordered_json& points) { points[1]["repetitions_ms"] = t; });
+    expect_one_line_exit_two(schedbench(p.dir, {"compare", p.a, p.b}), expected);
+    expect_one_line_exit_two(schedbench(p.dir, {"compare", p.b, p.a}), expected);
+  }
+  edit_b(p, [](nlohmann::ordered_json& points) { points[0]["stats"]["median_ms"] = 0; });
+  expect_one_line_exit_two(schedbench(p.dir, {"compare", p.a, p.b}),
+                           "points[0].stats.median_ms: 0; accepted: a time from 1e-06 to 1e+10 ms");
+}
+
+// A point listed twice, or two points of one configuration, is refused in A and in B: never
+// counted twice nor one compared in place of the other.
+TEST(Compare, APointListedTwiceIsRefused) {
+  Pair p(1.0);
+  edit_b(p, [](nlohmann::ordered_json& points) { points.push_back(points[0]); });
+  expect_one_line_exit_two(schedbench(p.dir, {"compare", p.a, p.b}), "is listed twice");
+  expect_one_line_exit_two(schedbench(p.dir, {"compare", p.b, p.a}), "is listed twice");
+  edit_b(p, [](nlohmann::ordered_json& points) {
+    points[1]["config"] = points[0]["config"];  // another label, the same configuration
+  });
+  expect_one_line_exit_two(schedbench(p.dir, {"compare", p.a, p.b}), "have the same configuration");
+  expect_one_line_exit_two(schedbench(p.dir, {"compare", p.b, p.a}), "have the same configuration");
+}
+
+// The gate passes on what it compared: where B failed every point, or holds other points, there
+// is nothing, and it fails (exit 4); an empty percentage is refused, never a gate turned off.
+TEST(Compare, AGateThatComparedNothingFails) {
+  Pair p(1.0);
+  edit_b(p, [](nlohmann::ordered_json& points) {
+    for (auto& q : points) {
+      for (const char* key : {"repetitions_ms", "stats", "counts", "counters", "digest"})
+        q.erase(key);
+      q["status"] = "failed";
+      q["failure"] = "crash";
+      q["error"] = "killed by signal 11";
+    }
+  });
+  Outcome o = schedbench(p.dir, {"compare", p.a, p.b, "--fail-if-slower", "5"});
+  EXPECT_EQ(o.exit_code, 4) << o.out << o.err;
+  EXPECT_NE(o.err.find("--fail-if-slower: no point of"), std::string::npos) << o.err;
+  EXPECT_EQ(schedbench(p.dir, {"compare", p.a, p.b}).exit_code, 0);  // no gate: a report
+
+  Pair other(1.0);
+  edit_b(other, [](nlohmann::ordered_json& points) {
+    for (auto& q : points)
+      q["config"]["steps"] = 51;  // another workload in every point
+  });
+  o = schedbench(other.dir, {"compare", other.a, other.b, "--fail-if-slower", "5"});
+  EXPECT_EQ(o.exit_code, 4) << o.out << o.err;
+  EXPECT_NE(o.err.find("(4 only in A, 4 only in B"), std::string::npos) << o.err;
+
+  expect_one_line_exit_two(schedbench(p.dir, {"compare", p.a, p.a, "--fail-if-slower", ""}),
+                           "--fail-if-slower: empty");
+}
+
+// The bootstrap's work does not grow with the repetitions: 200,000 of them in each file are
+// compared as any others are (the watchdog ends a compare that does not end; before, one ran
+// past 120 s).
+TEST(Compare, ManyRepetitionsAreComparedInBoundedWork) {
+  Pair p(1.0);
+  edit_b(p, [](nlohmann::ordered_json& points) {
+    std::vector<double> times(200000);
+    for (size_t i = 0; i < times.size(); ++i)
+      times[i] = 10 + 1e-4 * static_cast<double>(i % 1000);
+    for (auto& q : points) {
+      q["repetitions_ms"] = times;
+      q["stats"]["median_ms"] = 10.05;
+    }
+  });
+  const Outcome o = testing_support::run_program(
+      {"timeout", "60", SCHEDBENCH_EXE, "compare", p.b, p.b, "--fail-if-slower", "1"},
+      p.dir.path(""));
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("4 points in both (0 only in A, 0 only in B)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("same 4"), std::string::npos) << o.out;
+}
+
 }  // namespace
 }  // namespace sb

@@ -183,7 +183,7 @@ std::string bad_job(Rng& rng, const std::string& good_text) {
   const std::vector<std::string> at = leaves(doc);
   const std::string leaf = pick(rng, at);
   const Json::json_pointer pointer(leaf);
-  switch (below(rng, 11)) {
+  switch (below(rng, 14)) {
     case 0:
       doc[pointer] = nullptr;
       return doc.dump();
@@ -241,6 +241,24 @@ std::string bad_job(Rng& rng, const std::string& good_text) {
       const std::string bytes = "\x01\x02\x07\x08\x0b\x0c\x1b\x1f\x80\xbf\xc0\xc1\xf5\xff";
       text.insert(below(rng, text.size() + 1), 1, bytes[below(rng, bytes.size())]);
       return text;
+    }
+    case 10:  // bytes after the JSON, a NUL first (the parser's end of text) or not
+      return doc.dump() + pick(rng, std::vector<std::string>{std::string(1, '\0') + "garbage",
+                                                             std::string(1, '\0'), " x", "{}"});
+    case 11: {  // a value nested far deeper than any job
+      const size_t depth = pick(rng, std::vector<size_t>{101, 1000, 100000});
+      doc[pointer] = "@deep@";
+      const std::string text = doc.dump();
+      return std::regex_replace(text, std::regex("\"@deep@\""),
+                                std::string(depth, '[') + std::string(depth, ']'));
+    }
+    case 12: {  // a switch written as a number, alone, in a list or as a range
+      Json& axes =
+          doc["axes"].is_array() ? doc["axes"][below(rng, doc["axes"].size())] : doc["axes"];
+      axes["skip_spawned"] =
+          pick(rng, std::vector<Json>{1, 0, Json::array({true, 1}),
+                                      Json::parse(R"({"linear": [0, 1], "step": 1})")});
+      return doc.dump();
     }
     default:  // a required key left out
       doc.erase(pick(rng, std::vector<std::string>{"sims", "schedulers", "axes"}));
@@ -631,6 +649,155 @@ TEST(Fuzz, SchedbenchRefusesBadShardFiles) {
     }
     r.write("seeds.shard-1-of-2.json", shard.dump());
     r.expect_refused({"merge", out}, "case " + std::to_string(i) + ": " + shard.dump());
+  }
+}
+
+// ---- results files, as compare, export and sweep --resume read them ----
+
+// A good results file (a sweep's) with one fault that makes it bad: a field its readers read
+// left out or of another type, a time that gives no ratio, a point listed twice, bytes after the
+// JSON or nesting past the bound.
+std::string bad_results(Rng& rng, const nlohmann::ordered_json& good) {
+  using Ordered = nlohmann::ordered_json;
+  Ordered doc = good;
+  Ordered& points = doc["points"];
+  Ordered& p = points[below(rng, points.size())];
+  const std::vector<std::string> read = {"/index",
+                                         "/label",
+                                         "/config",
+                                         "/config/sim",
+                                         "/config/scheduler",
+                                         "/status",
+                                         "/digest",
+                                         "/repetitions_ms",
+                                         "/stats",
+                                         "/stats/median_ms",
+                                         "/stats/cv",
+                                         "/counts",
+                                         "/counts/final",
+                                         "/counts/peak",
+                                         "/counts/particle_steps",
+                                         "/counters",
+                                         "/counters/particle_steps_per_s"};
+  switch (below(rng, 6)) {
+    case 0: {  // left out
+      const Ordered::json_pointer at(pick(rng, read));
+      p[at.parent_pointer()].erase(at.back());
+      return doc.dump();
+    }
+    case 1:  // of another type
+      p[Ordered::json_pointer(pick(rng, read))] =
+          pick(rng, std::vector<Ordered>{nullptr, "7", Ordered::array(), Ordered::object(),
+                                         Ordered::array({"x"}), true});
+      return doc.dump();
+    case 2:  // times that give no ratio, or none
+      if (below(rng, 2) == 0) {
+        p["repetitions_ms"] =
+            pick(rng, std::vector<Ordered>{
+                          Ordered::array(), {0.0}, {1.0, -1.0}, {5e-324}, {1e300}, {1.0, 0.0}});
+      } else {
+        p["stats"]["median_ms"] = pick(rng, std::vector<Ordered>{0, -2.5, 5e-324, 1e300});
+      }
+      return doc.dump();
+    case 3:  // a point listed twice, or two of one configuration
+      if (below(rng, 2) == 0) {
+        points.push_back(p);
+      } else {
+        Ordered twin = p;
+        twin["label"] = "twin";
+        twin["index"] = 99;
+        points.push_back(twin);
+      }
+      return doc.dump();
+    case 4:  // bytes after the JSON
+      return doc.dump() + pick(rng, std::vector<std::string>{std::string(1, '\0') + "{}", " x"});
+    default: {  // nested past the bound
+      const size_t depth = pick(rng, std::vector<size_t>{101, 100000});
+      p["config"]["seed"] = "@deep@";
+      return std::regex_replace(doc.dump(), std::regex("\"@deep@\""),
+                                std::string(depth, '[') + std::string(depth, ']'));
+    }
+  }
+}
+
+TEST(Fuzz, SchedbenchRefusesBadResultsFiles) {
+  Rng rng(12011);
+  Refusals r;
+  const std::string job = r.write("job.json", R"({"sims": ["mvp"], "schedulers": ["cpu-serial"],
+    "repetitions": 3, "warmup": 0, "axes": {"init_n": 20, "steps": 5, "seed": [1, 2, 3]}})");
+  const std::string good = r.path("good.json");
+  const Outcome o =
+      testing_support::run_program({SCHEDBENCH_EXE, "sweep", job, "--out", good}, r.path(""));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(testing_support::slurp(good));
+  const std::string bad = r.path("seeds.json");  // the job's name: what --resume reads
+  for (int i = 0; i < 40; ++i) {
+    const std::string text = bad_results(rng, doc);
+    r.write("seeds.json", text);
+    const std::string context = "case " + std::to_string(i) + ": " + text.substr(0, 1500);
+    r.expect_refused({"compare", good, bad}, context + " (compare A B)");
+    r.expect_refused({"compare", bad, good, "--fail-if-slower", "5"}, context + " (compare B A)");
+    r.expect_refused({"export", bad}, context + " (export)");
+    r.expect_refused({"sweep", job, "--out", bad, "--resume"}, context + " (resume)");
+    EXPECT_EQ(testing_support::slurp(bad), text) << context << ": --resume changed it";
+  }
+}
+
+// ---- schedbench-point --serve's orders ----
+
+// A good order ({"request": PATH, "result": PATH}) with one fault: a field of another type,
+// empty or left out, not JSON, bytes after it, or nesting past the bound.
+std::string bad_order(Rng& rng, const std::string& request, const std::string& result) {
+  Json order = {{"request", request}, {"result", result}};
+  const std::string key = pick(rng, std::vector<std::string>{"request", "result"});
+  switch (below(rng, 5)) {
+    case 0:
+      order[key] = pick(rng, std::vector<Json>{1, nullptr, true, Json::array({request}),
+                                               Json::object({{"path", request}}), ""});
+      return order.dump();
+    case 1:
+      order.erase(key);
+      return order.dump();
+    case 2: {
+      const std::string text = order.dump();
+      return pick(rng, std::vector<std::string>{text.substr(0, below(rng, text.size())), "[]", "42",
+                                                "null", "order"});
+    }
+    case 3:
+      return order.dump() + std::string(1, '\0') + "garbage";
+    default: {
+      const size_t depth = pick(rng, std::vector<size_t>{101, 100000});
+      order["extra"] = "@deep@";
+      return std::regex_replace(order.dump(), std::regex("\"@deep@\""),
+                                std::string(depth, '[') + std::string(depth, ']'));
+    }
+  }
+}
+
+// Each bad order ends the server with exit code 2 and one line, measures nothing and writes no
+// result: never an internal error, a crash or a request read from half an order.
+TEST(Fuzz, PointServerRefusesBadOrders) {
+  Rng rng(12012);
+  TempDir dir;
+  const std::string request = dir.write(
+      "request.json",
+      Json{{"config", {{"sim", "mvp"}, {"scheduler", "cpu-serial"}, {"init_n", 20}, {"steps", 5}}},
+           {"sampling", {{"warmup", 0}, {"repetitions", 1}}}}
+          .dump());
+  const std::string result = dir.path("result.json");
+  for (int i = 0; i < 40; ++i) {
+    const std::string order = bad_order(rng, request, result);
+    const std::string orders = dir.write("orders", order + "\n");
+    const std::string context = "case " + std::to_string(i) + ": " + order.substr(0, 300);
+    const Outcome o = testing_support::run_program(
+        {"/bin/sh", "-c", "exec \"$0\" --serve < \"$1\"", SCHEDBENCH_POINT_EXE, orders},
+        dir.path(""));
+    EXPECT_EQ(o.exit_code, 2) << context << "\nstderr: " << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << context << "\nstderr: " << o.err;
+    EXPECT_EQ(o.err.find("internal error"), std::string::npos) << context << "\n" << o.err;
+    expect_one_clean_line(o.err.substr(0, o.err.empty() ? 0 : o.err.size() - 1), context);
+    EXPECT_FALSE(fs::exists(result)) << context << ": wrote a result";
+    fs::remove(result);
   }
 }
 

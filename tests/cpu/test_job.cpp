@@ -310,15 +310,67 @@ TEST(Job, NumbersAreDecimalOnly) {
        "bad.json: axes.split_chance: 'nan' is not a number from 0 to 100, written in decimal"},
       {R"("axes": {"init_n": 10, "skip_spawned": "true")" + ok_steps,
        "bad.json: axes.skip_spawned: \"true\" is a string; accepted: true or false"},
+      {R"("axes": {"init_n": 10, "skip_spawned": 1)" + ok_steps,
+       "bad.json: axes.skip_spawned: 1 is a number; accepted: true or false"},
+      {R"("axes": {"init_n": 10, "skip_spawned": [true, 0])" + ok_steps,
+       "bad.json: axes.skip_spawned[1]: 0 is a number; accepted: true or false"},
+      {R"("axes": {"init_n": 10, "skip_spawned": {"linear": [0, 1], "step": 1})" + ok_steps,
+       "bad.json: axes.skip_spawned: {\"linear\":[0,1],\"step\":1} is a range; accepted: true or "
+       "false"},
+      {R"("warmup": 1.5, "axes": {"init_n": 10)" + ok_steps,
+       "bad.json: warmup: 1.5 is not a whole number from 0 to 100"},
       {R"("axes": {"init_n": 10, "split_chance": 1e400)" + ok_steps, "bad.json: not valid JSON"},
       {R"("axes": {"init_n": 10, "seed": 18446744073709551616)" + ok_steps,
        "bad.json: axes.seed: '1.8446744073709552e+19' is not a whole number from 0 to"},
   };
   for (const auto& [text, message] : cases)
     expect_refused(dir, kHead + text, message);
-  // A whole value in scientific notation is a whole number.
+  // A whole value in scientific notation is a whole number, in the axes and the header alike.
   const std::string sci = dir.write("sci.json", kHead + R"("axes": {"init_n": 1e4)" + ok_steps);
   EXPECT_EQ(load_job(sci, false).points.at(0).config.init_n, 10000u);
+  const Job header = load_job(dir.write("header.json", kHead + R"("warmup": 1e2, "repetitions": 2e1,
+    "axes": {"init_n": {"log": [10, 1000], "points": 3e0}, "steps": 5}})"),
+                              false);
+  EXPECT_EQ(header.sampling.warmup, 100);
+  EXPECT_EQ(header.sampling.repetitions, 20);
+  EXPECT_EQ(header.points.size(), 3u);
+}
+
+// Bytes after the JSON are refused, a NUL among them (nlohmann's parser takes a NUL for the end
+// of the text).
+TEST(Job, ANulAndGarbageAfterTheJsonAreRefused) {
+  TempDir dir;
+  const std::string good = kHead + R"("axes": {"init_n": 10, "steps": 5}})";
+  EXPECT_EQ(load_job(dir.write("good.json", good), false).points.size(), 1u);
+  expect_refused(
+      dir, good + std::string(1, '\0') + "garbage",
+      "bad.json: not valid JSON (a NUL byte at offset " + std::to_string(good.size()) + ")");
+  expect_refused(dir, good + " garbage", "bad.json: not valid JSON");
+}
+
+// What `run` refuses a job refuses, by the same check, wherever the point stands in the job:
+// air's space charge with --batch on a GPU scheduler after a CPU one (whose point the sim's check
+// saw first), and a gas mixture with a trailing comma.
+TEST(Job, APointRunRefusesIsRefused) {
+  TempDir dir;
+  const std::string air = R"({"sims": ["air"], "schedulers": ["cpu-serial", "dynamic-warp"],
+    "axes": {"init_n": 10, "reduced_field": 100, )";
+  const std::string batch =
+      dir.write("batch.json", air + R"("space_charge": true, "batch": 1000}})");
+  try {
+    load_job(batch, true);
+    ADD_FAILURE() << "space charge with batch accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("axes: --batch 1000: air has grid work between phases "
+                                         "that needs all its particles on the device"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(
+      load_job(dir.write("no_batch.json", air + R"("space_charge": true}})"), true).points.size(),
+      2u);
+  expect_refused(dir, air + R"("gas": "N2:0.8,O2:0.2,"}})",
+                 "bad.json: axes: --gas: 'N2:0.8,O2:0.2,' has ''");
 }
 
 TEST(Job, ValuesAreCheckedWhereTheirAxisDoesNotApply) {

@@ -11,6 +11,7 @@
 
 #include "core/errors.hpp"
 #include "core/run_parameters.hpp"
+#include "core/values.hpp"
 #include "harness/io/json_file.hpp"
 #include "harness/job/parameters.hpp"
 #include "schedulers/device/launch_parameters.hpp"
@@ -140,6 +141,17 @@ TEST(Parameters, EveryCommittedResultReadsBack) {
     }
   }
   EXPECT_GE(configs, 1000u);
+}
+
+// A list's pieces, an empty one included wherever it stands, so that the list's reader refuses
+// it: "N2:0.8,O2:0.2," or "--gpus 0," is never the list without its last piece.
+TEST(Values, SplitKeepsEveryPiece) {
+  EXPECT_EQ(split("a,b", ','), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(split("a,b,", ','), (std::vector<std::string>{"a", "b", ""}));
+  EXPECT_EQ(split(",a", ','), (std::vector<std::string>{"", "a"}));
+  EXPECT_EQ(split("a,,b", ','), (std::vector<std::string>{"a", "", "b"}));
+  EXPECT_EQ(split(",", ','), (std::vector<std::string>{"", ""}));
+  EXPECT_TRUE(split("", ',').empty());
 }
 
 }  // namespace

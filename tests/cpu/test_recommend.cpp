@@ -452,6 +452,10 @@ TEST(Recommend, RefusesBadInputInOneLineAndWritesNothing) {
       {with("--schedulers", "cpu-serial,cpu-serial"), "named twice"},
       {with("--block-sizes", "128,100"), "--block-sizes: '100'"},
       {with("--block-sizes", "128,,256"), "--block-sizes"},
+      {with("--block-sizes", "128,256,"), "--block-sizes: ''"},
+      {with("--schedulers", "cpu-serial,"), "--schedulers: '' is not a scheduler"},
+      // Its candidates run in a point process that no launcher starts: one rank.
+      {with("--ranks", "2"), "--ranks: 2; recommend measures each candidate on one rank"},
       {with("--init-n", "many"), "--init-n"},
   };
   for (const auto& [args, expected] : cases) {

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,33 @@ std::vector<double> one_to(int n) {
 
 // Published order-statistic intervals of the median (e.g. Conover, Practical Nonparametric
 // Statistics, table A3): n = 20 gives x(6)..x(15) at 95.9 %; n = 10 gives x(2)..x(9) at 97.9 %.
+// A resample's median drawn from its order statistics has the distribution of the median of a
+// resample drawn whole (n draws with replacement, sorted): each value's frequency over 40,000
+// draws agrees with the brute force's within 0.015 (five standard errors), for odd and even n.
+TEST(Bootstrap, AResampledMedianHasTheDistributionOfAWholeResample) {
+  for (const size_t n : {1u, 2u, 7u, 8u}) {
+    std::vector<double> sorted;
+    for (size_t i = 0; i < n; ++i)
+      sorted.push_back(static_cast<double>(i + 1) * static_cast<double>(i + 1));
+    std::mt19937 rng(7), brute_rng(8);
+    std::uniform_int_distribution<size_t> pick(0, n - 1);
+    std::map<double, double> drawn, brute;
+    const int draws = 40000;
+    for (int k = 0; k < draws; ++k) {
+      drawn[median_of_resample(sorted, rng)] += 1.0 / draws;
+      std::vector<double> resample(n);
+      for (double& x : resample)
+        x = sorted[pick(brute_rng)];
+      std::sort(resample.begin(), resample.end());
+      brute[quantile(resample, 0.5)] += 1.0 / draws;
+    }
+    for (const auto& [value, p] : brute)
+      EXPECT_NEAR(drawn[value], p, 0.015) << "n " << n << ", median " << value;
+    for (const auto& [value, p] : drawn)
+      EXPECT_GT(brute.count(value), 0u) << "n " << n << ": " << value << " drawn, never resampled";
+  }
+}
+
 TEST(MedianInterval, MatchesTheBinomialTables) {
   MedianInterval m = median_interval(one_to(20));
   EXPECT_EQ(m.lo, 6);

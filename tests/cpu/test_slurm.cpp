@@ -302,14 +302,14 @@ TEST(Merge, RefusesAForeignShardAPointTwiceAndIllTypedFields) {
   };
   nlohmann::ordered_json twice = good;
   twice["points"].push_back(good["points"][0]);
-  EXPECT_TRUE(has(merged_with(twice), first + ": point 0 (")) << "twice";
+  EXPECT_TRUE(has(merged_with(twice), first + ": points[2] (")) << "twice";
   EXPECT_TRUE(has(merged_with(twice), ") is listed twice")) << "twice";
   nlohmann::ordered_json foreign = good;
   foreign["points"][0]["index"] = 1;
   EXPECT_TRUE(has(merged_with(foreign), "belongs to shard 2 of 2, not 1")) << "foreign";
   nlohmann::ordered_json typed = good;
   typed["points"][1]["stats"]["median_ms"] = "fast";
-  EXPECT_TRUE(has(merged_with(typed), first + ": points[1].stats: ")) << "typed";
+  EXPECT_TRUE(has(merged_with(typed), first + ": points[1].stats.median_ms: \"fast\"")) << "typed";
   nlohmann::ordered_json status = good;
   status["points"][0]["status"] = true;
   EXPECT_TRUE(has(merged_with(status), "points[0].status: true; accepted: \"ok\" or \"failed\""));

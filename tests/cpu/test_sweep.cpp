@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -232,6 +233,29 @@ TEST(JobResultsFile, MemoryLineIsRecordTrafficOverPeakBandwidth) {
   EXPECT_FALSE(read_json(dir.path("n.json"))["points"][0]["counters"].contains("memory_line_ms"));
 }
 
+// Every results file of ours that schedbench's commands read (the schedbench.job/1 files of run
+// points; bench_fields' kernels have no digest or counts) passes their checks.
+TEST(JobResultsFile, EveryCommittedResultsFileIsRead) {
+  size_t files = 0;
+  for (const auto& e :
+       fs::recursive_directory_iterator(std::string(SCHEDBENCH_SOURCE_DIR) + "/results")) {
+    // Google Benchmark's own reports (*.gbench.json, with NaN) are no results of ours.
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() != ".json" || name.find(".gbench.") != std::string::npos) continue;
+    const json doc = read_json(e.path().string());
+    if (!doc.is_object() || doc.value("schema", "") != kJobSchema ||
+        doc["job"].value("spec", json::object()).contains("program"))
+      continue;
+    try {
+      read_results_file(e.path().string());
+      ++files;
+    } catch (const std::exception& err) {
+      ADD_FAILURE() << err.what();
+    }
+  }
+  EXPECT_GE(files, 10u);
+}
+
 struct BadSweep {
   const char* name;
   std::vector<std::string> args;  // after "sweep JOB"
@@ -270,7 +294,66 @@ const BadSweep kBadSweeps[] = {
     {"launcher_uncounted",
      {"--launcher", "mpirun -n 2"},
      "--launcher: 'mpirun -n 2' does not say where the rank count goes"},
+    // An empty value is refused, never read as the option left out.
+    {"interleave_empty", {"--interleave", ""}, "--interleave: empty; accepted: a value"},
+    {"order_seed_empty", {"--interleave", "2", "--order-seed", ""}, "--order-seed: empty"},
+    {"max_noise_empty", {"--repetitions", "2", "--max-noise", ""}, "--max-noise: empty"},
+    {"min_samples_empty", {"--repetitions", "2", "--min-samples", ""}, "--min-samples: empty"},
+    {"min_time_empty", {"--repetitions", "2", "--min-time", ""}, "--min-time: empty"},
+    {"max_time_empty", {"--repetitions", "2", "--max-time", ""}, "--max-time: empty"},
+    {"repetitions_empty", {"--min-samples", "2", "--repetitions", ""}, "--repetitions: empty"},
+    {"runner_empty", {"--runner", ""}, "--runner: empty"},
+    {"gpus_trailing_comma", {"--gpus", "0,"}, "--gpus: '0,' is not a list of device numbers"},
+    // A filter whose compilation or match would overflow the stack or backtrack for ever.
+    {"filter_long", {"--filter", std::string(100000, 'a')}, "has 100000 characters; accepted"},
+    {"filter_groups",
+     {"--filter",
+      [] {
+        std::string groups;
+        for (int i = 0; i < 20000; ++i)
+          groups += "(a)";
+        return groups;
+      }()},
+     "has 60000 characters"},
+    {"filter_counted", {"--filter", "(a?){50000}"}, "has a counted repetition"},
+    {"filter_backreference", {"--filter", "(cpu)\\1"}, "is not a regular expression"},
 };
+
+// A job file nested far deeper than any job (the parser's copies recurse once per level).
+TEST(Sweep, ADeeplyNestedJobIsRefusedInOneLine) {
+  TempDir dir;
+  const std::string job =
+      dir.write("deep.json", R"({"sims": ["mvp"], "schedulers": ["cpu-serial"], "axes": )" +
+                                 std::string(100000, '[') + std::string(100000, ']') + "}");
+  const Outcome o = schedbench(dir, {"sweep", job, "--list"});
+  EXPECT_EQ(o.exit_code, 2) << o.err.substr(0, 300);
+  EXPECT_EQ(o.err, "schedbench: error: " + job +
+                       ": not valid JSON (nested deeper than 100 levels; accepted: at most 100)\n");
+}
+
+// A finished record that lacks what the summary and --resume read (its counts, counters or
+// stats.cv) is refused in one line naming the point and the field: never an internal error.
+TEST(Sweep, ResumeRefusesARecordWithoutWhatItReads) {
+  TempDir dir;
+  const std::string job = seed_job(dir, "[1, 2]"), out = dir.path("seeds.json");
+  ASSERT_EQ(schedbench(dir, {"sweep", job, "--out", out}).exit_code, 0);
+  const std::string good = testing_support::slurp(out);
+  for (const std::string field : {"/counts", "/counters", "/stats/cv", "/counts/final"}) {
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(good);
+    const nlohmann::ordered_json::json_pointer at(field);
+    doc["points"][1][at.parent_pointer()].erase(at.back());
+    const std::string bad = doc.dump(2);
+    dir.write("seeds.json", bad);
+    const Outcome o = schedbench(dir, {"sweep", job, "--out", out, "--resume"});
+    std::string name = field.substr(1);
+    std::replace(name.begin(), name.end(), '/', '.');
+    EXPECT_EQ(o.exit_code, 2) << field << ": " << o.err;
+    EXPECT_NE(o.err.find(out + ": points[1]." + name + ": missing; accepted: "), std::string::npos)
+        << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_EQ(testing_support::slurp(out), bad) << field;
+  }
+}
 
 // A job of points on 1 to 3 ranks (mvp on cpu-serial), in `dir`.
 std::string ranks_job(const TempDir& dir) {
@@ -338,6 +421,26 @@ TEST(Sweep, APointOfMoreRanksThanGpusOrWithoutItsLauncherIsRefused) {
             std::string::npos)
       << missing.err;
   EXPECT_FALSE(fs::exists(dir.path("r.json")));
+}
+
+// A launcher that starts fewer ranks than the point takes: its record says so (the run's own
+// check names the counts), not only the runner's exit code.
+TEST(Sweep, APointWhoseLauncherStartsFewerRanksSaysWhy) {
+  TempDir dir;
+  const Outcome o = schedbench(dir, {"sweep", ranks_job(dir), "--out", dir.path("r.json"),
+                                     "--launcher", "env RANKS={ranks}"});
+  EXPECT_EQ(o.exit_code, 3) << o.out << o.err;
+  const nlohmann::json points = read_json(dir.path("r.json"))["points"];
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[0]["status"], "ok");
+  for (uint32_t k = 1; k < 3; ++k) {
+    EXPECT_EQ(points[k]["status"], "failed");
+    EXPECT_EQ(points[k]["error"],
+              fmt::format("--ranks: {} but 1 rank(s) started; accepted: the launcher's count "
+                          "(mpirun -n {}, srun -n {}), or no --ranks",
+                          k + 1, k + 1, k + 1))
+        << points[k].dump();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Sweep, SweepBadInput, testing::ValuesIn(kBadSweeps),
