@@ -137,7 +137,8 @@ Job load_job_of(const BatchArgs& a, bool have_gpu) {
   for (const std::string& text : a.axis_edits)
     edits.axes.push_back(parse_axis_edit("-a", text));
   edits.filters = a.filters;
-  Job job = load_job(a.job_path, have_gpu, max_points, edits);
+  Job job = a.job_path.empty() ? command_line_job(have_gpu, max_points, edits)
+                               : load_job(a.job_path, have_gpu, max_points, edits);
   override_sampling(a, job.sampling);
   return job;
 }
@@ -376,7 +377,9 @@ int submit_command(BatchArgs& a) {
 void add_batch_commands(CLI::App& app, BatchArgs& a) {
   a.sweep = app.add_subcommand(
       "sweep", "run every point of a job file, each in its own process (jobs/README.md)");
-  a.sweep->add_option("job", a.job_path, "job file")->required();
+  a.sweep->add_option("job", a.job_path,
+                      "job file; without one, the job is the -a axes alone (-a sim=NAME, "
+                      "-a scheduler=NAME[,NAME], -a KEY=VALUES ...)");
   a.sweep
       ->add_option("--out", a.out_path,
                    "results file (default results/<device>/<job name>.json; results/README.md)")

@@ -301,10 +301,10 @@ std::vector<JobPoint> filtered(const std::string& path, std::vector<JobPoint> po
   return points;
 }
 
-}  // namespace
-
-Job load_job(const std::string& path, bool have_gpu, uint64_t max_points, const JobEdits& edits) {
-  const Json doc = edited(read_json_file(path, "job file"), edits);
+// The job `doc` with `edits` applied; `path` names it in errors.
+Job job_of(const std::string& path, const Json& job_doc, bool have_gpu, uint64_t max_points,
+           const JobEdits& edits) {
+  const Json doc = edited(job_doc, edits);
   Job job;
   if (doc.is_object() && doc.contains("program")) {
     job_error(path, "program",
@@ -356,6 +356,35 @@ Job load_job(const std::string& path, bool have_gpu, uint64_t max_points, const 
   if (job.points.empty()) job_error(path, "schedulers", "no point can run here");
   job.points = filtered(path, std::move(job.points), edits.filters);
   return job;
+}
+
+}  // namespace
+
+Job load_job(const std::string& path, bool have_gpu, uint64_t max_points, const JobEdits& edits) {
+  return job_of(path, read_json_file(path, "job file"), have_gpu, max_points, edits);
+}
+
+Job command_line_job(bool have_gpu, uint64_t max_points, const JobEdits& edits) {
+  std::vector<std::string> sims;
+  bool schedulers = false;
+  for (const auto& [key, value] : edits.axes) {
+    if (key == "scheduler") schedulers = true;
+    if (key != "sim") continue;
+    sims.clear();
+    for (const Json& v : value.is_array() ? value : Json::array({value}))
+      sims.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  if (sims.empty() || !schedulers) {
+    throw UsageError(
+        "sweep: no job file and no -a sim=... and -a scheduler=...; accepted: a job file, or "
+        "-a sim=NAME[,NAME] and -a scheduler=NAME[,NAME] with the axes as more -a KEY=VALUES");
+  }
+  const Json doc = {{"name", "sweep-" + fmt::format("{}", fmt::join(sims, "-"))},
+                    {"description", "a sweep of the command line's axes (schedbench sweep -a)"},
+                    {"sims", Json::array()},
+                    {"schedulers", Json::array()},
+                    {"axes", Json::object()}};
+  return job_of("the command line", doc, have_gpu, max_points, edits);
 }
 
 }  // namespace sb

@@ -62,4 +62,10 @@ std::pair<std::string, nlohmann::ordered_json> parse_axis_edit(const std::string
 Job load_job(const std::string& path, bool have_gpu, uint64_t max_points = kDefaultMaxPoints,
              const JobEdits& edits = {});
 
+// A job of the command line's edits alone (`sweep` without a job file): the sims and schedulers
+// of `-a sim=...` and `-a scheduler=...` (both needed: UsageError otherwise), the axes of the other
+// `-a` edits, named "sweep-" and its sims; otherwise as load_job.
+Job command_line_job(bool have_gpu, uint64_t max_points = kDefaultMaxPoints,
+                     const JobEdits& edits = {});
+
 }  // namespace sb

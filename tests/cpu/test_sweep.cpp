@@ -100,6 +100,33 @@ TEST(Sweep, ACrashAndAHangFailTheirPointsOnlyAndSayWhy) {
   EXPECT_NE(o.out.find("failed: timeout"), std::string::npos) << o.out;
 }
 
+// A sweep without a job file: the -a axes alone make the job, whose points are those of the
+// job file that names the same axes (labels and digests).
+TEST(Sweep, RunsTheCommandLinesAxesAsTheJobFileOfThemWould) {
+  TempDir dir;
+  const std::string from_file = dir.path("file.json"), from_line = dir.path("line.json");
+  ASSERT_EQ(schedbench(dir, {"sweep", seed_job(dir, "[1, 2]", 1), "--out", from_file}).exit_code,
+            0);
+  const Outcome o = schedbench(dir, {"sweep", "-a", "sim=mvp", "-a", "scheduler=cpu-serial", "-a",
+                                     "init_n=200", "-a", "steps=50", "-a", "split_chance=2", "-a",
+                                     "seed=1,2", "--repetitions", "1", "--out", from_line});
+  ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
+  const json file = read_json(from_file), line = read_json(from_line);
+  EXPECT_EQ(line["job"]["name"], "sweep-mvp");
+  ASSERT_EQ(line["points"].size(), file["points"].size());
+  for (const int seed : {1, 2}) {
+    EXPECT_EQ(point(line, seed)["label"], point(file, seed)["label"]);
+    EXPECT_EQ(point(line, seed)["digest"], point(file, seed)["digest"]);
+  }
+  // Without a sim or a scheduler there is no job: one line, exit 2.
+  const Outcome none = schedbench(dir, {"sweep", "-a", "sim=mvp", "--out", dir.path("x.json")});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(std::count(none.err.begin(), none.err.end(), '\n'), 1) << none.err;
+  EXPECT_NE(none.err.find("no job file and no -a sim=... and -a scheduler=..."), std::string::npos)
+      << none.err;
+  EXPECT_FALSE(fs::exists(dir.path("x.json")));
+}
+
 TEST(Sweep, AnInterruptedSweepKeepsWhatFinishedAndResumes) {
   TempDir dir;
   const std::string job = seed_job(dir, "[1, 2, 14, 3]"), out = dir.path("seeds.json");
