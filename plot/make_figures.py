@@ -5,6 +5,8 @@ results arrive job by job, and the figures of the jobs that have run are still w
 
 import argparse
 
+from schedbench_results.errors import run_command
+from schedbench_results.figures import check_output_dir
 from schedbench_results.jobs import draw_figures, figure_jobs, job_index
 
 
@@ -21,7 +23,12 @@ def main():
     parser.add_argument("--out", required=True, help="folder for the figures")
     parser.add_argument("jobs", nargs="*", help="job names (default: every job in the folder)")
     args = parser.parse_args()
-    make_figures(args.results_dir, args.out, args.jobs)
+
+    def draw():
+        check_output_dir("--out", args.out)
+        make_figures(args.results_dir, args.out, args.jobs)
+
+    run_command("make_figures", draw)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ import re
 import statistics
 
 from schedbench_results import figures as results
+from schedbench_results import frames
+from schedbench_results.errors import drawn_from, run_command
 
 POINT = re.compile(r"^(?P<workload>[^/]+)/(?P<scheduler>[^/]+)/block_size:(?P<block>\d+)")
 
@@ -79,22 +81,28 @@ def load_points(paths):
     COUNTERS.clear()
     for path in paths:
         results.use_catalog(path)
-        with open(path) as f:
-            doc = json.load(f)
-        if doc.get("schema") == results.SCHEMA:
-            load_job_results(doc, times, context, steps)
-            continue
-        context.update(doc.get("context", {}))
-        for b in doc["benchmarks"]:
-            if b.get("run_type") != "iteration" or b.get("error_occurred"):
-                continue
-            m = POINT.match(b["run_name"])
-            key = (m["workload"], m["scheduler"], int(m["block"]))
-            scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
-            times.setdefault(key, []).append(b["real_time"] * scale)
-            steps[m["workload"]] = b.get("particle_steps", 0)
-            COUNTERS.setdefault(key, []).append({k: b[k] for k in PARTS + COUNTS if k in b})
+        doc = frames.read_json(path, "a job results file or a Google Benchmark file")
+        # A file that lacks what is read below is refused with its name (errors.drawn_from).
+        with drawn_from(path):
+            if frames.is_job_results(doc):
+                load_job_results(frames.check_results(path, doc), times, context, steps)
+            else:
+                load_benchmarks(doc, times, context, steps)
     return times, context, steps
+
+
+def load_benchmarks(doc, times, context, steps):
+    """Adds the repetitions of a Google Benchmark file."""
+    context.update(doc.get("context", {}))
+    for b in doc["benchmarks"]:
+        if b.get("run_type") != "iteration" or b.get("error_occurred"):
+            continue
+        m = POINT.match(b["run_name"])
+        key = (m["workload"], m["scheduler"], int(m["block"]))
+        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
+        times.setdefault(key, []).append(b["real_time"] * scale)
+        steps[m["workload"]] = b.get("particle_steps", 0)
+        COUNTERS.setdefault(key, []).append({k: b[k] for k in PARTS + COUNTS if k in b})
 
 
 COUNTERS = {}  # filled by load_points: (workload, scheduler, block) -> [counters per repetition,
@@ -180,8 +188,12 @@ def main():
     parser.add_argument("files", nargs="+",
                         help="job results files (or *.gbench.json files); a table per workload")
     args = parser.parse_args()
-    times, context, steps = load_points(args.files)
-    print("\n\n".join(markdown(*summary(times, steps, w), context) for w in workloads(times)))
+
+    def table():
+        times, context, steps = load_points(args.files)
+        print("\n\n".join(markdown(*summary(times, steps, w), context) for w in workloads(times)))
+
+    run_command("scheduler_table", table)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import unittest
 
 import schedbench_results as sr
 from schedbench_results import stats
+from schedbench_results.errors import OutputError
 from schedbench_results.figures import write_atomically
 
 JOBS = pathlib.Path(__file__).parent / "fixtures" / "jobs"
@@ -106,7 +107,7 @@ class AtomicWrites(unittest.TestCase):
                 pathlib.Path(partial).write_text("half")
                 raise OSError("disk full")
 
-            with self.assertRaises(OSError):
+            with self.assertRaisesRegex(OutputError, "cannot write .*REPORT.md: disk full"):
                 write_atomically(path, fail)
             self.assertEqual(path.read_text(), "old")
             self.assertEqual(list(pathlib.Path(tmp).iterdir()), [path])

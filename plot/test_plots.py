@@ -9,6 +9,7 @@ import json
 import pathlib
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -17,6 +18,7 @@ import unittest
 from make_figures import make_figures
 from schedbench_results import figures as results
 from schedbench_results import report as make_report
+from schedbench_results.errors import InputError
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
@@ -143,14 +145,14 @@ class Families(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             path = pathlib.Path(tmp, "old.json")
             path.write_text(json.dumps({"schema": "schedbench.run/1"}))
-            with self.assertRaises(SystemExit):
+            with self.assertRaises(InputError):
                 results.load_job(path)
 
     def test_names_and_labels_come_from_the_catalog_beside_the_results(self):
         job = JOBS / "toy-block-size.json"
         with tempfile.TemporaryDirectory() as tmp:
             shutil.copy(job, tmp)
-            with self.assertRaises(SystemExit) as missing:
+            with self.assertRaises(InputError) as missing:
                 results.load_job(pathlib.Path(tmp, job.name))
             self.assertIn("schedbench list --json", str(missing.exception))
             catalog = json.loads((JOBS / "catalog.json").read_text())
@@ -493,7 +495,7 @@ class ManyGpus(unittest.TestCase):
         from schedbench_results.families import fig_many_gpus
         points = self.points()
         points[4]["digest"] = "0xd"
-        with self.assertRaises(SystemExit) as raised:
+        with self.assertRaises(InputError) as raised:
             fig_many_gpus.figures(self.job(points))
         message = str(raised.exception)
         self.assertIn("digests differ across rank counts", message)
@@ -521,7 +523,10 @@ def job_results(points):
                   "block_size": block}
         if policy:
             config["policy"] = policy
-        return {"config": config, "status": "ok", "repetitions_ms": reps,
+        stats = {"median_ms": statistics.median(reps), "mean_ms": statistics.mean(reps),
+                 "stddev_ms": statistics.pstdev(reps), "min_ms": min(reps), "max_ms": max(reps)}
+        stats["cv"] = stats["stddev_ms"] / stats["mean_ms"]
+        return {"config": config, "status": "ok", "repetitions_ms": reps, "stats": stats,
                 "counts": {"final": 1500, "spawned": 500, "removed": 0, "particle_steps": 10**8},
                 "parts_ms": {}}
     return {"schema": "schedbench.job/1", "job": {"name": "tiny"},

@@ -22,7 +22,8 @@ import tempfile
 import textwrap
 from dataclasses import dataclass, field
 
-from .frames import CATALOG_SCHEMA, JOB_SCHEMA as SCHEMA
+from .errors import InputError, OutputError, drawn_from, run_command
+from .frames import JOB_SCHEMA as SCHEMA, file_kind, read_catalog_document, read_job
 
 
 @dataclass(frozen=True)
@@ -43,14 +44,13 @@ _catalog = None
 
 
 def use_catalog(results_path):
-    """Reads the catalog.json in the folder of a results file and makes it the one in use."""
+    """Reads the catalog.json in the folder of a results file and makes it the one in use;
+    InputError where it is missing or not a catalog (frames.read_catalog_document)."""
     global _catalog
     path = pathlib.Path(results_path).parent / "catalog.json"
-    if not path.exists():
-        raise SystemExit(f"{path}: missing; write it with `schedbench list --json > {path}`")
-    doc = json.loads(path.read_text())
-    if doc.get("schema") != CATALOG_SCHEMA:
-        raise SystemExit(f"{path}: schema {doc.get('schema')!r}, expected {CATALOG_SCHEMA}")
+    if not os.path.lexists(path):
+        raise InputError(f"{path}: missing; write it with `schedbench list --json > {path}`")
+    doc = read_catalog_document(path)
     params = doc["parameters"]
     _catalog = Catalog(
         schedulers=tuple(e["name"] for e in doc["schedulers"]),
@@ -64,7 +64,7 @@ def use_catalog(results_path):
 def catalog():
     """The catalog of the results last loaded (load_job)."""
     if _catalog is None:
-        raise SystemExit("no catalog: load a results file first (load_job)")
+        raise InputError("no catalog: load a results file first (load_job)")
     return _catalog
 
 
@@ -141,6 +141,11 @@ class Figure:
     draw: object = None
     text: tuple = ()
 
+    def __post_init__(self):
+        # The name is its files' stem: a job's name or a config value in it (a path) must not
+        # put them outside their folder.
+        self.name = file_stem(self.name)
+
 
 def figure(job, name, seed_ref, what, x, points, panels, **options):
     """A Figure whose title and caption say which of the seed's figures it regenerates
@@ -181,11 +186,10 @@ def view_without(points, prefix):
 # --- loading -----------------------------------------------------------------------------
 
 def load_job(path):
-    """The job results file at `path`; a file of another schema is refused with its name, so a
-    wrong argument fails with a clear message rather than a KeyError deep in a plot."""
-    doc = json.loads(pathlib.Path(path).read_text())
-    if doc.get("schema") != SCHEMA:
-        raise SystemExit(f"{path}: schema {doc.get('schema')!r}, expected {SCHEMA}")
+    """The job results file at `path` (frames.read_job), its catalog in use; a file that is not
+    one as its schema says is an InputError with its name and the bad value, so a wrong argument
+    fails with a clear message rather than a KeyError deep in a plot."""
+    doc = read_job(path)
     use_catalog(path)
     return doc
 
@@ -558,17 +562,71 @@ PANEL_WIDTH, MAX_WIDTH, HEIGHT, DPI = 6.4, 12.0, 4.0, 120
 
 def write_atomically(path, write):
     """Calls write(temporary path) beside `path`, then renames it to `path`: a reader never sees
-    a half-written file, and a failure leaves the old file as it was."""
+    a half-written file, and a failure leaves the old file as it was. A write the system refuses
+    is an OutputError."""
     path = pathlib.Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix)
+    except OSError as e:
+        raise OutputError(f"cannot write {path}: {e.strerror}") from e
     os.close(fd)
     try:
         write(tmp)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise OutputError(f"cannot write {path}: {e.strerror or e}") from e
         raise
     return path
+
+
+def kind_of(path):
+    """What lstat says `path` is, in words, or None where nothing is there."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:  # ValueError: a NUL in the name
+        raise InputError(f"'{path}': {getattr(e, 'strerror', e)}") from e
+    return file_kind(mode)
+
+
+def check_output_dir(option, path, inner=()):
+    """Refuses (InputError, before anything is written) an `option` naming a folder to write in
+    that is not one: something other than a directory or a new name (a file, a device, a link),
+    under something that is not a directory, or where this process may not write; and likewise
+    each of its `inner` folders (a link there would put files outside it)."""
+    accepted = "accepted: a directory or a new name"
+    if str(path) == "":
+        raise InputError(f"{option}: '' is an empty name; accepted: a folder name")
+    for folder in (pathlib.Path(path), *(pathlib.Path(path) / f for f in inner)):
+        kind = kind_of(folder)
+        if kind not in (None, "a directory"):
+            raise InputError(f"{option}: '{folder}' is {kind}; {accepted}")
+    above = pathlib.Path(os.path.abspath(path))
+    while not os.path.lexists(above):
+        above = above.parent
+    if not above.is_dir():
+        raise InputError(f"{option}: '{path}': '{above}' is not a directory; {accepted}")
+    if not os.access(above, os.W_OK | os.X_OK):
+        raise InputError(f"{option}: '{path}': cannot write in '{above}'")
+
+
+def make_folder(path):
+    """Makes the folder `path` and those above it where missing; OutputError where the system
+    refuses (a file in the way, which check_output_dir refuses up front)."""
+    try:
+        pathlib.Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot make the folder {path}: {e.strerror}") from e
+
+
+def file_stem(name):
+    """A figure's name as the stem of its files: every character but letters, digits, '-', '_'
+    and '.' made '_' (a point label's file name in the harness's rule), so no name of a job or
+    value of a config (a path) puts a figure outside its folder."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)
 
 
 def render(figure, out_dir):
@@ -585,7 +643,7 @@ def render(figure, out_dir):
     fig.text(0.01, 0.005, footnote(figure.job) + spread_note(figure), fontsize=7, color="0.35")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     out = pathlib.Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
     paths = [write_atomically(out / f"{figure.name}.png",
                               lambda tmp: fig.savefig(tmp, dpi=DPI, bbox_inches="tight")),
              # No creation date: the same results give the same PDF.
@@ -669,21 +727,37 @@ def plot_job(figures, path, out_dir):
 def draw_job(figures, job, out_dir, source=None):
     """Renders every figure `figures(job)` makes from loaded results (read from `source`, a
     file, or for merged results the job's name); prints each path written and what was left
-    out. Returns the Figure records."""
-    if not ok_points(job):
-        raise SystemExit(f"{source or job['job']['name']}: no finished points to plot")
-    for p in failed_points(job):
-        print(f"skipped failed point {p.get('label', '?')}: {p.get('failure', '?')}")
-    made = build(figures, job)
-    for f in made:
-        for written in render(f, out_dir):
-            print(written)
+    out. Returns the Figure records; InputError where the results lack what they read
+    (errors.drawn_from)."""
+    made = job_figures(figures, job, source)
+    render_figures(made, out_dir, source or job["job"]["name"])
     return made
 
 
+def job_figures(figures, job, source=None):
+    """The Figure records `figures(job)` makes (build), drawing nothing; prints the failed
+    points it leaves out. InputError where the job has no finished point, or lacks what the
+    figures read (errors.drawn_from)."""
+    if not ok_points(job):
+        raise InputError(f"{source or job['job']['name']}: no finished points to plot")
+    for p in failed_points(job):
+        print(f"skipped failed point {p.get('label', '?')}: {p.get('failure', '?')}")
+    with drawn_from(source or job["job"]["name"]):
+        return build(figures, job)
+
+
+def render_figures(made, out_dir, source):
+    """Renders Figure records into OUT_DIR and prints each path written; InputError where the
+    results (from `source`) hold what cannot be drawn."""
+    with drawn_from(source):
+        for f in made:
+            for written in render(f, out_dir):
+                print(written)
+
+
 def build(figures, job):
-    """The Figure records `figures(job)` makes, with names made unique (a job holding more
-    sub-sweeps than its script expects gets _2, _3 ... rather than files overwriting each other)."""
+    """The Figure records `figures(job)` makes, with names made unique (a job holding more sub-sweeps than its script expects gets _2, _3 ... rather than
+    files overwriting each other)."""
     made, seen = figures(job), {}
     for f in made:
         seen[f.name] = seen.get(f.name, 0) + 1
@@ -701,7 +775,12 @@ def main(figures, description, name=None):
                              + ("; one per job it draws" if name else ""))
     parser.add_argument("--out", required=True, help="folder for the figures")
     args = parser.parse_args()
-    made = (draw_job(figures, load_parts(name, args.results), args.out, name) if name
-            else plot_job(figures, args.results, args.out))
-    if not made:
-        sys.exit(f"{args.results}: none of this script's figures has data in it")
+
+    def plot():
+        check_output_dir("--out", args.out)
+        made = (draw_job(figures, load_parts(name, args.results), args.out, name) if name
+                else plot_job(figures, args.results, args.out))
+        if not made:
+            raise InputError(f"{args.results}: none of this script's figures has data in it")
+
+    run_command(pathlib.Path(sys.argv[0]).stem, plot)

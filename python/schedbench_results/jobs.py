@@ -7,16 +7,17 @@ import pathlib
 import pkgutil
 
 from . import families, generic
-from .figures import FAMILIES, draw_job, family, load_parts, ok_points, parts
-from .frames import job_files, read_document
+from .figures import (FAMILIES, family, job_figures, load_parts, ok_points, parts,
+                      render_figures)
+from .frames import job_documents
 
 
 def job_index(folder):
     """{job name: its results file} of the job results files in `folder`; a second file of one
     job (a shard beside its merge) is named and left out."""
     index = {}
-    for path in job_files(folder):
-        name = read_document(path)["job"]["name"]
+    for path, doc in job_documents(folder):
+        name = doc["job"]["name"]
         if name in index:
             print(f"{path}: a second results file of job {name} (after {index[name]}); left out")
         else:
@@ -50,6 +51,17 @@ def draw_figures(folder, index, names, out_dir):
     """Draws the figures of each figure job in `names` whose results `index` holds into
     OUT_DIR; prints what it writes and which results are missing. Returns
     ([(results, Figure records)] in the order of `names`, [jobs without results])."""
+    found, missing = figure_records(folder, index, names)
+    for job, made, source in found:
+        render_figures(made, out_dir, source)
+    return [(job, made) for job, made, _ in found], missing
+
+
+def figure_records(folder, index, names):
+    """The Figure records of each figure job in `names` whose results `index` holds, drawing
+    nothing; prints which results are missing. Returns ([(results, Figure records, the file or
+    for merged results the job's name they came from)] in the order of `names`, [jobs without
+    results])."""
     drawn, missing = [], []
     for name in names:
         found = [index[part] for part in parts(name) if part in index]
@@ -60,7 +72,7 @@ def draw_figures(folder, index, names, out_dir):
                 missing.append(part)
         if found:
             job = load_parts(name, found)
-            made = (draw_job(figures_for(name), job, out_dir, found[0] if len(found) == 1
-                             else name) if ok_points(job) else [])
-            drawn.append((job, made))
+            source = found[0] if len(found) == 1 else name
+            made = job_figures(figures_for(name), job, source) if ok_points(job) else []
+            drawn.append((job, made, source))
     return drawn, missing

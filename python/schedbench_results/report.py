@@ -17,15 +17,16 @@ import json
 import os
 import pathlib
 import re
-import sys
 
 import markdown
 
-from .figures import (QUANTITIES, catalog, config, device_label, failed_points, fmt,
-                      fmt_measure, git_commit, is_yardstick, markdown_table, ok_points, parts,
-                      series, shared_values, sort_key, use_catalog, value, write_atomically)
-from .frames import JOB_SCHEMA
-from .jobs import draw_figures, figure_jobs, job_index
+from .errors import InputError, drawn_from, run_command
+from .figures import (QUANTITIES, catalog, check_output_dir, config, device_label,
+                      failed_points, fmt, fmt_measure, git_commit, is_yardstick, make_folder,
+                      markdown_table, ok_points, parts, render_figures, series, shared_values,
+                      sort_key, use_catalog, value, write_atomically)
+from .frames import JOB_SCHEMA, NAME_RULE, is_job_name, shown
+from .jobs import figure_jobs, figure_records, job_index
 from .stats import median_interval, ratio_interval
 
 RACE_WORDS = {"time": "run time", "compaction": "compaction time"}
@@ -605,33 +606,45 @@ def write_text(path, text):
     return write_atomically(path, lambda tmp: pathlib.Path(tmp).write_text(text))
 
 
-def refusal(results_dir, jobs):
-    """Why RESULTS_DIR cannot give a report (one line), or None where it can."""
+ACCEPTED = (f"accepted: a folder of job results files (schema {JOB_SCHEMA}, as `schedbench "
+            "sweep` writes them) and their catalog.json; nothing written")
+
+
+def check_request(results_dir, out_dir, jobs):
+    """Refuses (InputError) what cannot give a report, before anything is written: OUT_DIR or its
+    figures/ not a folder one may write in, a JOB that no job could be named, RESULTS_DIR not a
+    folder, a results file in it that breaks its schema, a folder without results files, their
+    catalog missing or broken, or none of the JOBs asked for in the folder."""
+    check_output_dir("--out", out_dir, inner=("figures",))
+    for name in jobs:
+        if not is_job_name(name):
+            raise InputError(f"job {shown(name)} is not accepted; accepted: {NAME_RULE}")
     folder = pathlib.Path(results_dir)
-    if not folder.is_dir():
-        return f"{folder} is not a folder"
     index = job_index(folder)
     if not index:
-        return f"{folder} holds no job results files"
-    try:
-        use_catalog(next(iter(index.values())))
-    except SystemExit as missing:
-        return str(missing)
+        raise InputError(f"{folder} holds no job results files; {ACCEPTED}")
+    use_catalog(next(iter(index.values())))
     if jobs and not any(part in index for name in jobs for part in parts(name)):
-        return f"{folder} holds the results of none of the {len(jobs)} jobs asked for"
-    return None
+        raise InputError(f"{folder} holds the results of none of the {len(jobs)} jobs asked "
+                         f"for; {ACCEPTED}")
 
 
 def write_report(results_dir, out_dir, jobs=()):
     """Draws the figures of `jobs` (default: every job in RESULTS_DIR) into OUT_DIR/figures and
-    writes OUT_DIR/REPORT.md and REPORT.html; returns their paths."""
+    writes OUT_DIR/REPORT.md and REPORT.html; returns their paths. InputError where the results
+    lack what the report reads (errors.drawn_from), OutputError where a write fails."""
     out = pathlib.Path(out_dir)
     index = job_index(results_dir)
-    drawn, missing = draw_figures(results_dir, index, list(jobs) or figure_jobs(index),
-                                  out / "figures")
-    out.mkdir(parents=True, exist_ok=True)
-    text = report_markdown(drawn, missing, results_dir, out / "figures", out)
-    body = with_heading_ids(markdown.markdown(text, extensions=["tables"]))
+    # Every figure and the text are made from the results before any is drawn: results that
+    # lack what they read are refused with nothing written.
+    found, missing = figure_records(results_dir, index, list(jobs) or figure_jobs(index))
+    drawn = [(job, made) for job, made, _ in found]
+    with drawn_from(results_dir):
+        text = report_markdown(drawn, missing, results_dir, out / "figures", out)
+        body = with_heading_ids(markdown.markdown(text, extensions=["tables"]))
+    for job, made, source in found:
+        render_figures(made, out / "figures", source)
+    make_folder(out)
     return (write_text(out / "REPORT.md", text),
             write_text(out / "REPORT.html", f"{HTML_HEAD}<body>\n{body}\n</body></html>\n"))
 
@@ -645,16 +658,15 @@ def main():
     parser.add_argument("jobs", nargs="*",
                         help="job names, in the report's order (default: every job in the folder)")
     args = parser.parse_intermixed_args()  # jobs may follow --out
-    # An empty or mistyped folder would give an empty report in place of the one there: it is
-    # refused before anything is written.
-    why = refusal(args.results_dir, args.jobs)
-    if why:
-        print(f"report: {why}; accepted: a folder of job results files (schema {JOB_SCHEMA}, as "
-              "`schedbench sweep` writes them) and their catalog.json; nothing written",
-              file=sys.stderr)
-        sys.exit(2)
-    for path in write_report(args.results_dir, args.out, args.jobs):
-        print(path)
+
+    def report():
+        # An empty or mistyped folder would give an empty report in place of the one there: it
+        # is refused before anything is written.
+        check_request(args.results_dir, args.out, args.jobs)
+        for path in write_report(args.results_dir, args.out, args.jobs):
+            print(path)
+
+    run_command("report", report)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import matplotlib
 
+from ..errors import InputError
 from ..figures import (Figure, Panel, catalog, config, device_label, fmt, fmt_measure, main,
                      ok_points)
 
@@ -126,7 +127,7 @@ def check_digests(points):
             if len(digests) > 1:
                 found = ", ".join(f"{p.get('label', '?')} (ranks {ranks(p)}): {p.get('digest')}"
                                   for p in same)
-                raise SystemExit(f"{JOB}: digests differ across rank counts for "
+                raise InputError(f"{JOB}: digests differ across rank counts for "
                                  f"{workload_label(members)} at init_n {fmt(n)}: {found}")
             compared += len({ranks(p) for p in same}) > 1
     return compared
