@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -275,6 +276,89 @@ TEST(RanksFaults, MpiMissingAtRunTimeIsOneLine) {
             std::string::npos)
       << o.err;
   EXPECT_NE(o.err.find("libsb_mpi.so"), std::string::npos) << o.err;
+}
+
+// A rank that fails alone before the run's first collective ends every rank with one line from
+// it, within a minute, rather than leaving the others waiting for it (docs/design.md §10).
+constexpr double kMostSeconds = 60;
+
+// The command line of `schedbench run ARGS` for a rank of an MPMD launch.
+std::vector<std::string> run_args(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {SCHEDBENCH_EXE, "run"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+void expect_one_line(const Outcome& o, int exit_code, const std::string& says) {
+  EXPECT_EQ(o.exit_code, exit_code) << o.err;
+  // One line of ours (mpirun may add its own about the ranks' exit codes).
+  size_t ours = 0;
+  std::istringstream lines(o.err);
+  for (std::string line; std::getline(lines, line);)
+    ours += line.rfind("schedbench: ", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(ours, 1u) << o.err;
+  EXPECT_NE(o.err.find(says), std::string::npos) << o.err;
+}
+
+// Rank 1 runs in a folder without the cross-section file that rank 0 reads.
+TEST(RanksFaults, ARankWithoutItsCrossSectionFileEndsEveryRank) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  std::filesystem::create_directories(dir.path("has"));
+  std::filesystem::create_directories(dir.path("lacks"));
+  std::filesystem::copy_file(std::string(SCHEDBENCH_SOURCE_DIR) + "/data/lxcat-siglo.txt",
+                             dir.path("has/xs.txt"));
+  const std::vector<std::string> run = run_args(
+      {"--sim", "air", "--scheduler", "cpu-serial", "--init-n", "50", "--reduced-field", "400",
+       "--phases", "2", "--phase-time", "1e-12", "--cross-section", "xs.txt"});
+  std::vector<std::string> has = {"-wdir", dir.path("has")}, lacks = {"-wdir", dir.path("lacks")};
+  has.insert(has.end(), run.begin(), run.end());
+  lacks.insert(lacks.end(), run.begin(), run.end());
+  const Outcome o = testing_support::run_within(testing_support::mpmd_argv({has, lacks}), dir,
+                                                kMostSeconds);
+  expect_one_line(o, 2, "schedbench: error: rank 1 of 2: ");
+  EXPECT_NE(o.err.find("xs.txt"), std::string::npos) << o.err;
+}
+
+// Rank 0 alone makes the results file's lock; here a folder stands in its way.
+TEST(RanksFaults, RankZeroUnableToLockItsResultsEndsEveryRank) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  std::filesystem::create_directories(dir.path("r.json.lock"));
+  const Outcome o = testing_support::run_within(
+      testing_support::ranks_argv(
+          2, {"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "100", "--steps", "20"},
+          dir.path("r.json")),
+      dir, kMostSeconds);
+  expect_one_line(o, 3, "schedbench: rank 0 of 2: cannot create the lock file ");
+  EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
+}
+
+// Rank 1's address space is limited (ulimit -v) below what --capacity needs; rank 0's is not.
+TEST(RanksFaults, ARankWithASmallerMemoryLimitEndsEveryRank) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  const std::vector<std::string> run =
+      run_args({"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "100", "--steps", "20",
+                "--capacity", "5e7"});
+  std::vector<std::string> limited = {"sh", "-c", "ulimit -v 2000000 && exec \"$0\" \"$@\""};
+  limited.insert(limited.end(), run.begin(), run.end());
+  const Outcome o = testing_support::run_within(testing_support::mpmd_argv({run, limited}), dir,
+                                                kMostSeconds);
+  expect_one_line(o, 3, "schedbench: run failed: rank 1 of 2: --capacity 50000000 needs ");
+  EXPECT_NE(o.err.find("ulimit -v"), std::string::npos) << o.err;
+}
+
+// A --ranks other than the launcher's count is refused before the run says anything.
+TEST(RanksFaults, RanksOtherThanTheLaunchersAreRefusedBeforeTheBanner) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  const Outcome o = run_on_ranks(2,
+                                 {"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "100",
+                                  "--steps", "5", "--ranks", "3"},
+                                 dir, "");
+  expect_one_line(o, 2, "schedbench: error: --ranks: 3 but 2 rank(s) started; accepted: ");
+  EXPECT_EQ(o.out, "");
 }
 
 // --ranks names the launcher's count: without a launcher a run is one rank.
