@@ -550,6 +550,8 @@ int run_command(RunArgs& a) {
   }
   ranks::agree_on_failure(failed, ranks::world(), failed ? ending_of(failed).exit_code : 0);
   const RunSpec& spec = *started;
+  std::optional<LockRemovedOnStop> tidy;
+  if (lock) tidy.emplace(*lock);
   const RunOwners owners{*spec.sim, *spec.scheduler};
   const nlohmann::json config = config_json(spec.config, owners);
   fmt::print("{}", start_banner(spec.config, config));

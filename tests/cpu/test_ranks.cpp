@@ -361,6 +361,33 @@ TEST(RanksFaults, RanksOtherThanTheLaunchersAreRefusedBeforeTheBanner) {
   EXPECT_EQ(o.out, "");
 }
 
+// A run stopped by its launcher (mpirun passes SIGTERM to its ranks) leaves no lock behind.
+TEST(RanksFaults, ARunStoppedUnderTheLauncherRemovesItsLock) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  // Minutes of work on two cores, far longer than the test waits.
+  const pid_t launcher = testing_support::start_program(
+      testing_support::ranks_argv(2,
+                                  {"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "1e6",
+                                   "--steps", "1e5", "--split-chance", "0"},
+                                  dir.path("r.json")),
+      dir.path("stdout"), dir.path("stderr"));
+  ASSERT_GT(launcher, 0);
+  // The banner comes once the ranks have started the run, its results file locked.
+  ASSERT_TRUE(testing_support::eventually(
+      [&] { return testing_support::slurp(dir.path("stdout")).find("running mvp") == 0; },
+      kMostSeconds))
+      << "the run did not start";
+  ASSERT_TRUE(std::filesystem::exists(dir.path("r.json.lock")));
+  kill(launcher, SIGTERM);
+  ASSERT_TRUE(testing_support::eventually([&] { return testing_support::has_ended(launcher); },
+                                          kMostSeconds))
+      << "mpirun did not end";
+  testing_support::wait_exit_code(launcher);
+  EXPECT_FALSE(std::filesystem::exists(dir.path("r.json.lock")));
+  EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
+}
+
 // --ranks names the launcher's count: without a launcher a run is one rank.
 TEST(RanksFaults, RanksThatTheLauncherDidNotStartAreRefused) {
   TempDir dir;
