@@ -144,6 +144,7 @@ Job load_job_of(const BatchArgs& a, bool have_gpu) {
 }
 
 int sweep_command(BatchArgs& a) {
+  refuse_launched("sweep");
   const Job job = load_job_of(a, cuda_device_present());
   SweepOptions& o = a.sweep_options;
   o.out_path = a.out_path;

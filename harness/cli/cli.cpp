@@ -611,6 +611,7 @@ void add_recommend_options(CLI::App& cmd, RecommendArgs& a) {
 }
 
 int recommend_command(RecommendArgs& a) {
+  refuse_launched("recommend");
   RecommendRequest r;
   r.given = apply_parameters(a);
   r.workload = a.config;

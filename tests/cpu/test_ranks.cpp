@@ -388,6 +388,36 @@ TEST(RanksFaults, ARunStoppedUnderTheLauncherRemovesItsLock) {
   EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
 }
 
+// sweep and recommend start point processes of their own, which would take the launcher's
+// environment for theirs: refused under one.
+TEST(RanksFaults, SweepAndRecommendUnderALauncherAreRefused) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  const std::string job = dir.write("j.json", R"({"name": "j", "sims": ["mvp"],
+    "schedulers": ["cpu-serial"], "axes": {"init_n": 100, "steps": 5}})");
+  const std::vector<std::vector<std::string>> commands = {
+      {"sweep", job, "--out", dir.path("r.json")},
+      {"recommend", "--sim", "mvp", "--schedulers", "cpu-serial", "--budget", "5", "--init-n",
+       "100", "--steps", "5", "--out", dir.path("r.json")}};
+  for (const std::vector<std::string>& command : commands) {
+    std::vector<std::string> argv = testing_support::mpirun_with_options();
+    argv.insert(argv.end(), {"-n", "1", SCHEDBENCH_EXE});
+    argv.insert(argv.end(), command.begin(), command.end());
+    const Outcome o = testing_support::run_within(argv, dir, kMostSeconds);
+    // Our one line first (mpirun adds its own about the exit code).
+    const std::string line = "schedbench: error: " + command[0] +
+                             ": started by an MPI launcher (OMPI_COMM_WORLD_SIZE is set), whose "
+                             "environment its point processes would take for theirs; accepted: "
+                             "schedbench " +
+                             command[0] +
+                             " without a launcher (a sweep's --launcher starts the ranks of a "
+                             "point)\n";
+    expect_one_line(o, 2, line);
+    EXPECT_EQ(o.err.rfind(line, 0), 0u) << o.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
+  }
+}
+
 // --ranks names the launcher's count: without a launcher a run is one rank.
 TEST(RanksFaults, RanksThatTheLauncherDidNotStartAreRefused) {
   TempDir dir;
