@@ -138,6 +138,20 @@ TEST(TextTable, WritesMarkdownCsvAndJson) {
   EXPECT_FALSE(j[1].contains("ms"));    // an empty cell is left out, never null
 }
 
+// A cell that holds a bar or a line break stays one Markdown cell of one row; a whole number
+// beyond a double's 53 bits (the largest seed) stays exact in JSON.
+TEST(TextTable, KeepsCellsWholeInMarkdownAndJson) {
+  TextTable t({"label", "seed"});
+  t.add_row({"a|b\nc\r\nd", "18446744073709551615"});
+  t.add_row({"e", "-9007199254740993"});
+  EXPECT_EQ(t.markdown(),
+            "| label | seed |\n| --- | --- |\n| a\\|b<br>c<br>d | 18446744073709551615 |\n"
+            "| e | -9007199254740993 |\n");
+  const nlohmann::json j = nlohmann::json::parse(t.json());
+  EXPECT_EQ(j[0]["seed"].get<uint64_t>(), UINT64_MAX);
+  EXPECT_EQ(j[1]["seed"].get<int64_t>(), -9007199254740993);
+}
+
 TEST(AxisEdit, ReadsListsWordsAndJson) {
   auto [key, v] = parse_axis_edit("-a", "block_size=32,64");
   EXPECT_EQ(key, "block_size");
