@@ -17,6 +17,7 @@
 #include "core/printable.hpp"
 #include "core/values.hpp"
 #include "harness/bench/compare.hpp"
+#include "harness/bench/sampling.hpp"
 #include "harness/cli/option_checks.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
@@ -151,6 +152,7 @@ int sweep_command(BatchArgs& a) {
   o.summary_format = a.summary_format;
   if (!a.interleave.empty())
     o.interleave = static_cast<int>(parse_whole("--interleave", a.interleave, 1, 100));
+  check_visits(job.sampling, o.interleave);
   if (!a.order_seed.empty()) {
     if (a.interleave.empty()) throw UsageError("--order-seed: needs --interleave");
     o.order_seed = static_cast<uint32_t>(parse_whole("--order-seed", a.order_seed, 0, 4294967295));

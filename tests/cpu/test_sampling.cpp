@@ -243,6 +243,20 @@ TEST(SweepOptions, InterleavedVisitsJoinIntoOneRecordPerPoint) {
   EXPECT_NE(order(first), order(sweep("c.json", "8")));
 }
 
+// Each visit runs at least one repetition: more visits than a fixed count of repetitions would
+// record more runs than asked, and are refused.
+TEST(SweepOptions, MoreVisitsThanRepetitionsAreRefused) {
+  TempDir dir;
+  const Outcome o = schedbench(dir, {"sweep", seed_job(dir, "[1]"), "--out", dir.path("r.json"),
+                                     "--interleave", "4", "--repetitions", "1"});
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(o.err,
+            "schedbench: error: --interleave: 4 visits cannot share 1 repetition(s), each visit "
+            "running at least one; accepted: --interleave at most 1, or at least 4 repetitions "
+            "(--repetitions, or the job's)\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
+}
+
 TEST(SweepOptions, BadValuesAreOneLineExitTwoAndNothingWritten) {
   TempDir dir;
   const std::string job = seed_job(dir, "[1, 2]");
