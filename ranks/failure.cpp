@@ -44,8 +44,9 @@ void agree_on_failure(const std::exception_ptr& failed, Communicator& comm, int 
   if (first < 0) return;
   if (first != comm.rank()) throw PeerFailure(first, static_cast<int>(all[2 * first]));
   const bool commands = alike && code == 2;
-  throw RankFailure(failed, commands ? "" : "rank " + std::to_string(first) + " of " +
-                                                std::to_string(comm.size()));
+  throw RankFailure(
+      failed,
+      commands ? "" : "rank " + std::to_string(first) + " of " + std::to_string(comm.size()));
 }
 
 }  // namespace sb::ranks

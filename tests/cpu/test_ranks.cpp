@@ -289,6 +289,13 @@ std::vector<std::string> run_args(const std::vector<std::string>& args) {
   return argv;
 }
 
+// `run` after `before` (a rank's options, or a program that sets its limits and execs it).
+std::vector<std::string> after(std::vector<std::string> before,
+                               const std::vector<std::string>& run) {
+  before.insert(before.end(), run.begin(), run.end());
+  return before;
+}
+
 void expect_one_line(const Outcome& o, int exit_code, const std::string& says) {
   EXPECT_EQ(o.exit_code, exit_code) << o.err;
   // One line of ours (mpirun may add its own about the ranks' exit codes).
@@ -308,14 +315,13 @@ TEST(RanksFaults, ARankWithoutItsCrossSectionFileEndsEveryRank) {
   std::filesystem::create_directories(dir.path("lacks"));
   std::filesystem::copy_file(std::string(SCHEDBENCH_SOURCE_DIR) + "/data/lxcat-siglo.txt",
                              dir.path("has/xs.txt"));
-  const std::vector<std::string> run = run_args(
-      {"--sim", "air", "--scheduler", "cpu-serial", "--init-n", "50", "--reduced-field", "400",
-       "--phases", "2", "--phase-time", "1e-12", "--cross-section", "xs.txt"});
-  std::vector<std::string> has = {"-wdir", dir.path("has")}, lacks = {"-wdir", dir.path("lacks")};
-  has.insert(has.end(), run.begin(), run.end());
-  lacks.insert(lacks.end(), run.begin(), run.end());
-  const Outcome o = testing_support::run_within(testing_support::mpmd_argv({has, lacks}), dir,
-                                                kMostSeconds);
+  const std::vector<std::string> run =
+      run_args({"--sim", "air", "--scheduler", "cpu-serial", "--init-n", "50", "--reduced-field",
+                "400", "--phases", "2", "--phase-time", "1e-12", "--cross-section", "xs.txt"});
+  const Outcome o = testing_support::run_within(
+      testing_support::mpmd_argv(
+          {after({"-wdir", dir.path("has")}, run), after({"-wdir", dir.path("lacks")}, run)}),
+      dir, kMostSeconds);
   expect_one_line(o, 2, "schedbench: error: rank 1 of 2: ");
   EXPECT_NE(o.err.find("xs.txt"), std::string::npos) << o.err;
 }
@@ -341,10 +347,10 @@ TEST(RanksFaults, ARankWithASmallerMemoryLimitEndsEveryRank) {
   const std::vector<std::string> run =
       run_args({"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "100", "--steps", "20",
                 "--capacity", "5e7"});
-  std::vector<std::string> limited = {"sh", "-c", "ulimit -v 2000000 && exec \"$0\" \"$@\""};
-  limited.insert(limited.end(), run.begin(), run.end());
-  const Outcome o = testing_support::run_within(testing_support::mpmd_argv({run, limited}), dir,
-                                                kMostSeconds);
+  const std::vector<std::string> limited =
+      after({"sh", "-c", "ulimit -v 2000000 && exec \"$0\" \"$@\""}, run);
+  const Outcome o =
+      testing_support::run_within(testing_support::mpmd_argv({run, limited}), dir, kMostSeconds);
   expect_one_line(o, 3, "schedbench: run failed: rank 1 of 2: --capacity 50000000 needs ");
   EXPECT_NE(o.err.find("ulimit -v"), std::string::npos) << o.err;
 }

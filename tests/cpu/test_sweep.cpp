@@ -311,8 +311,8 @@ std::string mpirun_launcher() {
 TEST(Sweep, APointOfSeveralRanksRunsBehindTheLauncherWithTheOneRankDigest) {
   if (testing_support::mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
   TempDir dir;
-  const Outcome o = schedbench(dir, {"sweep", ranks_job(dir), "--out", dir.path("r.json"),
-                                     "--launcher", mpirun_launcher()});
+  const Outcome o = schedbench(
+      dir, {"sweep", ranks_job(dir), "--out", dir.path("r.json"), "--launcher", mpirun_launcher()});
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
   const nlohmann::json points = read_json(dir.path("r.json"))["points"];
   ASSERT_EQ(points.size(), 3u);

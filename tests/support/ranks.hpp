@@ -26,8 +26,14 @@ inline std::string mpirun() {
 // mpirun and its options for the tests: oversubscribed on CI's two cores; as root in CI's
 // container; without the kernel's cross-memory attach, which containers often forbid.
 inline std::vector<std::string> mpirun_with_options() {
-  return {mpirun(), "--oversubscribe", "--allow-run-as-root", "--bind-to", "none", "--mca",
-          "btl_vader_single_copy_mechanism", "none"};
+  return {mpirun(),
+          "--oversubscribe",
+          "--allow-run-as-root",
+          "--bind-to",
+          "none",
+          "--mca",
+          "btl_vader_single_copy_mechanism",
+          "none"};
 }
 
 // The command line of `schedbench run ARGS` on `n` ranks (0: without a launcher), writing its
