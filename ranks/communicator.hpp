@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -14,18 +15,30 @@
 
 namespace sb::ranks {
 
-// The error of a rank whose phase failed, naming the rank: the one error of the run that a rank
-// other than 0 reports (the others are the same on every rank, and rank 0 reports them).
+// The error of the rank that reports a failure every rank has learnt of (agree_on_failure): its
+// own error, which it reports naming itself (`what`: "rank 1 of 3: ..."), the one error of the
+// run; `rank_name` is empty where the error is the command's rather than the rank's.
 class RankFailure : public RunError {
  public:
-  using RunError::RunError;
+  RankFailure(std::exception_ptr error, const std::string& rank_name);
+  const std::exception_ptr& error() const { return error_; }
+  const std::string& rank_name() const { return rank_name_; }
+
+ private:
+  std::exception_ptr error_;
+  std::string rank_name_;
 };
 
-// What the other ranks of a run throw where one rank's phase failed: that rank reports the error,
-// these end with it silently (the same exit code).
+// What the other ranks of a run throw where one rank failed: that rank reports the error, these
+// end with it silently, with its exit code.
 class PeerFailure : public RunError {
  public:
-  explicit PeerFailure(int rank) : RunError("rank " + std::to_string(rank) + " failed") {}
+  PeerFailure(int rank, int exit_code)
+      : RunError("rank " + std::to_string(rank) + " failed"), exit_code_(exit_code) {}
+  int exit_code() const { return exit_code_; }
+
+ private:
+  int exit_code_;
 };
 
 class Communicator {
@@ -48,9 +61,31 @@ class Communicator {
   // go to rank k; recv_counts[k] records come from rank k into `recv`, consecutive by source.
   virtual void exchange(const void* send, const std::vector<uint64_t>& send_counts, void* recv,
                         const std::vector<uint64_t>& recv_counts, size_t record_bytes) = 0;
+  // Ends every rank at once with exit code `code` (MPI_Abort): for a failure that the other ranks
+  // cannot learn of, which they would otherwise wait for forever.
+  [[noreturn]] virtual void abort(int code) = 0;
 };
 
 // This process's ranks: one, or those of the MPI launch that started it (ranks/world.cpp).
 Communicator& world();
+
+// world() where it has been joined and holds several ranks, else null (without joining it).
+Communicator* joined_ranks();
+
+// The launcher's environment variable that says this process is one of several ranks
+// (OMPI_COMM_WORLD_SIZE, PMIX_RANK, PMI_SIZE), or null where no launcher started it.
+const char* launcher_variable();
+
+// Refuses a run that names `asked` ranks (--ranks) where the launcher started another number.
+void check_rank_count(uint32_t asked, const Communicator& comm);
+
+// Ends every rank where any failed (docs/design.md §10), every rank calling it at the same point:
+// `failed` is this rank's error (null: none), `exit_code` the code it would end the program with
+// (by default a run's failure's, a RunError's).
+// Returns where no rank failed. Otherwise the lowest rank that failed throws a RankFailure holding
+// its error, naming the rank unless every rank failed on the same bad input (exit code 2, one
+// message: the command's error rather than a rank's), and the others a PeerFailure with its exit
+// code. On one rank, `failed` is rethrown.
+void agree_on_failure(const std::exception_ptr& failed, Communicator& comm, int exit_code = 3);
 
 }  // namespace sb::ranks

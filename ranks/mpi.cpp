@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include "ranks/communicator.hpp"
@@ -77,6 +78,11 @@ class MpiRanks final : public Communicator {
     post(const_cast<char*>(static_cast<const char*>(send)), send_counts, true);
     MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
     MPI_Type_free(&record);
+  }
+
+  void abort(int code) override {
+    MPI_Abort(MPI_COMM_WORLD, code);
+    std::_Exit(code);  // were MPI_Abort to return, the process ends still
   }
 
  private:

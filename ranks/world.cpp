@@ -28,16 +28,8 @@ class OneRank final : public Communicator {
                 const std::vector<uint64_t>&, size_t record_bytes) override {
     if (send_counts[0] > 0) std::memmove(recv, send, send_counts[0] * record_bytes);
   }
+  void abort(int code) override { std::_Exit(code); }
 };
-
-// The environment variable by which a launcher tells a process it is one of several: OpenMPI's
-// mpirun, PMIx (srun --mpi=pmix, OpenMPI 5) and PMI (MPICH, srun --mpi=pmi2).
-const char* launcher_variable() {
-  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"}) {
-    if (std::getenv(v) != nullptr) return v;
-  }
-  return nullptr;
-}
 
 // A symbol of one of schedbench's modules beside the program's libraries (build/lib), which
 // alone link MPI and NCCL; null, with `error` set, where the module or a library it needs is
@@ -87,7 +79,18 @@ std::unique_ptr<DeviceCommunicator> load_nccl(Communicator& host) {
   return std::unique_ptr<DeviceCommunicator>(made);
 }
 
+Communicator* g_joined = nullptr;  // world(), once made
+
 }  // namespace
+
+// The variables of OpenMPI's mpirun, PMIx (srun --mpi=pmix, OpenMPI 5) and PMI (MPICH, srun
+// --mpi=pmi2).
+const char* launcher_variable() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"}) {
+    if (std::getenv(v) != nullptr) return v;
+  }
+  return nullptr;
+}
 
 Communicator& world() {
   static const std::unique_ptr<Communicator> ranks = []() -> std::unique_ptr<Communicator> {
@@ -95,7 +98,20 @@ Communicator& world() {
     if (variable == nullptr) return std::make_unique<OneRank>();
     return load_mpi(variable);
   }();
+  g_joined = ranks.get();
   return *ranks;
+}
+
+void check_rank_count(uint32_t asked, const Communicator& comm) {
+  if (asked == static_cast<uint32_t>(comm.size())) return;
+  throw UsageError(fmt::format(
+      "--ranks: {} but {} rank(s) started; accepted: the launcher's count (mpirun -n {}, srun -n "
+      "{}), or no --ranks",
+      asked, comm.size(), asked, asked));
+}
+
+Communicator* joined_ranks() {
+  return g_joined != nullptr && g_joined->size() > 1 ? g_joined : nullptr;
 }
 
 DeviceCommunicator& device_world() {

@@ -172,12 +172,7 @@ inline bool wants_snapshot(const RunOptions& opt, uint32_t phase) {
 // its particles (each rank holds a share of them).
 inline void check_ranks(const RunSpec& spec, const RunOptions& opt,
                         const ranks::Communicator& comm) {
-  if (spec.config.ranks != static_cast<uint32_t>(comm.size())) {
-    throw UsageError(fmt::format(
-        "--ranks: {} but {} rank(s) started; accepted: the launcher's count (mpirun -n {}, srun "
-        "-n {}), or no --ranks",
-        spec.config.ranks, comm.size(), spec.config.ranks, spec.config.ranks));
-  }
+  ranks::check_rank_count(spec.config.ranks, comm);
   if (comm.size() == 1 || !(opt.keep_particles || opt.on_snapshot)) return;
   throw UsageError(fmt::format(
       "{} with {} on {} ranks: its particles are kept or drawn, and each rank holds a share of "
@@ -185,21 +180,23 @@ inline void check_ranks(const RunSpec& spec, const RunOptions& opt,
       spec.config.sim, spec.config.scheduler, comm.size()));
 }
 
-// Ends every rank of a phase where one failed: the lowest rank that failed rethrows its error,
-// naming itself, the others a PeerFailure. `failed` holds this rank's error, if any.
-inline void agree_on_failure(std::exception_ptr failed, ranks::Communicator& comm) {
-  // The lowest failing rank as the highest of size - rank.
-  std::vector<uint64_t> first = {failed ? static_cast<uint64_t>(comm.size() - comm.rank()) : 0};
-  comm.max(first);
-  if (first[0] == 0) return;
-  const int rank = comm.size() - static_cast<int>(first[0]);
-  if (rank != comm.rank()) throw ranks::PeerFailure(rank);
-  if (comm.size() == 1) std::rethrow_exception(failed);
+// `step`, which a rank may fail alone before the run's first collective (a check, its memory,
+// an allocation), agreed on by every rank (ranks::agree_on_failure), so that none waits for one
+// that failed.
+template <class Step>
+void on_every_rank(ranks::Communicator& comm, const Step& step) {
+  std::exception_ptr failed;
+  int exit_code = 0;
   try {
-    std::rethrow_exception(failed);
-  } catch (const RunError& e) {
-    throw ranks::RankFailure(fmt::format("rank {} of {}: {}", comm.rank(), comm.size(), e.what()));
+    step();
+  } catch (const UsageError&) {
+    failed = std::current_exception();
+    exit_code = 2;
+  } catch (const RunError&) {
+    failed = std::current_exception();
+    exit_code = 3;
   }
+  ranks::agree_on_failure(failed, comm, exit_code);
 }
 
 // The rebalancing at a phase boundary of a rank holding `n` particles (ranks/rebalance.hpp),
@@ -210,7 +207,7 @@ inline ranks::RebalancePlan plan_rebalance(uint64_t n, uint64_t capacity,
   uint64_t share = 0;
   for (int from = 0; from < comm.size(); ++from)
     share += plan.moves[from][comm.rank()];
-  agree_on_failure(
+  ranks::agree_on_failure(
       share > capacity ? std::make_exception_ptr(CapacityError(capacity, share)) : nullptr, comm);
   return plan;
 }
@@ -285,19 +282,24 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   };
   ranks::Communicator& comm = ranks::world();
-  check_ranks(spec, opt, comm);
-  // Host engines grow to the capacity rather than allocate it, but one the machine can never
-  // hold is refused now, not after minutes of running.
-  const HostMemoryLimit limit = host_memory_limit();
-  require_memory(
-      "host", fmt::format("--capacity {}", c.capacity), c.capacity, sizeof(Particle), limit.bytes,
-      fmt::format("this process can have at most {} ({})", format_bytes(limit.bytes), limit.why));
+  on_every_rank(comm, [&] {
+    check_ranks(spec, opt, comm);
+    // Host engines grow to the capacity rather than allocate it, but one the machine can never
+    // hold is refused now, not after minutes of running.
+    const HostMemoryLimit limit = host_memory_limit();
+    require_memory(
+        "host", fmt::format("--capacity {}", c.capacity), c.capacity, sizeof(Particle),
+        limit.bytes,
+        fmt::format("this process can have at most {} ({})", format_bytes(limit.bytes), limit.why));
+  });
   HostState<Sim> state(spec.setup<Sim>());
   const typename Sim::Params prm = state.params();
   const PhasePlan& plan = spec.plan();
-  std::vector<Particle> ps =
-      initial_particles<Sim>(c, prm, ranks::share_start(c.init_n, comm.size(), comm.rank()),
-                             ranks::shares(c.init_n, comm.size())[comm.rank()]);
+  std::vector<Particle> ps;
+  on_every_rank(comm, [&] {
+    ps = initial_particles<Sim>(c, prm, ranks::share_start(c.init_n, comm.size(), comm.rank()),
+                                ranks::shares(c.init_n, comm.size())[comm.rank()]);
+  });
 
   RunResult r;
   r.counts.initial = c.init_n;
@@ -316,7 +318,7 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
     } catch (const RunError&) {
       failed = std::current_exception();
     }
-    agree_on_failure(failed, comm);
+    ranks::agree_on_failure(failed, comm);
     r.parts_ms["mobility"] += ms_since(t0);
     const PhaseCount n = sum_over_ranks(count_phase(ps, n_start, ph.window, tally), comm);
     add_phase(r.counts, n, sizeof(Particle));
@@ -337,7 +339,7 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
       } catch (const RunError&) {
         failed = std::current_exception();
       }
-      agree_on_failure(failed, comm);
+      ranks::agree_on_failure(failed, comm);
     }
     if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(ps));
     if (comm.size() > 1 && phase + 1 < plan.count) {

@@ -1,7 +1,11 @@
 #include "harness/bench/sampling.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
+
+#include "core/errors.hpp"
 
 #include "harness/bench/statistics.hpp"
 
@@ -32,6 +36,14 @@ Sampling visit_share(const Sampling& s, int visits, int visit) {
   out.min_time_s = s.min_time_s / visits;
   out.max_time_s = s.max_time_s / visits;
   return out;
+}
+
+void check_visits(const Sampling& s, int visits) {
+  if (s.repetitions == 0 || visits <= s.repetitions) return;
+  throw UsageError(fmt::format(
+      "--interleave: {} visits cannot share {} repetition(s), each visit running at least one; "
+      "accepted: --interleave at most {}, or at least {} repetitions (--repetitions, or the job's)",
+      visits, s.repetitions, s.repetitions, visits));
 }
 
 }  // namespace sb

@@ -23,4 +23,9 @@ bool noisy(const Sampling& s, const std::vector<double>& times_ms);
 // repetitions, the least samples and the times, at least one repetition each; the same noise.
 Sampling visit_share(const Sampling& s, int visits, int visit);
 
+// Refuses more visits than a fixed count of repetitions (`s.repetitions`) can be shared among:
+// each visit runs at least one, so the point would record more runs than asked. Throws
+// UsageError.
+void check_visits(const Sampling& s, int visits);
+
 }  // namespace sb

@@ -17,6 +17,7 @@
 #include "core/printable.hpp"
 #include "core/values.hpp"
 #include "harness/bench/compare.hpp"
+#include "harness/bench/sampling.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/io/output_path.hpp"
@@ -144,12 +145,14 @@ Job load_job_of(const BatchArgs& a, bool have_gpu) {
 }
 
 int sweep_command(BatchArgs& a) {
+  refuse_launched("sweep");
   const Job job = load_job_of(a, cuda_device_present());
   SweepOptions& o = a.sweep_options;
   o.out_path = a.out_path;
   o.summary_format = a.summary_format;
   if (!a.interleave.empty())
     o.interleave = static_cast<int>(parse_whole("--interleave", a.interleave, 1, 100));
+  check_visits(job.sampling, o.interleave);
   if (!a.order_seed.empty()) {
     if (a.interleave.empty()) throw UsageError("--order-seed: needs --interleave");
     o.order_seed = static_cast<uint32_t>(parse_whole("--order-seed", a.order_seed, 0, 4294967295));

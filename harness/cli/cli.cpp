@@ -53,6 +53,62 @@ constexpr const char* kAbout =
     "4 compare --fail-if-slower found a point slower or a digest changed,\n"
     "130 a sweep was interrupted (its finished points are kept).";
 
+// How an error ends the program: its exit code, and its line's kind and message (no kind: the
+// message alone, which says what failed); `silent` where another rank reports it.
+struct Ending {
+  int exit_code;
+  std::string kind, what;
+  bool silent = false;
+};
+
+Ending ending_of(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const UsageError& e) {
+    return {2, "error", e.what()};
+  } catch (const ranks::PeerFailure& e) {
+    return {e.exit_code(), "", "", true};
+  } catch (const ranks::RankFailure& e) {
+    Ending own = ending_of(e.error());
+    if (!e.rank_name().empty()) own.what = e.rank_name() + ": " + own.what;
+    return own;
+  } catch (const RunError& e) {
+    return {3, "run failed", e.what()};
+  } catch (const WriteError& e) {
+    return {3, "", e.what()};
+  } catch (const std::bad_alloc&) {
+    // An allocation that no checked allocator named (core/memory.hpp names the buffer).
+    return {3, "run failed",
+            "out of host memory (this process's limit: ulimit -v, a cgroup, or the machine)"};
+  } catch (const std::exception& e) {
+    return {1, "internal error", e.what()};
+  } catch (...) {
+    return {1, "internal error", "an error of unknown type"};
+  }
+}
+
+// Where a rank reports its own failure (ranks::RankFailure): stderr, but on a rank other than 0,
+// whose stderr is quiet, the stream it had before (join_ranks).
+FILE* g_run_errors = stderr;
+
+// Flushed at once: the launcher may end a rank before its exit would flush the stream.
+void print_to(FILE* to, const char* program, const std::string& kind, const std::string& what) {
+  constexpr size_t kMaxChars = 4000;  // above any message of ours with its quoted values cut
+  if (kind.empty()) {
+    fmt::print(to, "{}: {}\n", program, printable(what, kMaxChars));
+  } else {
+    fmt::print(to, "{}: {}: {}\n", program, kind, printable(what, kMaxChars));
+  }
+  std::fflush(to);
+}
+
+// Reports `error` in one line on `to` (unless another rank reports it); its exit code.
+int report(FILE* to, const char* program, const std::exception_ptr& error) {
+  const Ending end = ending_of(error);
+  if (!end.silent) print_to(to, program, end.kind, end.what);
+  return end.exit_code;
+}
+
 // What `default` means for a scheduler's policies, per architecture.
 std::string default_policy_text(const SchedulerPolicies& p) {
   std::vector<std::string> measured;
@@ -414,15 +470,20 @@ std::string start_banner(const RunConfig& c, const nlohmann::json& config) {
   return fmt::format("running {} with {}: {}\n", c.sim, c.scheduler, fmt::join(values, ", "));
 }
 
-int run_command(RunArgs& a) {
+// The run's parameters and outputs checked, its setup built and its results file locked, on this
+// rank; the run's spec.
+RunSpec start_run(RunArgs& a, RunOptions& options, GifAnimation& animation,
+                  std::optional<ResultsLock>& lock) {
   const std::vector<std::string> given = apply_parameters(a);
-  // Under a launcher the run takes its ranks (a --ranks given must be their count: the driver
-  // checks it).
-  if (std::find(given.begin(), given.end(), every_run::ranks().key) == given.end())
+  // Under a launcher the run takes its ranks; a --ranks given must be their count.
+  if (std::find(given.begin(), given.end(), every_run::ranks().key) == given.end()) {
     a.config.ranks = static_cast<uint32_t>(ranks::world().size());
+  } else {
+    ranks::check_rank_count(a.config.ranks, ranks::world());
+  }
   check_parameters(a.config, given);
   plan_frames(a, find_sim(a.config.sim));
-  const RunSpec spec = resolve(a.config);  // the sim's checks, its setup built once
+  RunSpec spec = resolve(a.config);  // the sim's checks, its setup built once
   const RunOwners owners{*spec.sim, *spec.scheduler};
   const uint32_t phases = spec.plan().count;
   if (a.average_from && *a.average_from >= phases) {
@@ -430,8 +491,6 @@ int run_command(RunArgs& a) {
         fmt::format("--average-from: phase {} is past the run's last; accepted: 0 to {}",
                     *a.average_from, phases - 1));
   }
-  RunOptions options;
-  GifAnimation animation(kFrameDelayCs);
   if (!a.density_dir.empty()) {
     options = density_options(a, spec);
   } else if (!a.density_phases.empty()) {
@@ -440,9 +499,7 @@ int run_command(RunArgs& a) {
   if (!a.frames_dir.empty()) options = frame_options(a, spec, animation);
   // One writer per results file: a run or sweep writing the same --json is refused until this
   // run has written it (on several ranks rank 0 alone writes).
-  const bool writes = ranks::world().rank() == 0;
-  std::optional<ResultsLock> lock;
-  if (writes && !a.json_path.empty()) lock.emplace(a.json_path);
+  if (ranks::world().rank() == 0 && !a.json_path.empty()) lock.emplace(a.json_path);
   check_run_outputs(a, options);
   const SchedulerEntry& entry = *spec.scheduler;
   for (const Parameter& p : parameters()) {
@@ -454,18 +511,57 @@ int run_command(RunArgs& a) {
   if (entry.kind != SchedulerKind::kCpu && !cuda_device_present()) {
     throw RunError(fmt::format("{} needs a CUDA device and none is present", entry.name));
   }
+  return spec;
+}
 
+// The run, on every rank. A failure that the drivers' agreements did not carry to every rank (one
+// between two of them, docs/design.md §10) ends every rank at once, reported in one line: the
+// others may be waiting for this one in a collective.
+RunResult run_on_every_rank(const RunSpec& spec, const RunOptions& options) {
+  try {
+    return run(spec, options);
+  } catch (const ranks::RankFailure&) {
+    throw;
+  } catch (const ranks::PeerFailure&) {
+    throw;
+  } catch (...) {
+    if (ranks::Communicator* others = ranks::joined_ranks(); others != nullptr) {
+      others->abort(report(g_run_errors, "schedbench", std::current_exception()));
+    }
+    throw;
+  }
+}
+
+int run_command(RunArgs& a) {
+  RunOptions options;
+  GifAnimation animation(kFrameDelayCs);
+  std::optional<ResultsLock> lock;
+  // Every rank starts the run and then they agree on whether any failed (docs/design.md §10): a
+  // rank that fails alone (a file only it cannot read, rank 0's lock) would otherwise leave the
+  // others waiting in the run's first collective.
+  std::optional<RunSpec> started;
+  std::exception_ptr failed;
+  try {
+    started.emplace(start_run(a, options, animation, lock));
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  ranks::agree_on_failure(failed, ranks::world(), failed ? ending_of(failed).exit_code : 0);
+  const RunSpec& spec = *started;
+  std::optional<LockRemovedOnStop> tidy;
+  if (lock) tidy.emplace(*lock);
+  const RunOwners owners{*spec.sim, *spec.scheduler};
   const nlohmann::json config = config_json(spec.config, owners);
   fmt::print("{}", start_banner(spec.config, config));
   std::fflush(stdout);
-  const RunResult r = run(spec, options);
+  const RunResult r = run_on_every_rank(spec, options);
   fmt::print("{}", run_summary(spec.config, r, a.average_from));
   if (!a.frames_dir.empty()) {
     animation.write(frames_gif(a));
     fmt::print("  wrote           {} frames {}/frame_*.png, {}\n", animation.frames(), a.frames_dir,
                frames_gif(a));
   }
-  if (writes && !a.json_path.empty()) {
+  if (lock) {  // rank 0, with --json
     write_file_atomically(a.json_path,
                           run_json(config, spec.config, r, a.average_from).dump(2) + "\n");
     fmt::print("  wrote           {}\n", a.json_path);
@@ -511,6 +607,7 @@ void add_recommend_options(CLI::App& cmd, RecommendArgs& a) {
 }
 
 int recommend_command(RecommendArgs& a) {
+  refuse_launched("recommend");
   RecommendRequest r;
   r.given = apply_parameters(a);
   r.workload = a.config;
@@ -657,15 +754,6 @@ int help_command(CLI::App& app, const std::string& topic) {
 
 namespace {
 
-// Where a rank reports its own failure (ranks::RankFailure): stderr, but on a rank other than 0,
-// whose stderr is quiet, the stream it had before (join_ranks).
-FILE* g_run_errors = stderr;
-
-void print_to(FILE* to, const char* program, const char* kind, const char* what) {
-  constexpr size_t kMaxChars = 4000;  // above any message of ours with its quoted values cut
-  fmt::print(to, "{}: {}: {}\n", program, kind, printable(what, kMaxChars));
-}
-
 // On more than one rank (an MPI launch), rank 0 speaks for the run: the others print only the
 // errors of their own runs, and every rank must have been given the same arguments.
 void join_ranks(int argc, char** argv) {
@@ -702,28 +790,10 @@ void print_error(const char* program, const char* kind, const char* what) {
 int exit_code_of(const char* program, const std::function<int()>& body) {
   try {
     return body();
-  } catch (const UsageError& e) {
-    print_error(program, "error", e.what());
-    return 2;
-  } catch (const ranks::PeerFailure&) {
-    return 3;  // the rank that failed reports it
-  } catch (const ranks::RankFailure& e) {
-    print_to(g_run_errors, program, "run failed", e.what());
-    return 3;
-  } catch (const RunError& e) {
-    print_error(program, "run failed", e.what());
-    return 3;
-  } catch (const WriteError& e) {
-    fmt::print(stderr, "{}: {}\n", program, e.what());
-    return 3;
-  } catch (const std::bad_alloc&) {
-    // An allocation that no checked allocator named (core/memory.hpp names the buffer).
-    print_error(program, "run failed",
-                "out of host memory (this process's limit: ulimit -v, a cgroup, or the machine)");
-    return 3;
-  } catch (const std::exception& e) {
-    print_error(program, "internal error", e.what());
-    return 1;
+  } catch (const ranks::RankFailure&) {
+    return report(g_run_errors, program, std::current_exception());
+  } catch (...) {
+    return report(stderr, program, std::current_exception());
   }
 }
 

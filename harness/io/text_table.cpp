@@ -3,8 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <optional>
 
 namespace sb {
 namespace {
@@ -24,6 +27,35 @@ std::string csv_field(const std::string& s) {
   for (const char c : s)
     out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
+}
+
+// A Markdown table cell: its bars escaped and its line breaks as <br>, so that it stays one cell
+// of one row.
+std::string markdown_cell(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '|') {
+      out += "\\|";
+    } else if (s[i] == '\r' || s[i] == '\n') {
+      if (s[i] == '\r' && i + 1 < s.size() && s[i + 1] == '\n') ++i;
+      out += "<br>";
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+// A whole number, exactly (a seed may be up to 2^64 - 1, beyond a double's 53 bits); else none.
+std::optional<nlohmann::ordered_json> whole_number(const std::string& s) {
+  const char* end = s.data() + s.size();
+  uint64_t u = 0;
+  if (const auto r = std::from_chars(s.data(), end, u); r.ec == std::errc() && r.ptr == end)
+    return nlohmann::ordered_json(u);
+  int64_t i = 0;
+  if (const auto r = std::from_chars(s.data(), end, i); r.ec == std::errc() && r.ptr == end)
+    return nlohmann::ordered_json(i);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -62,7 +94,7 @@ std::string TextTable::markdown() const {
   const auto line = [](const std::vector<std::string>& cells) {
     std::string out = "|";
     for (const std::string& cell : cells)
-      out += " " + cell + " |";
+      out += " " + markdown_cell(cell) + " |";
     return out + "\n";
   };
   std::string out =
@@ -92,8 +124,10 @@ std::string TextTable::json() const {
       // A digest ("0x...") stays text; so does what is not a finite number.
       const double number = std::strtod(cell.c_str(), nullptr);
       const bool numeric = looks_numeric(cell) && cell.rfind("0x", 0) != 0 && std::isfinite(number);
-      row[rows_.front()[i]] =
-          numeric ? nlohmann::ordered_json(number) : nlohmann::ordered_json(cell);
+      const std::optional<nlohmann::ordered_json> whole = whole_number(cell);
+      row[rows_.front()[i]] = whole     ? *whole
+                              : numeric ? nlohmann::ordered_json(number)
+                                        : nlohmann::ordered_json(cell);
     }
     rows.push_back(std::move(row));
   }

@@ -9,14 +9,22 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 extern char** environ;
 
 namespace sb {
+namespace {
+
+// How long a child asked to stop has before it is killed.
+constexpr std::chrono::seconds kStopGrace{10};
+
+}  // namespace
 
 std::string ExitStatus::describe() const {
   if (!signalled) return fmt::format("exit code {}", code);
@@ -171,9 +179,18 @@ std::optional<ExitStatus> ChildProcess::poll() {
 }
 
 void ChildProcess::kill() {
-  ::kill(-pid_, SIGKILL);
+  // Asked first: an MPI launcher (mpirun) starts its ranks in process groups of their own and
+  // ends them when it is asked to stop, but killed outright it would leave them running.
+  ::kill(-pid_, SIGTERM);
+  const auto deadline = std::chrono::steady_clock::now() + kStopGrace;
   int raw = 0;
-  while (waitpid(pid_, &raw, 0) < 0 && errno == EINTR) {
+  pid_t ended = 0;
+  while ((ended = waitpid(pid_, &raw, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ::kill(-pid_, SIGKILL);
+  if (ended == 0) {
+    while (waitpid(pid_, &raw, 0) < 0 && errno == EINTR) {
+    }
   }
   ended_ = true;
 }

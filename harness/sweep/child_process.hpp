@@ -41,7 +41,8 @@ class ChildProcess {
 
   // Its status once it has ended; nothing while it runs.
   std::optional<ExitStatus> poll();
-  // Kills its process group and waits for it.
+  // Asks its process group to stop (SIGTERM), kills it (SIGKILL) where it has not ended within a
+  // few seconds, and waits for it.
   void kill();
   // Writes `line` and a line break to its standard input; false where it no longer reads.
   bool send(const std::string& line);

@@ -21,6 +21,7 @@
 #include "harness/io/json_file.hpp"
 #include "harness/job/job_results.hpp"
 #include "harness/job/parameters.hpp"
+#include "ranks/communicator.hpp"
 #include "schedulers/registry.hpp"
 #include "schedulers/run_spec.hpp"
 
@@ -96,6 +97,16 @@ std::vector<std::string> point_launcher(const std::string& command) {
         printable(command), kDefaultLauncher));
   }
   return argv;
+}
+
+void refuse_launched(const std::string& command) {
+  const char* variable = ranks::launcher_variable();
+  if (variable == nullptr) return;
+  throw UsageError(fmt::format(
+      "{}: started by an MPI launcher ({} is set), whose environment its point processes would "
+      "take for theirs; accepted: schedbench {} without a launcher (a sweep's --launcher starts "
+      "the ranks of a point)",
+      command, variable, command));
 }
 
 void check_launcher(const Job& job, const std::vector<std::string>& launcher) {

@@ -39,6 +39,11 @@ std::vector<std::string> point_runner(const std::string& command);
 inline constexpr const char* kDefaultLauncher = "mpirun -n {ranks}";
 std::vector<std::string> point_launcher(const std::string& command);
 
+// A command that starts point processes (sweep, recommend) is refused where an MPI launcher
+// started it: every point would inherit the launcher's environment and take itself for one of its
+// ranks. Throws UsageError naming `command`.
+void refuse_launched(const std::string& command);
+
 // Where some point of `job` takes several ranks: UsageError unless the launcher's program can be
 // found (a path, or a name on PATH), before anything runs.
 void check_launcher(const Job& job, const std::vector<std::string>& launcher);

@@ -109,26 +109,61 @@ void on_stop_signal(int) {
 }
 
 constexpr std::array<int, 3> kStopSignals = {SIGINT, SIGTERM, SIGHUP};
-std::array<struct sigaction, kStopSignals.size()> g_previous{};
+using Handlers = std::array<struct sigaction, kStopSignals.size()>;
+Handlers g_previous{};     // StopSignals'
+Handlers g_before_lock{};  // LockRemovedOnStop's
+
+// `handler` for every stop signal, the handlers before it kept in `previous`.
+void handle_stops(void (*handler)(int), Handlers& previous) {
+  struct sigaction sa {};
+  sa.sa_handler = handler;
+  sigemptyset(&sa.sa_mask);
+  for (size_t i = 0; i < kStopSignals.size(); ++i)
+    sigaction(kStopSignals[i], &sa, &previous[i]);
+}
+
+void restore_stops(const Handlers& previous) {
+  for (size_t i = 0; i < kStopSignals.size(); ++i)
+    sigaction(kStopSignals[i], &previous[i], nullptr);
+}
+
+std::array<char, 4096> g_lock_file{};  // LockRemovedOnStop's, for its handler
+
+// Only async-signal-safe calls. The signal is blocked while its handler runs, so that raised again
+// with its default action it ends the process once the handler returns.
+void remove_lock_and_stop(int signal) {
+  unlink(g_lock_file.data());
+  struct sigaction sa {};
+  sa.sa_handler = SIG_DFL;
+  sigaction(signal, &sa, nullptr);
+  raise(signal);
+}
 
 }  // namespace
 
 StopSignals::StopSignals() {
   g_stop = 0;
-  struct sigaction sa {};
-  sa.sa_handler = on_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  for (size_t i = 0; i < kStopSignals.size(); ++i)
-    sigaction(kStopSignals[i], &sa, &g_previous[i]);
+  handle_stops(on_stop_signal, g_previous);
 }
 
 StopSignals::~StopSignals() {
-  for (size_t i = 0; i < kStopSignals.size(); ++i)
-    sigaction(kStopSignals[i], &g_previous[i], nullptr);
+  restore_stops(g_previous);
 }
 
 bool StopSignals::requested() {
   return g_stop != 0;
+}
+
+LockRemovedOnStop::LockRemovedOnStop(const ResultsLock& lock) {
+  const std::string& path = lock.path();
+  g_lock_file.fill('\0');
+  // A longer name is left as it is rather than cut into another file's (unlink("") fails).
+  if (path.size() < g_lock_file.size()) path.copy(g_lock_file.data(), path.size());
+  handle_stops(remove_lock_and_stop, g_before_lock);
+}
+
+LockRemovedOnStop::~LockRemovedOnStop() {
+  restore_stops(g_before_lock);
 }
 
 }  // namespace sb

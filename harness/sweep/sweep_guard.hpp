@@ -16,9 +16,23 @@ class ResultsLock {
   ResultsLock(const ResultsLock&) = delete;
   ResultsLock& operator=(const ResultsLock&) = delete;
 
+  const std::string& path() const { return path_; }  // the lock file's
+
  private:
   std::string path_;
   int fd_ = -1;
+};
+
+// While it lives, SIGINT, SIGTERM and SIGHUP remove `lock`'s file and then end the process as they
+// would have: for a command that never polls for a stop (run), which would leave the file behind
+// (harmless, since the next writer takes over a lock that nobody holds, but untidy). The previous
+// handlers come back with the destructor.
+class LockRemovedOnStop {
+ public:
+  explicit LockRemovedOnStop(const ResultsLock& lock);
+  ~LockRemovedOnStop();
+  LockRemovedOnStop(const LockRemovedOnStop&) = delete;
+  LockRemovedOnStop& operator=(const LockRemovedOnStop&) = delete;
 };
 
 // Requests, results and logs of the running points: RESULTS.scratch-PID/, removed when the

@@ -141,7 +141,7 @@ RunResult run_streamed(const RunSpec& spec, const RunOptions& opt, MakeDeviceSch
     } catch (const RunError&) {
       failed = std::current_exception();
     }
-    agree_on_failure(failed, comm);
+    ranks::agree_on_failure(failed, comm);
     const PhaseCount total = sum_over_ranks(here.count, comm);
     add_phase(r.counts, total, sizeof(Particle));
     digest = here.digest;
@@ -153,7 +153,7 @@ RunResult run_streamed(const RunSpec& spec, const RunOptions& opt, MakeDeviceSch
       } catch (const RunError&) {
         failed = std::current_exception();
       }
-      agree_on_failure(failed, comm);
+      ranks::agree_on_failure(failed, comm);
     }
     if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(run.particles()));
   }
@@ -188,13 +188,15 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
   using Particle = typename Sim::Particle;
   const RunConfig& c = spec.config;
   ranks::Communicator& comm = ranks::world();
-  check_ranks(spec, opt, comm);
-  use_rank_device(comm);
+  const uint64_t share = ranks::shares(c.init_n, comm.size())[comm.rank()];
+  on_every_rank(comm, [&] {
+    check_ranks(spec, opt, comm);
+    use_rank_device(comm);
+    if (share > c.capacity) throw CapacityError(c.capacity, share);
+  });
   if (comm.size() > 1) ranks::device_world();  // made now, every rank taking part, untimed
   HostState<Sim> host_state(spec.setup<Sim>());
   const PhasePlan& plan = spec.plan();
-  const uint64_t share = ranks::shares(c.init_n, comm.size())[comm.rank()];
-  if (share > c.capacity) throw CapacityError(c.capacity, share);
   const auto device = describe_device();
   if (!device) throw RunError(c.scheduler + " needs a CUDA device and none is present");
   // The particle slots (two arrays unless the compaction is in place) must fit in what the
@@ -279,7 +281,7 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
     } catch (const RunError&) {
       failed = std::current_exception();
     }
-    agree_on_failure(failed, comm);
+    ranks::agree_on_failure(failed, comm);
     r.parts_ms["mobility"] += mobility.elapsed_ms();
     const PhaseCount total = sum_over_ranks(here, comm);
     add_phase(r.counts, total, sizeof(Particle));
@@ -302,7 +304,7 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
       } catch (const RunError&) {
         failed = std::current_exception();
       }
-      agree_on_failure(failed, comm);
+      ranks::agree_on_failure(failed, comm);
     }
     if (wants_snapshot(opt, phase))
       opt.on_snapshot(phase, HostParticleSet<Sim>(particles.to_host(n)));

@@ -1,6 +1,7 @@
 #include "sims/air/air.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -148,6 +149,17 @@ const DeclaredParameter& three_body_density() {
   return p;
 }
 
+std::string first_default_file(const std::vector<std::string>& candidates) {
+  std::error_code error;
+  for (const std::string& p : candidates) {
+    if (std::filesystem::is_regular_file(p, error))
+      return std::filesystem::path(p).lexically_normal().string();
+  }
+  throw UsageError(fmt::format("{}: the default cross sections are in none of {}; give {} FILE",
+                               cross_section().flag, fmt::join(candidates, ", "),
+                               cross_section().flag));
+}
+
 }  // namespace air
 
 namespace {
@@ -181,20 +193,14 @@ void note_effective(const std::string& path, const air::CollisionTable& table) {
 // data/lxcat-siglo.txt in the source tree the binary was built from, else beside the
 // executable's build directory (build/bin/..) or install prefix (bin/..).
 std::string default_cross_sections() {
-  std::vector<fs::path> candidates = {fs::path(SB_SOURCE_DIR) / kDefaultFile};
+  std::vector<std::string> candidates = {(fs::path(SB_SOURCE_DIR) / kDefaultFile).string()};
   std::error_code error;
   const fs::path exe = fs::read_symlink("/proc/self/exe", error);
   if (!error) {
-    candidates.push_back(exe.parent_path() / ".." / ".." / kDefaultFile);
-    candidates.push_back(exe.parent_path() / ".." / kDefaultFile);
+    candidates.push_back((exe.parent_path() / ".." / ".." / kDefaultFile).string());
+    candidates.push_back((exe.parent_path() / ".." / kDefaultFile).string());
   }
-  for (const fs::path& p : candidates) {
-    if (fs::is_regular_file(p, error)) return p.lexically_normal().string();
-  }
-  throw UsageError(
-      fmt::format("--cross-sections: the default {} is neither in the sources ({}) nor beside the "
-                  "executable; give --cross-sections FILE",
-                  kDefaultFile, SB_SOURCE_DIR));
+  return air::first_default_file(candidates);
 }
 
 air::Extrapolate extrapolate_of(const std::string& mode) {

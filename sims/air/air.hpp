@@ -362,6 +362,10 @@ const DeclaredParameter& magnetic_field();
 const DeclaredParameter& field_angle();
 const DeclaredParameter& thermal_gas();
 const DeclaredParameter& cross_section();  // optional: the default file when not given
+// The first of `candidates` that is a regular file: air's default cross sections (the sources'
+// data/lxcat-siglo.txt, else beside the executable). Throws UsageError naming cross_section()'s
+// option where none is.
+std::string first_default_file(const std::vector<std::string>& candidates);
 const DeclaredParameter& phases();
 const DeclaredParameter& phase_time();
 const DeclaredParameter& extrapolate();

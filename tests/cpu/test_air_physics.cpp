@@ -31,6 +31,18 @@ double work_mismatch(const air::Fields& f, double flight, int flights) {
   return std::fabs(gained - work) / std::fabs(work);
 }
 
+// Where the default cross sections are nowhere, the error names the option that gives a file.
+TEST(AirCrossSections, AMissingDefaultNamesTheOptionThatGivesOne) {
+  try {
+    air::first_default_file({"/nonexistent/lxcat.txt", "/"});  // "/" is no regular file
+    FAIL() << "expected a UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(),
+                 "--cross-section: the default cross sections are in none of "
+                 "/nonexistent/lxcat.txt, /; give --cross-section FILE");
+  }
+}
+
 TEST(AirPusher, EnergyGainedIsTheFieldsWork) {
   const double a = air::kElementaryCharge / air::kElectronMass * 1e7;  // 10 MV/m
   const air::Fields electric{{0, 0, a}, {0, 0, 0}, false, 0};

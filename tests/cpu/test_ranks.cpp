@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -275,6 +276,152 @@ TEST(RanksFaults, MpiMissingAtRunTimeIsOneLine) {
             std::string::npos)
       << o.err;
   EXPECT_NE(o.err.find("libsb_mpi.so"), std::string::npos) << o.err;
+}
+
+// A rank that fails alone before the run's first collective ends every rank with one line from
+// it, within a minute, rather than leaving the others waiting for it (docs/design.md §10).
+constexpr double kMostSeconds = 60;
+
+// The command line of `schedbench run ARGS` for a rank of an MPMD launch.
+std::vector<std::string> run_args(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {SCHEDBENCH_EXE, "run"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+// `run` after `before` (a rank's options, or a program that sets its limits and execs it).
+std::vector<std::string> after(std::vector<std::string> before,
+                               const std::vector<std::string>& run) {
+  before.insert(before.end(), run.begin(), run.end());
+  return before;
+}
+
+void expect_one_line(const Outcome& o, int exit_code, const std::string& says) {
+  EXPECT_EQ(o.exit_code, exit_code) << o.err;
+  // One line of ours (mpirun may add its own about the ranks' exit codes).
+  size_t ours = 0;
+  std::istringstream lines(o.err);
+  for (std::string line; std::getline(lines, line);)
+    ours += line.rfind("schedbench: ", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(ours, 1u) << o.err;
+  EXPECT_NE(o.err.find(says), std::string::npos) << o.err;
+}
+
+// Rank 1 runs in a folder without the cross-section file that rank 0 reads.
+TEST(RanksFaults, ARankWithoutItsCrossSectionFileEndsEveryRank) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  std::filesystem::create_directories(dir.path("has"));
+  std::filesystem::create_directories(dir.path("lacks"));
+  std::filesystem::copy_file(std::string(SCHEDBENCH_SOURCE_DIR) + "/data/lxcat-siglo.txt",
+                             dir.path("has/xs.txt"));
+  const std::vector<std::string> run =
+      run_args({"--sim", "air", "--scheduler", "cpu-serial", "--init-n", "50", "--reduced-field",
+                "400", "--phases", "2", "--phase-time", "1e-12", "--cross-section", "xs.txt"});
+  const Outcome o = testing_support::run_within(
+      testing_support::mpmd_argv(
+          {after({"-wdir", dir.path("has")}, run), after({"-wdir", dir.path("lacks")}, run)}),
+      dir, kMostSeconds);
+  expect_one_line(o, 2, "schedbench: error: rank 1 of 2: ");
+  EXPECT_NE(o.err.find("xs.txt"), std::string::npos) << o.err;
+}
+
+// Rank 0 alone makes the results file's lock; here a folder stands in its way.
+TEST(RanksFaults, RankZeroUnableToLockItsResultsEndsEveryRank) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  std::filesystem::create_directories(dir.path("r.json.lock"));
+  const Outcome o = testing_support::run_within(
+      testing_support::ranks_argv(
+          2, {"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "100", "--steps", "20"},
+          dir.path("r.json")),
+      dir, kMostSeconds);
+  expect_one_line(o, 3, "schedbench: rank 0 of 2: cannot create the lock file ");
+  EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
+}
+
+// Rank 1's address space is limited (ulimit -v) below what --capacity needs; rank 0's is not.
+TEST(RanksFaults, ARankWithASmallerMemoryLimitEndsEveryRank) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  const std::vector<std::string> run =
+      run_args({"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "100", "--steps", "20",
+                "--capacity", "5e7"});
+  const std::vector<std::string> limited =
+      after({"sh", "-c", "ulimit -v 2000000 && exec \"$0\" \"$@\""}, run);
+  const Outcome o =
+      testing_support::run_within(testing_support::mpmd_argv({run, limited}), dir, kMostSeconds);
+  expect_one_line(o, 3, "schedbench: run failed: rank 1 of 2: --capacity 50000000 needs ");
+  EXPECT_NE(o.err.find("ulimit -v"), std::string::npos) << o.err;
+}
+
+// A --ranks other than the launcher's count is refused before the run says anything.
+TEST(RanksFaults, RanksOtherThanTheLaunchersAreRefusedBeforeTheBanner) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  const Outcome o = run_on_ranks(2,
+                                 {"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "100",
+                                  "--steps", "5", "--ranks", "3"},
+                                 dir, "");
+  expect_one_line(o, 2, "schedbench: error: --ranks: 3 but 2 rank(s) started; accepted: ");
+  EXPECT_EQ(o.out, "");
+}
+
+// A run stopped by its launcher (mpirun passes SIGTERM to its ranks) leaves no lock behind.
+TEST(RanksFaults, ARunStoppedUnderTheLauncherRemovesItsLock) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  // Minutes of work on two cores, far longer than the test waits.
+  const pid_t launcher = testing_support::start_program(
+      testing_support::ranks_argv(2,
+                                  {"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "1e6",
+                                   "--steps", "1e5", "--split-chance", "0"},
+                                  dir.path("r.json")),
+      dir.path("stdout"), dir.path("stderr"));
+  ASSERT_GT(launcher, 0);
+  // The banner comes once the ranks have started the run, its results file locked.
+  ASSERT_TRUE(testing_support::eventually(
+      [&] { return testing_support::slurp(dir.path("stdout")).find("running mvp") == 0; },
+      kMostSeconds))
+      << "the run did not start";
+  ASSERT_TRUE(std::filesystem::exists(dir.path("r.json.lock")));
+  kill(launcher, SIGTERM);
+  ASSERT_TRUE(testing_support::eventually([&] { return testing_support::has_ended(launcher); },
+                                          kMostSeconds))
+      << "mpirun did not end";
+  testing_support::wait_exit_code(launcher);
+  EXPECT_FALSE(std::filesystem::exists(dir.path("r.json.lock")));
+  EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
+}
+
+// sweep and recommend start point processes of their own, which would take the launcher's
+// environment for theirs: refused under one.
+TEST(RanksFaults, SweepAndRecommendUnderALauncherAreRefused) {
+  if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  const std::string job = dir.write("j.json", R"({"name": "j", "sims": ["mvp"],
+    "schedulers": ["cpu-serial"], "axes": {"init_n": 100, "steps": 5}})");
+  const std::vector<std::vector<std::string>> commands = {
+      {"sweep", job, "--out", dir.path("r.json")},
+      {"recommend", "--sim", "mvp", "--schedulers", "cpu-serial", "--budget", "5", "--init-n",
+       "100", "--steps", "5", "--out", dir.path("r.json")}};
+  for (const std::vector<std::string>& command : commands) {
+    std::vector<std::string> argv = testing_support::mpirun_with_options();
+    argv.insert(argv.end(), {"-n", "1", SCHEDBENCH_EXE});
+    argv.insert(argv.end(), command.begin(), command.end());
+    const Outcome o = testing_support::run_within(argv, dir, kMostSeconds);
+    // Our one line first (mpirun adds its own about the exit code).
+    const std::string line = "schedbench: error: " + command[0] +
+                             ": started by an MPI launcher (OMPI_COMM_WORLD_SIZE is set), whose "
+                             "environment its point processes would take for theirs; accepted: "
+                             "schedbench " +
+                             command[0] +
+                             " without a launcher (a sweep's --launcher starts the ranks of a "
+                             "point)\n";
+    expect_one_line(o, 2, line);
+    EXPECT_EQ(o.err.rfind(line, 0), 0u) << o.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
+  }
 }
 
 // --ranks names the launcher's count: without a launcher a run is one rank.

@@ -167,6 +167,20 @@ TEST(TextTable, WritesMarkdownCsvAndJson) {
   EXPECT_FALSE(j[1].contains("ms"));    // an empty cell is left out, never null
 }
 
+// A cell that holds a bar or a line break stays one Markdown cell of one row; a whole number
+// beyond a double's 53 bits (the largest seed) stays exact in JSON.
+TEST(TextTable, KeepsCellsWholeInMarkdownAndJson) {
+  TextTable t({"label", "seed"});
+  t.add_row({"a|b\nc\r\nd", "18446744073709551615"});
+  t.add_row({"e", "-9007199254740993"});
+  EXPECT_EQ(t.markdown(),
+            "| label | seed |\n| --- | --- |\n| a\\|b<br>c<br>d | 18446744073709551615 |\n"
+            "| e | -9007199254740993 |\n");
+  const nlohmann::json j = nlohmann::json::parse(t.json());
+  EXPECT_EQ(j[0]["seed"].get<uint64_t>(), UINT64_MAX);
+  EXPECT_EQ(j[1]["seed"].get<int64_t>(), -9007199254740993);
+}
+
 TEST(AxisEdit, ReadsListsWordsAndJson) {
   auto [key, v] = parse_axis_edit("-a", "block_size=32,64");
   EXPECT_EQ(key, "block_size");
@@ -256,6 +270,20 @@ TEST(SweepOptions, InterleavedVisitsJoinIntoOneRecordPerPoint) {
   };
   EXPECT_EQ(order(first), order(sweep("b.json", "7")));
   EXPECT_NE(order(first), order(sweep("c.json", "8")));
+}
+
+// Each visit runs at least one repetition: more visits than a fixed count of repetitions would
+// record more runs than asked, and are refused.
+TEST(SweepOptions, MoreVisitsThanRepetitionsAreRefused) {
+  TempDir dir;
+  const Outcome o = schedbench(dir, {"sweep", seed_job(dir, "[1]"), "--out", dir.path("r.json"),
+                                     "--interleave", "4", "--repetitions", "1"});
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(o.err,
+            "schedbench: error: --interleave: 4 visits cannot share 1 repetition(s), each visit "
+            "running at least one; accepted: --interleave at most 1, or at least 4 repetitions "
+            "(--repetitions, or the job's)\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
 }
 
 TEST(SweepOptions, BadValuesAreOneLineExitTwoAndNothingWritten) {

@@ -406,17 +406,22 @@ TEST(Sweep, GpusThatDoNotExistAreRefused) {
   EXPECT_FALSE(fs::exists(dir.path("r.json")));
 }
 
-TEST(Sweep, APointOfSeveralRanksRunsBehindTheLauncherWithTheOneRankDigest) {
-  if (testing_support::mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
-  TempDir dir;
+// The tests' mpirun as a sweep's --launcher.
+std::string mpirun_launcher() {
   std::string launcher;
   for (const std::string& word : testing_support::ranks_argv(2, {}, ""))
     launcher += (word == "2"                               ? "{ranks}"
                  : word == SCHEDBENCH_EXE || word == "run" ? ""
                                                            : word) +
                 " ";
+  return launcher;
+}
+
+TEST(Sweep, APointOfSeveralRanksRunsBehindTheLauncherWithTheOneRankDigest) {
+  if (testing_support::mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
   const Outcome o = schedbench(
-      dir, {"sweep", ranks_job(dir), "--out", dir.path("r.json"), "--launcher", launcher});
+      dir, {"sweep", ranks_job(dir), "--out", dir.path("r.json"), "--launcher", mpirun_launcher()});
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
   const nlohmann::json points = read_json(dir.path("r.json"))["points"];
   ASSERT_EQ(points.size(), 3u);
@@ -426,6 +431,40 @@ TEST(Sweep, APointOfSeveralRanksRunsBehindTheLauncherWithTheOneRankDigest) {
     EXPECT_EQ(points[k]["ranks"], k + 1);
     EXPECT_EQ(points[k]["digest"], points[0]["digest"]) << k + 1 << " ranks";
   }
+}
+
+// The processes whose command line names `text` (from /proc).
+std::vector<pid_t> processes_naming(const std::string& text) {
+  std::vector<pid_t> out;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = testing_support::slurp(e.path().string() + "/cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(text) != std::string::npos) out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
+// A point of several ranks past --point-timeout ends with its ranks: mpirun, asked to stop,
+// ends them (killed outright it would leave them running, in process groups of their own).
+TEST(Sweep, APointOfSeveralRanksStoppedAtItsTimeoutLeavesNoRank) {
+  if (testing_support::mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
+  TempDir dir;
+  // Minutes of work on two cores, far longer than its timeout.
+  const std::string job = dir.write("long.json", R"({"name": "long", "sims": ["mvp"],
+    "schedulers": ["cpu-serial"], "repetitions": 1, "warmup": 0,
+    "axes": {"init_n": 1000000, "steps": 100000, "split_chance": 0, "ranks": 2}})");
+  const Outcome o = schedbench(dir, {"sweep", job, "--out", dir.path("r.json"), "--launcher",
+                                     mpirun_launcher(), "--point-timeout", "5"});
+  EXPECT_EQ(o.exit_code, 3) << o.out << o.err;
+  // The ranks' command lines name their request, in the sweep's scratch folder in `dir`; none
+  // is left once the sweep has ended (a launcher killed outright leaves them to notice its end on
+  // their own, if ever).
+  const std::vector<pid_t> left = processes_naming(dir.path("r.json.scratch-"));
+  EXPECT_TRUE(left.empty()) << left.size() << " rank(s) still running";
+  for (const pid_t pid : left)
+    kill(pid, SIGKILL);
 }
 
 TEST(Sweep, APointOfMoreRanksThanGpusOrWithoutItsLauncherIsRefused) {

@@ -23,6 +23,19 @@ inline std::string mpirun() {
   return "";
 }
 
+// mpirun and its options for the tests: oversubscribed on CI's two cores; as root in CI's
+// container; without the kernel's cross-memory attach, which containers often forbid.
+inline std::vector<std::string> mpirun_with_options() {
+  return {mpirun(),
+          "--oversubscribe",
+          "--allow-run-as-root",
+          "--bind-to",
+          "none",
+          "--mca",
+          "btl_vader_single_copy_mechanism",
+          "none"};
+}
+
 // The command line of `schedbench run ARGS` on `n` ranks (0: without a launcher), writing its
 // result JSON to `json` where that is not empty.
 inline std::vector<std::string> ranks_argv(int n, const std::vector<std::string>& args,
@@ -30,18 +43,8 @@ inline std::vector<std::string> ranks_argv(int n, const std::vector<std::string>
                                            const std::string& exe = SCHEDBENCH_EXE) {
   std::vector<std::string> argv;
   if (n > 0) {
-    // Oversubscribed on CI's two cores; as root in CI's container; without the kernel's
-    // cross-memory attach, which containers often forbid.
-    argv = {mpirun(),
-            "-n",
-            std::to_string(n),
-            "--oversubscribe",
-            "--allow-run-as-root",
-            "--bind-to",
-            "none",
-            "--mca",
-            "btl_vader_single_copy_mechanism",
-            "none"};
+    argv = mpirun_with_options();
+    argv.insert(argv.begin() + 1, {"-n", std::to_string(n)});
   }
   argv.push_back(exe);
   argv.push_back("run");
@@ -57,6 +60,36 @@ inline std::vector<std::string> ranks_argv(int n, const std::vector<std::string>
 inline Outcome run_on_ranks(int n, const std::vector<std::string>& args, const TempDir& dir,
                             const std::string& json) {
   return run_program(ranks_argv(n, args, json.empty() ? "" : dir.path(json)), dir.path("."));
+}
+
+// mpirun starting one rank of each of `ranks`: options of the rank (its folder: -wdir DIR) and
+// its command line (an MPMD launch, where the ranks differ but for their arguments).
+inline std::vector<std::string> mpmd_argv(const std::vector<std::vector<std::string>>& ranks) {
+  std::vector<std::string> argv = mpirun_with_options();
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    if (r > 0) argv.push_back(":");
+    argv.push_back("-n");
+    argv.push_back("1");
+    argv.insert(argv.end(), ranks[r].begin(), ranks[r].end());
+  }
+  return argv;
+}
+
+// Runs `argv` (a launcher's command line) to its end, or for at most `seconds`: where it runs
+// longer (ranks waiting for one that failed), the launcher is stopped (SIGTERM, which ends its
+// ranks) and the outcome's exit code is -1, its stderr saying so first.
+inline Outcome run_within(const std::vector<std::string>& argv, const TempDir& dir,
+                          double seconds) {
+  const std::string out = dir.path("stdout"), err = dir.path("stderr");
+  const pid_t launcher = start_program(argv, out, err);
+  if (launcher < 0) return {-1, "", "cannot start " + argv[0]};
+  if (!eventually([&] { return has_ended(launcher); }, seconds)) {
+    kill(launcher, SIGTERM);
+    wait_exit_code(launcher);
+    return {-1, slurp(out), "still running after " + std::to_string(seconds) + " s; " + slurp(err)};
+  }
+  const int code = wait_exit_code(launcher);
+  return {code, slurp(out), slurp(err)};
 }
 
 // air with its space charge, small enough for a test on several ranks: `init_n` electrons from a
