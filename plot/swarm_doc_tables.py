@@ -57,6 +57,8 @@ def cell(c, scale):
     text = with_error(c["reference"], c["reference_error"], scale)
     diff = f"{c['difference_percent']:+.2f} %" if "difference_percent" in c else "–"
     sigma = f"{c['difference_sigma']:+.1f}" if c.get("difference_sigma") is not None else "–"
+    if not c["compared"]:
+        return f"{text} (not compared at this size: {diff})"
     mark = " **outlier**" if c["outlier"] else ""
     return f"{text} ({diff}, {sigma}){mark}"
 
@@ -103,7 +105,9 @@ def tables(results, benchmarks):
              f"{', '.join(devices)}, a build of {', '.join(builds)}; errors one standard error, "
              "blocked over phases. Each code's cell: its value ± its error (difference of ours from it, in per cent "
              "and in combined standard errors); **outlier**: the odd one among the codes "
-             "(`data/swarm/README.md`, \"Published values\"), not counted below.", ""]
+             "(`data/swarm/README.md`, \"Published values\"), not counted below; \"not "
+             "compared at this size\": a quantity the case's run size is too short for "
+             "(`data/swarm/benchmarks.json` says why).", ""]
     for key, title in GROUPS:
         names = [c["name"] for c in benchmarks["cases"]
                  if next((r["table"] for r in c["references"] if "table" in r), None) == key]
