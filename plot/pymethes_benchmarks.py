@@ -130,7 +130,8 @@ def record(benchmarks_path, results):
         refs = [r for r in case.get("references", []) if r["source"] != SOURCE]
         for q, (value, error) in done[case["name"]]["summary"].items():
             refs.append({"quantity": q, "value": float(f"{value:.6g}"),
-                         "error": float(f"{error:.3g}"), "unit": units[q], "source": SOURCE})
+                         "error": float(f"{error:.3g}"), "unit": units[q], "source": SOURCE,
+                         "code": benchmarks["sources"][SOURCE]["code"]})
         case["references"] = refs
     write_atomically(benchmarks_path, benchmarks)
 

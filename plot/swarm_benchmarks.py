@@ -3,7 +3,8 @@ sources: data/swarm/README.md), against the values data/swarm/benchmarks.json re
 case: runs every case as `schedbench run --sim air ... --json`, takes the run's averages over
 its relaxed phases (`result.averages`, one standard error each) and compares them with each
 reference value, in per cent and in combined standard errors. Writes the results as JSON
-(plot/fig_swarm_benchmarks.py draws them; plot/test_swarm_benchmarks.py asserts the `ci` size)
+(plot/fig_swarm_benchmarks.py draws them, plot/swarm_doc_tables.py writes docs/physics.md's
+tables from them; plot/test_swarm_benchmarks.py asserts the `ci` size)
 and prints the comparison.
 
     .venv/bin/python plot/swarm_benchmarks.py --size ci
@@ -12,10 +13,12 @@ and prints the comparison.
 """
 
 import argparse
+import decimal
 import json
 import math
 import os
 import pathlib
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -26,22 +29,27 @@ SCHEDBENCH = ROOT / "build" / "bin" / "schedbench"
 BENCHMARKS = ROOT / "data" / "swarm" / "benchmarks.json"
 SCHEMA = "schedbench.swarm-benchmarks-results/1"
 
-# The observables compared, as the run's JSON names them, with their units and the kind of
-# tolerance plot/test_swarm_benchmarks.py gives them.
+# The observables compared, as the run's JSON names them (effective_rate_coefficient_m3_per_s is
+# derived from two of them: effective_rate), with their units.
 QUANTITIES = {
-    "mean_energy_eV": ("eV", "energy"),
-    "flux_drift_m_per_s": ("m/s", "drift"),
-    "bulk_drift_m_per_s": ("m/s", "drift"),
-    "flux_ND_L_per_m_s": ("1/(m s)", "diffusion"),
-    "flux_ND_T_per_m_s": ("1/(m s)", "diffusion"),
-    "bulk_ND_L_per_m_s": ("1/(m s)", "diffusion"),
-    "bulk_ND_T_per_m_s": ("1/(m s)", "diffusion"),
-    "ionization_rate_coefficient_m3_per_s": ("m^3/s", "rate"),
-    "attachment_rate_coefficient_m3_per_s": ("m^3/s", "rate"),
-    "effective_ionization_frequency_per_s": ("1/s", "rate"),
-    "alpha_N_m2": ("m^2", "rate"),
-    "eta_N_m2": ("m^2", "rate"),
+    "mean_energy_eV": "eV",
+    "flux_drift_m_per_s": "m/s",
+    "bulk_drift_m_per_s": "m/s",
+    "flux_ND_L_per_m_s": "1/(m s)",
+    "flux_ND_T_per_m_s": "1/(m s)",
+    "bulk_ND_L_per_m_s": "1/(m s)",
+    "bulk_ND_T_per_m_s": "1/(m s)",
+    "ionization_rate_coefficient_m3_per_s": "m^3/s",
+    "attachment_rate_coefficient_m3_per_s": "m^3/s",
+    "effective_rate_coefficient_m3_per_s": "m^3/s",
+    "effective_ionization_frequency_per_s": "1/s",
+    "alpha_N_m2": "m^2",
+    "eta_N_m2": "m^2",
 }
+
+# A published value this many of its errors from the mean of the other codes' values is the odd
+# one among them (data/swarm/README.md, "Published values").
+ODD_ONE_ERRORS = 3
 
 # CODATA 2018 (sims/air/constants.hpp uses the same).
 ELEMENTARY_CHARGE = 1.602176634e-19  # C
@@ -83,6 +91,54 @@ def constant_frequency_rate(coefficient_a2):
     """The rate coefficient (m^3/s) of a process of cross section a eps^-1/2 Angstrom^2: a
     sqrt(2 e / m), whatever the electrons' distribution."""
     return coefficient_a2 * ANGSTROM2 * math.sqrt(2 * ELEMENTARY_CHARGE / ELECTRON_MASS)
+
+
+def printed_half_unit(ref):
+    """Half a unit of the last digit a published value is printed with, in the value's unit: the
+    rounding of the printed number, the least error it can have."""
+    exponent = decimal.Decimal(ref["printed"].lstrip("-")).as_tuple().exponent
+    return 0.5 * 10.0 ** exponent * abs(ref["printed_scale"])
+
+
+def printed_error(ref):
+    """A published value's own error: the standard deviation its code prints (none: 0)."""
+    return abs(ref["value"]) * ref.get("printed_sigma_percent", 0.0) / 100
+
+
+def odd_one_errors(ref, others):
+    """How far a published value lies from the mean of the other codes' values of the same case
+    and quantity, in errors: its printed error combined with the others', the largest of their
+    spread (sample standard deviation), their own errors and half a unit of the last digit."""
+    values = [r["value"] for r in others]
+    spread = statistics.stdev(values) if len(values) > 1 else 0.0
+    error = max([spread, printed_half_unit(ref)]
+                + [max(printed_error(r), printed_half_unit(r)) for r in others])
+    return abs(ref["value"] - statistics.mean(values)) / math.hypot(printed_error(ref), error)
+
+
+def mark_published(refs):
+    """Sets the error, its origin and the odd-one marking of one case's published values of one
+    quantity (data/swarm/README.md, "Published values"), in place: a value more than
+    ODD_ONE_ERRORS errors from the mean of at least two other codes' is marked an outlier; the
+    error is the printed standard deviation where the code prints one, else the spread of the
+    codes not marked (sample standard deviation), at least half a unit of the last digit
+    (error_from: printed, spread or rounding)."""
+    for k, ref in enumerate(refs):
+        ref.pop("outlier", None)
+        others = refs[:k] + refs[k + 1:]
+        if len(others) >= 2:
+            errors = odd_one_errors(ref, others)
+            if errors > ODD_ONE_ERRORS:
+                off = ref["value"] / statistics.mean(r["value"] for r in others) - 1
+                ref["outlier"] = {"from_others_mean_percent": round(100 * off, 2),
+                                  "in_errors": round(errors, 1)}
+    agreeing = [r["value"] for r in refs if "outlier" not in r]
+    spread = statistics.stdev(agreeing) if len(agreeing) > 1 else 0.0
+    for ref in refs:
+        own = printed_error(ref) if "printed_sigma_percent" in ref else spread
+        ref["error"] = max(own, printed_half_unit(ref))
+        ref["error_from"] = ("rounding" if own < printed_half_unit(ref) else
+                             "printed" if "printed_sigma_percent" in ref else "spread")
 
 
 def load_benchmarks(path=BENCHMARKS):
@@ -130,7 +186,21 @@ def run_case(case, size_name, scheduler, schedbench):
                            "without per-phase averages?)")
     ours = {name: {"mean": a["mean"], "error": a["error"], "phases": a["phases"]}
             for name, a in averages.items() if isinstance(a, dict) and name in QUANTITIES}
+    ours.update(effective_rate(ours))
     return ours, command, wall, run.get("environment", {})
+
+
+def effective_rate(ours):
+    """nu_eff / N, the ionization minus the attachment rate coefficient, as the published tables
+    give it; its error from the two errors as if independent (exact where the gas has only one
+    of the two processes, as every case here)."""
+    ion = ours.get("ionization_rate_coefficient_m3_per_s")
+    att = ours.get("attachment_rate_coefficient_m3_per_s")
+    if not ion or not att:
+        return {}
+    return {"effective_rate_coefficient_m3_per_s": {
+        "mean": ion["mean"] - att["mean"], "error": math.hypot(ion["error"], att["error"]),
+        "phases": min(ion["phases"], att["phases"])}}
 
 
 def finite(x):
@@ -148,13 +218,14 @@ def compare(ours, references, compared=None):
         mine = ours.get(q, {})
         value, error = mine.get("mean"), mine.get("error")
         ref_error = ref.get("error") or 0.0
-        row = {"quantity": q, "source": ref["source"], "reference": ref["value"],
-               "reference_error": ref_error, "unit": ref.get("unit", QUANTITIES[q][0]),
-               "ours": value, "ours_error": error,
-               "compared": compared is None or q in compared}
-        if finite(value) and finite(ref["value"]) and ref["value"] != 0:
+        row = {"quantity": q, "source": ref["source"], "code": ref.get("code", ref["source"]),
+               "reference": ref["value"], "reference_error": ref_error,
+               "unit": ref.get("unit", QUANTITIES[q]), "ours": value, "ours_error": error,
+               "compared": compared is None or q in compared, "outlier": "outlier" in ref}
+        if finite(value) and finite(ref["value"]):
             combined = math.hypot(error if finite(error) else 0.0, ref_error)
-            row["difference_percent"] = 100 * (value / ref["value"] - 1)
+            if ref["value"] != 0:
+                row["difference_percent"] = 100 * (value / ref["value"] - 1)
             row["combined_error"] = combined
             row["difference_sigma"] = (value - ref["value"]) / combined if combined > 0 else None
         rows.append(row)
@@ -170,18 +241,39 @@ def case_result(case, size_name, scheduler, schedbench):
             "comparisons": compare(ours, case.get("references", []), size.get("compare"))}
 
 
+def recompare(results, benchmarks):
+    """`results` (this script's JSON) compared again with the references `benchmarks` holds now:
+    ours as the results file has them, each case's comparisons recomputed (at the run size it
+    ran, its `compare` list), so that a results file of an earlier run meets references entered
+    since. A case benchmarks.json no longer has, or one whose run failed, is left out."""
+    cases = {c["name"]: c for c in benchmarks["cases"]}
+    again = []
+    for case in results["cases"]:
+        if case["name"] not in cases or "error" in case:
+            continue
+        ours = dict(case["ours"])
+        ours.update(effective_rate(ours))
+        again.append(dict(case, ours=ours, comparisons=compare(
+            ours, cases[case["name"]].get("references", []), case["size"].get("compare"))))
+    return dict(results, sources=benchmarks.get("sources", {}), cases=again)
+
+
 def usage_error(tool, message):
     """Bad input: one line on stderr naming it and what is accepted, and exit status 2."""
     print(f"{tool}: {message}", file=sys.stderr)
     sys.exit(2)
 
 
-def write_atomically(path, data):
+def write_text_atomically(path, text):
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as f:
-        json.dump(data, f, indent=1)
+        f.write(text)
     os.replace(f.name, path)
+
+
+def write_atomically(path, data):
+    write_text_atomically(path, json.dumps(data, indent=1))
 
 
 def run_all(benchmarks, size_name, scheduler, schedbench, names=None, only_referenced=False,
@@ -217,7 +309,7 @@ def run_all(benchmarks, size_name, scheduler, schedbench, names=None, only_refer
 
 def table(results):
     """Markdown: one row per comparison."""
-    lines = ["| case | quantity | ours ± error | reference | source | difference | in errors |",
+    lines = ["| case | quantity | ours ± error | reference | code | difference | in errors |",
              "| --- | --- | ---: | ---: | --- | ---: | ---: |"]
     for case in results["cases"]:
         if "error" in case:
@@ -233,8 +325,10 @@ def table(results):
                 else "-"
             if not c["compared"]:
                 diff, sigma = f"({diff})", "not compared"
+            elif c["outlier"]:
+                sigma += " (outlier)"
             lines.append(f"| {case['name']} | {c['quantity']} | {ours} | {c['reference']:.5g} | "
-                         f"{c['source']} | {diff} | {sigma} |")
+                         f"{c['code']} | {diff} | {sigma} |")
     return "\n".join(lines)
 
 

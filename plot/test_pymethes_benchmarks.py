@@ -166,7 +166,8 @@ class Record(unittest.TestCase):
         case = cases["reid-ramp-20Td"]
         mine = [r for r in case["references"] if r["source"] == pb.SOURCE]
         self.assertEqual(mine, [{"quantity": "mean_energy_eV", "value": 0.5, "error": 0.01,
-                                 "unit": "eV", "source": pb.SOURCE}])
+                                 "unit": "eV", "source": pb.SOURCE,
+                                 "code": "pyMETHES 0.2 (our run of it)"}])
         others = {r["source"] for r in case["references"]} - {pb.SOURCE}
         self.assertEqual(others, {"reid-1979-mc", "scena-2020-mc"})
 

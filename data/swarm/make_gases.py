@@ -72,6 +72,13 @@ def inverse_root(coefficient_a2):
     return [(e, coefficient_a2 * ANGSTROM2 / math.sqrt(e)) for e in inverse_root_energies()]
 
 
+def power_law(coefficient_a2, power):
+    """coefficient * eps^power Angstrom^2 (eps in eV) on the grid of inverse_root, whose
+    relative interpolation error for a power p is about p (p - 1) / 8 (ln 10 / 100)^2: below
+    1.4e-4 for p = -1."""
+    return [(e, coefficient_a2 * ANGSTROM2 * e ** power) for e in inverse_root_energies()]
+
+
 def header(title, lines):
     """Free text before the first block, which air skips, and a separator line."""
     return [title, ""] + lines + ["", "x" * 56, ""]
@@ -95,15 +102,19 @@ def reid_ramp():
                         "Reid (1979): sigma = 10 (eps - 0.2) A^2 for eps >= 0.2 eV"))
 
 
-def lucas_saelee(f, name):
-    s = name
-    about = ["Lucas-Saelee ionization model: J. Lucas and H. T. Saelee, J. Phys. D 8, 640",
+def lucas_saelee_about(f):
+    return ["Lucas-Saelee ionization model: J. Lucas and H. T. Saelee, J. Phys. D 8, 640",
              "(1975). Elastic 4 eps^-1/2 A^2 (isotropic, constant collision frequency),",
              f"excitation 0.1 (1 - F) (eps - 15.6) A^2 and ionization 0.1 F (eps - 15.6) A^2",
              f"above 15.6 eV, here F = {f:g}; mass ratio m/M = 1e-3; gas at rest (0 K).",
              "The benchmark shares the energy left after an ionization uniformly",
              "(--ionization-sharing uniform). Written by data/swarm/make_gases.py; tables end",
              f"at {TOP_EV:g} eV (use --max-energy, data/swarm/README.md)."]
+
+
+def lucas_saelee(f, name, about=None):
+    s = name
+    about = about or lucas_saelee_about(f)
     out = (header(f"Model gas {s} for sim air (schedbench).", about) + comment_block(s, about)
            + elastic(s, 1e-3, inverse_root(4.0), "Lucas and Saelee (1975): 4 eps^-1/2 A^2"))
     if f < 1:
@@ -113,6 +124,18 @@ def lucas_saelee(f, name):
         out += inelastic("IONIZATION", s, 15.6, ramp(15.6, 0.1 * f),
                          f"Lucas and Saelee (1975): 0.1 F (eps - 15.6) A^2, F = {f:g}")
     return out
+
+
+def lucas_saelee_attachment(a, p, name):
+    """Lucas-Saelee F = 0 with the attachment a eps^p A^2 of Ness and Robson (1986), one of the
+    three variants of the LoKI-MC benchmark document's Table 2 (data/swarm/README.md)."""
+    about = lucas_saelee_about(0.0) + [
+        f"With Ness and Robson's attachment a eps^p A^2, a = {a:g}, p = {p:g} (K. F. Ness and",
+        "R. E. Robson, Phys. Rev. A 34, 2185 (1986)), as in Table 2 of the LoKI-MC benchmark",
+        "document (Dias et al. 2022)."]
+    return (lucas_saelee(0.0, name, about)
+            + attachment(name, power_law(a, p),
+                         f"Ness and Robson (1986): a eps^p A^2, a = {a:g}, p = {p:g}"))
 
 
 def maxwell():
@@ -163,6 +186,12 @@ GASES = {
     "lucas-saelee-f0": lambda: lucas_saelee(0.0, "lucas-saelee-f0"),
     "lucas-saelee-f0.5": lambda: lucas_saelee(0.5, "lucas-saelee-f0.5"),
     "lucas-saelee-f1": lambda: lucas_saelee(1.0, "lucas-saelee-f1"),
+    "lucas-saelee-f0-att-a5e-4-p0.5":
+        lambda: lucas_saelee_attachment(5e-4, 0.5, "lucas-saelee-f0-att-a5e-4-p0.5"),
+    "lucas-saelee-f0-att-a2e-3-p-0.5":
+        lambda: lucas_saelee_attachment(2e-3, -0.5, "lucas-saelee-f0-att-a2e-3-p-0.5"),
+    "lucas-saelee-f0-att-a8e-3-p-1":
+        lambda: lucas_saelee_attachment(8e-3, -1.0, "lucas-saelee-f0-att-a8e-3-p-1"),
     "maxwell": maxwell,
     "maxwell-light": maxwell_light,
     "ness-robson-p-0.5": ness_robson_p_half,
