@@ -81,8 +81,8 @@ def report_text(folder, index):
     with contextlib.redirect_stdout(io.StringIO()):
         found, missing = jobs.figure_records(folder, index, jobs.figure_jobs(index))
         with drawn_from(folder):
-            return report.report_markdown([(j, m) for j, m, _ in found], missing, folder,
-                                          folder / "figures", folder)
+            return report.report_pages([(j, m) for j, m, _ in found], missing, folder,
+                                       folder / "figures", folder)
 
 
 class Fuzz(unittest.TestCase):

@@ -226,7 +226,9 @@ class Commands(unittest.TestCase):
         return found
 
     def run_report(self, command, results, out, preexec_fn=None, jobs=()):
-        env = dict(os.environ, SCHEDBENCH_PYTHON=sys.executable)
+        # No tool's catalog stands in for a missing one (SCHEDBENCH names none).
+        env = dict(os.environ, SCHEDBENCH_PYTHON=sys.executable,
+                   SCHEDBENCH=str(self.tmp / "no-schedbench"))
         return subprocess.run([*command, str(results), "--out", str(out), *jobs],
                               capture_output=True, text=True, check=False,
                               timeout=COMMAND_TIMEOUT_S, env=env, preexec_fn=preexec_fn)

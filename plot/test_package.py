@@ -52,10 +52,61 @@ class Frames(unittest.TestCase):
         self.assertEqual(first["counts.final"], point["counts"]["final"])
         self.assertEqual(first["digest"], point.get("digest"))
         self.assertEqual(first["repetitions"], len(point["repetitions_ms"]))
-        self.assertLessEqual(first["ci_low_ms"], first["median_ms"])
-        self.assertGreaterEqual(first["ci_high_ms"], first["median_ms"])
+        self.assertEqual(set(frame["source"]), {str(JOBS / "toy-steps.json")})
+        # The fixture's points are from before the interval was recorded, and none is noisy.
+        self.assertTrue(frame["ci_low_ms"].isna().all())
+        self.assertFalse(frame["noisy"].any())
         self.assertEqual(last["status"], "failed")
         self.assertTrue(last[["median_ms", "ci_low_ms"]].isna().all())
+
+    def test_the_interval_and_the_noisy_flag_are_the_files_own(self):
+        doc = json.loads((JOBS / "toy-steps.json").read_text())
+        doc["points"][0]["stats"].update(median_lo_ms=1.0, median_hi_ms=50.0, interval_level=0.97)
+        doc["points"][0]["noisy"] = True
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp, "toy-steps.json")
+            path.write_text(json.dumps(doc))
+            first = sr.read_results(path).iloc[0]
+        self.assertEqual((first["ci_low_ms"], first["ci_high_ms"], first["ci_level"]),
+                         (1.0, 50.0, 0.97))
+        self.assertIs(bool(first["noisy"]), True)
+
+    def test_a_run_record_is_a_row(self):
+        record = {"schema": "schedbench.run/1",
+                  "config": {"sim": "mvp", "scheduler": "cpu-serial", "init_n": 1000},
+                  "result": {"counts": {"final": 1654}, "time_ms": 4.5, "parts_ms": {},
+                             "particle_steps_per_s": 2.8e8, "digest": "0x6c"},
+                  "environment": {"host": {}, "device": None, "build": {"git_commit": "abc"}},
+                  "job": {"name": "demo", "point": "mvp__cpu-serial__init_n-1000"}}
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copy(JOBS / "toy-steps.json", tmp)
+            pathlib.Path(tmp, "run.json").write_text(json.dumps(record))
+            row = sr.read_results(pathlib.Path(tmp, "run.json")).iloc[0]
+            frame = sr.read_folder(tmp)
+        self.assertEqual((row["job"], row["label"], row["status"]),
+                         ("demo", "mvp__cpu-serial__init_n-1000", "ok"))
+        self.assertEqual((row["median_ms"], row["repetitions"], row["init_n"]), (4.5, 1, 1000))
+        self.assertEqual(row["counts.final"], 1654)
+        self.assertEqual(row["counters.particle_steps_per_s"], 2.8e8)
+        self.assertEqual(set(frame["source"]),
+                         {str(pathlib.Path(tmp, n)) for n in ("run.json", "toy-steps.json")})
+
+    def test_a_second_results_file_of_one_job_is_refused_naming_both(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copy(JOBS / "catalog.json", tmp)
+            shutil.copy(JOBS / "toy-steps.json", tmp)
+            shutil.copy(JOBS / "toy-steps.json", pathlib.Path(tmp, "toy-steps.second.json"))
+            for read in (sr.read_folder, sr.job_files):
+                with self.assertRaisesRegex(ValueError, r"toy-steps.second.json: a second "
+                                            r"results file of job toy-steps \(the first: "
+                                            r".*/toy-steps.json\)"):
+                    read(tmp)
+            done = subprocess.run([sys.executable, "-m", "schedbench_results.report", tmp,
+                                   "--out", str(pathlib.Path(tmp, "out"))],
+                                  capture_output=True, text=True, check=False)
+            self.assertEqual(done.returncode, 2, done.stderr)
+            self.assertIn("a second results file of job toy-steps", done.stderr)
+            self.assertFalse(pathlib.Path(tmp, "out").exists())
 
     def test_a_folder_is_every_job_file_in_it_and_nothing_else(self):
         frame = sr.read_folder(JOBS)
@@ -92,9 +143,9 @@ class Intervals(unittest.TestCase):
         self.assertGreater(high, 12.0 / 10.1)
         self.assertGreaterEqual(low, min(slow) / max(fast))
         self.assertLessEqual(high, max(slow) / min(fast))
-        self.assertEqual(stats.ratio_interval([2.0, 2.0], [1.0]), (2.0, 2.0))
+        self.assertEqual(stats.ratio_interval([2.0, 2.0], [1.0, 1.0]), (2.0, 2.0))
+        self.assertIsNone(stats.ratio_interval([2.0, 2.0], [1.0]))
         self.assertIsNone(stats.ratio_interval([], fast))
-        self.assertIsNone(stats.median_interval(None))
 
 
 class AtomicWrites(unittest.TestCase):

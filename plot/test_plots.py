@@ -6,6 +6,7 @@ import contextlib
 import importlib
 import io
 import json
+import os
 import pathlib
 import re
 import shutil
@@ -14,9 +15,11 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 from make_figures import make_figures
 from schedbench_results import figures as results
+from schedbench_results import generic
 from schedbench_results import report as make_report
 from schedbench_results.errors import InputError
 
@@ -152,7 +155,9 @@ class Families(unittest.TestCase):
         job = JOBS / "toy-block-size.json"
         with tempfile.TemporaryDirectory() as tmp:
             shutil.copy(job, tmp)
-            with self.assertRaises(InputError) as missing:
+            # No catalog beside the results and no tool to ask for its own.
+            with self.assertRaises(InputError) as missing, \
+                    mock.patch.dict(os.environ, SCHEDBENCH=str(pathlib.Path(tmp, "absent"))):
                 results.load_job(pathlib.Path(tmp, job.name))
             self.assertIn("schedbench list --json", str(missing.exception))
             catalog = json.loads((JOBS / "catalog.json").read_text())
@@ -371,13 +376,92 @@ class Drawing(unittest.TestCase):
             self.assertEqual(ax.get_legend_handles_labels()[1], ["cpu-serial", "cpu-openmp"])
 
 
+def my_sweep(folder, noisy=(), axes=None):
+    """The demo fixture as a job of one's own (no family module), `my-sweep.json` in `folder`:
+    the points at `noisy` marked noisy, its job spec's axes `axes`. Returns its path."""
+    doc = json.loads((JOBS / "demo.json").read_text())
+    doc["job"]["name"] = "my-sweep"
+    doc["job"]["spec"] = {"axes": axes} if axes else {}
+    for i in noisy:
+        doc["points"][i]["noisy"] = True
+    path = pathlib.Path(folder, "my-sweep.json")
+    path.write_text(json.dumps(doc))
+    return path
+
+
+class OwnJobs(unittest.TestCase):
+    """The generic figures and the report's text of a job of one's own."""
+
+    def setUp(self):
+        self.tmp = pathlib.Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.tmp)
+        shutil.copy(JOBS / "catalog.json", self.tmp)
+
+    def generic_figure(self, **options):
+        job = results.load_job(my_sweep(self.tmp, **options))
+        (figure,) = results.build(generic.figures, job)
+        return figure
+
+    def test_an_axis_the_job_writes_as_a_log_range_is_drawn_log(self):
+        # init_n 1e3 to 1e5 spans two decades exactly: linear by the values alone.
+        self.assertEqual(self.generic_figure().xscale, "linear")
+        log = {"init_n": {"log": [1000, 100000], "points": 3}, "steps": 1000}
+        figure = self.generic_figure(axes=log)
+        self.assertEqual(figure.xscale, "log")
+        self.assertEqual(drawn_axes(figure).get_xscale(), "log")
+        linear = [{"init_n": {"linear": [1000, 100000], "step": 49500}}]
+        self.assertEqual(self.generic_figure(axes=linear).xscale, "linear")
+
+    def test_noisy_points_are_ringed_and_counted(self):
+        from matplotlib.collections import PathCollection
+
+        figure = self.generic_figure(noisy=(0, 4))
+        ax = drawn_axes(figure)
+        self.assertEqual(ax.get_legend_handles_labels()[1].count(results.NOISY_LABEL), 1)
+        rings = [c for c in ax.collections if isinstance(c, PathCollection)]
+        ringed = sorted(tuple(xy) for c in rings for xy in c.get_offsets())
+        points = results.load_job(self.tmp / "my-sweep.json")["points"]
+        self.assertEqual(ringed, sorted((p["config"]["init_n"], p["stats"]["median_ms"])
+                                        for p in (points[0], points[4])))
+        out = self.tmp / "report"
+        quietly(make_report.write_report, self.tmp, out)
+        text = (out / "REPORT.md").read_text()
+        self.assertIn("The results file marks 2 of the 5 finished points noisy", text)
+        self.assertIn("2 of its 5 points are noisy by their results file", text)
+
+    def test_file_names_write_switches_as_the_job_files_do(self):
+        self.assertEqual(results.context_slug({"skip_spawned": False, "init_n": 10000,
+                                               "split_chance": 0.05, "layout": "column"}),
+                         "skip_spawned-false_init_n-10000_split_chance-0.05_layout-column")
+
+    def test_without_a_catalog_the_report_reads_the_tools(self):
+        (self.tmp / "catalog.json").unlink()
+        my_sweep(self.tmp)
+        tool = self.tmp / "fake-schedbench"
+        tool.write_text(f"#!/bin/sh\n[ \"$*\" = \"list --json\" ] && exec cat "
+                        f"'{JOBS / 'catalog.json'}'\nexit 9\n")
+        tool.chmod(0o755)
+        for schedbench, code in ((tool, 0), (self.tmp / "absent", 2)):
+            with self.subTest(schedbench=schedbench.name):
+                done = subprocess.run(
+                    [sys.executable, "-m", "schedbench_results.report", str(self.tmp), "--out",
+                     str(self.tmp / f"out-{schedbench.name}")], capture_output=True, text=True,
+                    check=False, env=dict(os.environ, SCHEDBENCH=str(schedbench)))
+                self.assertEqual(done.returncode, code, done.stderr)
+                self.assertEqual((self.tmp / f"out-{schedbench.name}" / "REPORT.md").exists(),
+                                 code == 0)
+        self.assertIn("catalog.json: missing", done.stderr)
+        self.assertIn("absent list --json` did not run", done.stderr)
+
+
 class MemorySection(unittest.TestCase):
     """Slots per live particle and the memory line, from the points that carry them."""
 
     @staticmethod
     def point(label, scheduler, median, peak, live, record_bytes, steps, counters):
         return {"label": label, "status": "ok", "config": {"scheduler": scheduler},
-                "stats": {"median_ms": median},
+                "stats": {"median_ms": median, "median_lo_ms": 0.9 * median,
+                          "median_hi_ms": 1.2 * median},
                 "repetitions_ms": [0.9 * median, median, 1.2 * median],
                 "counts": {"peak": peak, "peak_live": live, "record_bytes": record_bytes,
                            "particle_steps": steps},
@@ -401,9 +485,10 @@ class MemorySection(unittest.TestCase):
         row = next(line for line in text.splitlines() if line.startswith("| new |"))
         # slots per live 1 to 3 and 4 B per step over the scheduler points (bound's are left
         # out); the fastest GPU point of the largest workload (1000 steps: e's is smaller) is a
-        # (cpu-serial is no GPU point), at a quarter of its memory line and half of bound, the
-        # intervals from the repetitions 0.9, 1 and 1.2 times the median: bound's [3.6 / 12,
-        # 4.8 / 9] scaled by the counter (0.5) over the medians' ratio (0.4).
+        # (cpu-serial is no GPU point), at a quarter of its memory line and half of bound: the
+        # line's interval from the one the file records for the median (0.9 to 1.2 times it),
+        # bound's from the repetitions 0.9, 1 and 1.2 times the median: [3.6 / 12, 4.8 / 9]
+        # scaled by the counter (0.5) over the medians' ratio (0.4).
         self.assertEqual(row, "| new | 1–3 | 4 | `a` | 10 ms | 2.5 ms | 25% [21%, 28%] | "
                               "50% [37%, 67%] |")
         self.assertIn("before runs reported these: `old`", text)

@@ -23,7 +23,8 @@ import textwrap
 from dataclasses import dataclass, field
 
 from .errors import InputError, OutputError, drawn_from, run_command
-from .frames import JOB_SCHEMA as SCHEMA, file_kind, read_catalog_document, read_job
+from .frames import (JOB_SCHEMA as SCHEMA, file_kind, read_catalog_document, read_job,
+                     tool_catalog)
 
 
 @dataclass(frozen=True)
@@ -45,12 +46,12 @@ _catalog = None
 
 def use_catalog(results_path):
     """Reads the catalog.json in the folder of a results file and makes it the one in use;
-    InputError where it is missing or not a catalog (frames.read_catalog_document)."""
+    where there is none (not even a broken one), the tool's own catalog (frames.tool_catalog),
+    which describes the schedulers and parameters of that binary rather than of the one that
+    measured the results. InputError where neither is a catalog."""
     global _catalog
     path = pathlib.Path(results_path).parent / "catalog.json"
-    if not os.path.lexists(path):
-        raise InputError(f"{path}: missing; write it with `schedbench list --json > {path}`")
-    doc = read_catalog_document(path)
+    doc = read_catalog_document(path) if os.path.lexists(path) else tool_catalog(path)
     params = doc["parameters"]
     _catalog = Catalog(
         schedulers=tuple(e["name"] for e in doc["schedulers"]),
@@ -263,8 +264,10 @@ def context_text(context):
 
 
 def context_slug(context):
-    """A sub-sweep's fixed values for a file name: 'init_n-10000_steps-30000'."""
-    return "_".join(f"{k}-{v}" for k, v in context.items() if v is not Missing)
+    """A sub-sweep's fixed values for a file name: 'init_n-10000_steps-30000', a switch as the
+    job files write it ('skip_spawned-false')."""
+    return "_".join(f"{k}-{v if isinstance(v, str) else json.dumps(v)}"
+                    for k, v in context.items() if v is not Missing)
 
 
 def distinct(points, key):
@@ -462,6 +465,21 @@ def error_bars(points, quantity):
     return [below, above]
 
 
+NOISY_LABEL = "noisy: its results file says so"
+
+
+def ring_noisy(ax, xs, ys, points):
+    """Rings the points at (xs, ys) that their results file marks `noisy` (results/README.md),
+    whose median may not repeat; the legend names the ring once per axes."""
+    at = [(x, y) for x, y, p in zip(xs, ys, points) if p.get("noisy")]
+    if not at:
+        return
+    named = NOISY_LABEL in ax.get_legend_handles_labels()[1]
+    ax.scatter([x for x, _ in at], [y for _, y in at], s=150, facecolors="none",
+               edgecolors="red", linewidths=1.5, zorder=5,
+               label="_nolegend_" if named else NOISY_LABEL)
+
+
 def draw_lines(ax, figure, panel):
     """Per-scheduler quantities as one line per series, each point with its spread as an error
     bar; shared counts as one line each."""
@@ -484,6 +502,7 @@ def draw_lines(ax, figure, panel):
         k = seen[name] = seen.get(name, -1) + 1
         ax.errorbar(xs, ys, yerr=error_bars(ps, quantity), fmt="os^D"[k % 4] + styles[k % 4],
                     color=colour(label), capsize=2, label=label)
+        ring_noisy(ax, xs, ys, ps)
 
 
 def draw_bars(ax, figure, panel):
@@ -503,6 +522,7 @@ def draw_bars(ax, figure, panel):
         ax.bar(pos, [value(p, quantity) for p in drawn], width, color=colour(label),
                hatch=["", "//", "..", "xx", "\\\\"][k % 5], edgecolor="0.2",
                yerr=error_bars(drawn, quantity), capsize=2, label=label)
+        ring_noisy(ax, pos, [value(p, quantity) for p in drawn], drawn)
     ax.set_xticks(range(len(xs)), [fmt(json.loads(x)) for x in xs])
 
 

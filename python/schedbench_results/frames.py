@@ -1,10 +1,19 @@
-"""Results files (schema schedbench.job/1) and the catalog as pandas DataFrames.
+"""Results files (schema schedbench.job/1), run records (`schedbench run --json`, schema
+schedbench.run/1) and the catalog as pandas DataFrames.
 
-One row per point: the job's name, the point's label and status, every config parameter as a
-column of its own (NaN where a point lacks it), the repetitions' statistics with a bootstrap
-interval of the median (ci_low_ms, ci_high_ms; schedbench_results.stats), and the point's
-counts, counters and parts of the time as `counts.<name>`, `counters.<name>` and
-`parts_ms.<name>`. Reading needs no catalog; the figures and the report do.
+One row per point: the file it came from (`source`), the job's name, the point's label and
+status, every config parameter as a column of its own (NaN where a point lacks it), the
+repetitions' statistics, the interval of the median that the file records (ci_low_ms,
+ci_high_ms at ci_level: stats.median_lo_ms, median_hi_ms and interval_level, NaN in files
+from before it was recorded), whether the file marks the point `noisy`, and the point's counts,
+counters and parts of the time as `counts.<name>`, `counters.<name>` and `parts_ms.<name>`. A
+run record is one row of one repetition (its time_ms), its label the sweep point it ran
+(`job.point`) where a sweep wrote it, its rates as `counters.<name>`. Reading needs no catalog;
+the figures and the report do.
+
+A folder holds at most one results file per job: a second one (two sweeps of one job, a shard
+beside its merge) is an InputError naming both files, for read_folder as for the report, so
+that no reader mixes two sweeps' points or silently keeps one of them.
 
 This module is the package's one reader of files: read_job and read_catalog_document open
 nothing but regular files and check every value the package takes from them (check_results,
@@ -16,13 +25,14 @@ import math
 import os
 import pathlib
 import stat
+import subprocess
 
 import pandas as pd
 
 from .errors import InputError
-from .stats import median_interval
 
 JOB_SCHEMA = "schedbench.job/1"
+RUN_SCHEMA = "schedbench.run/1"
 CATALOG_SCHEMA = "schedbench.catalog/1"
 STATS = ("median_ms", "mean_ms", "stddev_ms", "cv", "min_ms", "max_ms")
 TIMES = ("median_ms", "mean_ms", "min_ms", "max_ms")  # the STATS that are times
@@ -30,8 +40,11 @@ TIMES = ("median_ms", "mean_ms", "min_ms", "max_ms")  # the STATS that are times
 SCALARS = ("status", "failure", "error", "digest", "gpu", "wall_s", "device_bytes",
            "finished_utc")
 NESTED = ("counts", "counters", "parts_ms")
-RESERVED = {"job", "label", "index", "repetitions", "repetitions_ms", "ci_low_ms", "ci_high_ms",
-            *STATS, *SCALARS}
+# The interval of the median as the file records it (results/README.md): {column: stats key}.
+INTERVAL = {"ci_low_ms": "median_lo_ms", "ci_high_ms": "median_hi_ms",
+            "ci_level": "interval_level"}
+RESERVED = {"source", "job", "label", "index", "noisy", "repetitions", "repetitions_ms",
+            *INTERVAL, *STATS, *SCALARS}
 
 
 # --- reading: the one layer that checks what a file holds ------------------------------------
@@ -206,6 +219,7 @@ def check_point(path, index, point):
     config.strings("sim", "scheduler")
     p.get("index", lambda v: is_count(v, 0), "a whole number from 0")
     p.get("ranks", lambda v: is_count(v, 1), "a whole number from 1")
+    p.get("noisy", lambda v: isinstance(v, bool), "true or false")
     for key in ("counts", "counters", "parts_ms", "stats"):
         p.numbers(key)
     if point.get("status") != "ok":
@@ -255,30 +269,95 @@ def check_results(path, doc):
     return doc
 
 
+def check_run(path, doc):
+    """`doc`, read from `path`, where it is a run record whose every value the package reads is
+    as results/README.md's schema schedbench.run/1 says; InputError naming the first that is
+    not."""
+    top = Fields(path, "", doc)
+    config = top.object("config", required=True)
+    for key in config.doc:
+        config.get(key, is_scalar, "a string, a number, true, false or null")
+    config.strings("sim", "scheduler")
+    job = top.object("job")
+    if job is not None:
+        job.get("name", is_job_name, NAME_RULE)
+        job.strings("file", "point")
+    top.strings("error")
+    if "error" not in doc:
+        result = top.object("result", required=True)
+        result.get("time_ms", positive, "a time above 0", required=True)
+        result.strings("digest")
+        for key in ("counts", "parts_ms"):
+            result.numbers(key)
+    check_environment(top)
+    return doc
+
+
+CHECKS = {JOB_SCHEMA: check_results, RUN_SCHEMA: check_run}
+ACCEPTED = f"a file of schema {JOB_SCHEMA} or {RUN_SCHEMA}"
+
+
 def read_job(path):
     """The job results file at `path`, checked (check_results); InputError where it is not one."""
     return check_results(path, read_json(path, f"a file of schema {JOB_SCHEMA}"))
 
 
+def read_document(path):
+    """The job results file or run record at `path`, checked; InputError where it is neither."""
+    doc = read_json(path, ACCEPTED)
+    if schema_of(doc) not in CHECKS:
+        raise InputError(f"{path}: not a job's results or a run record; accepted: {ACCEPTED}")
+    return CHECKS[schema_of(doc)](path, doc)
+
+
+def schema_of(doc):
+    """A parsed document's schema (a string), or None."""
+    schema = doc.get("schema") if isinstance(doc, dict) else None
+    return schema if isinstance(schema, str) else None
+
+
 def is_job_results(doc):
     """Whether a parsed document is a job's results (schema schedbench.job/1)."""
-    return isinstance(doc, dict) and doc.get("schema") == JOB_SCHEMA
+    return schema_of(doc) == JOB_SCHEMA
 
 
-def job_documents(folder):
-    """[(path, checked document)] of the results files of jobs in `folder`, by name: its *.json
-    of schema schedbench.job/1. Other files are skipped (catalog.json, Google Benchmark files,
-    single runs, logs), and so is anything that is not a regular file: a directory, a FIFO or a
-    dangling link named *.json. A file of that schema that breaks it is an InputError."""
+def documents(folder, schemas):
+    """[(path, checked document)] of the files in `folder` of the `schemas`, by name: its *.json
+    of those schemas. Other files are skipped (catalog.json, Google Benchmark files, logs), and
+    so is anything that is not a regular file: a directory, a FIFO or a dangling link named
+    *.json. A file of one of the schemas that breaks it is an InputError, and so is a second
+    results file of one job (one_file_per_job)."""
     if not os.path.isdir(folder):
         raise InputError(f"{folder} is not a folder; accepted: a folder of job results files "
                          f"(schema {JOB_SCHEMA})")
     found = []
     for p in sorted(pathlib.Path(folder).glob("*.json")):
         doc = parse_json(read_text(p)) if is_regular_file(p) else None
+        if schema_of(doc) in schemas:
+            found.append((p, CHECKS[schema_of(doc)](p, doc)))
+    return one_file_per_job(found)
+
+
+def one_file_per_job(found):
+    """`found`, where no two of its job results files are of one job; InputError naming both
+    where two are: the readers and the report take one sweep of a job per folder."""
+    first = {}
+    for path, doc in found:
         if is_job_results(doc):
-            found.append((p, check_results(p, doc)))
+            name = doc["job"]["name"]
+            if name in first:
+                raise InputError(f"{path}: a second results file of job {name} (the first: "
+                                 f"{first[name]}); accepted: one results file per job in a "
+                                 "folder (`schedbench merge` joins shards; keep another sweep "
+                                 "of the job in a folder of its own)")
+            first[name] = path
     return found
+
+
+def job_documents(folder):
+    """[(path, checked document)] of the results files of jobs in `folder`, by name (documents);
+    run records are skipped."""
+    return documents(folder, {JOB_SCHEMA})
 
 
 def job_files(folder):
@@ -286,40 +365,62 @@ def job_files(folder):
     return [path for path, _ in job_documents(folder)]
 
 
-def point_row(job_name, point):
-    """One point as a flat {column: value}."""
-    row = {"job": job_name, "label": point.get("label"), "index": point.get("index")}
+def point_row(source, job_name, point):
+    """One point of the file `source` as a flat {column: value}."""
+    row = {"source": str(source), "job": job_name, "label": point.get("label"),
+           "index": point.get("index")}
     for key, v in (point.get("config") or {}).items():
         row[f"config.{key}" if key in RESERVED else key] = v
     row.update({key: point.get(key) for key in SCALARS})
+    row["noisy"] = point.get("noisy", False)
     stats, reps = point.get("stats") or {}, point.get("repetitions_ms") or []
     row.update({key: stats.get(key) for key in STATS})
-    ci = median_interval(reps)
-    row.update(repetitions=len(reps), repetitions_ms=reps,
-               ci_low_ms=ci[0] if ci else None, ci_high_ms=ci[1] if ci else None)
+    row.update({column: stats.get(key) for column, key in INTERVAL.items()})
+    row.update(repetitions=len(reps), repetitions_ms=reps)
     for group in NESTED:
         row.update({f"{group}.{k}": v for k, v in (point.get(group) or {}).items()})
     return row
 
 
-def job_rows(doc):
-    """The rows of a checked results document (read_job)."""
-    return [point_row(doc["job"]["name"], p) for p in doc["points"]]
+def run_point(doc):
+    """A checked run record as a point of a results file: its one time as the one repetition,
+    its rates (the result's other numbers) as counters."""
+    result, job = doc.get("result") or {}, doc.get("job") or {}
+    point = {"label": job.get("point"), "config": doc["config"],
+             "status": "failed" if "error" in doc else "ok", "error": doc.get("error"),
+             "digest": result.get("digest"), "device_bytes": result.get("device_bytes"),
+             "counts": result.get("counts"), "parts_ms": result.get("parts_ms"),
+             "counters": {k: v for k, v in result.items()
+                          if is_number(v) and k not in ("time_ms", "device_bytes")}}
+    if "time_ms" in result:
+        t = result["time_ms"]
+        point.update(repetitions_ms=[t],
+                     stats={"median_ms": t, "mean_ms": t, "min_ms": t, "max_ms": t})
+    return point
+
+
+def document_rows(source, doc):
+    """The rows of a checked results document or run record read from `source`."""
+    if is_job_results(doc):
+        return [point_row(source, doc["job"]["name"], p) for p in doc["points"]]
+    return [point_row(source, (doc.get("job") or {}).get("name"), run_point(doc))]
 
 
 def read_results(path):
-    """The results file at `path` as a DataFrame, one row per point; InputError (a ValueError,
-    schedbench_results.errors) for anything but a job's results file as its schema says."""
-    return pd.DataFrame(job_rows(read_job(path)))
+    """The results file or run record at `path` as a DataFrame, one row per point; InputError
+    (a ValueError, schedbench_results.errors) for anything but a job's results file or a run
+    record as its schema says."""
+    return pd.DataFrame(document_rows(path, read_document(path)))
 
 
 def read_folder(folder):
-    """Every job's results in `folder` as one DataFrame (column `job` tells them apart);
-    InputError where the folder holds none or one breaks its schema."""
-    found = job_documents(folder)
+    """Every job's results and run record in `folder` as one DataFrame (columns `source` and
+    `job` tell them apart); InputError where the folder holds none, one breaks its schema, or
+    two results files are of one job (one_file_per_job)."""
+    found = documents(folder, set(CHECKS))
     if not found:
-        raise InputError(f"{folder}: no results files of schema {JOB_SCHEMA}")
-    return pd.DataFrame([row for _, doc in found for row in job_rows(doc)])
+        raise InputError(f"{folder}: no results files of schema {JOB_SCHEMA} or {RUN_SCHEMA}")
+    return pd.DataFrame([row for path, doc in found for row in document_rows(path, doc)])
 
 
 CATALOG_LISTS = {"schedulers": ("name", "kind"), "parameters": ("key", "label", "role"),
@@ -327,17 +428,54 @@ CATALOG_LISTS = {"schedulers": ("name", "kind"), "parameters": ("key", "label", 
 
 
 def read_catalog_document(path):
-    """catalog.json as `schedbench list --json` writes it, checked: each of CATALOG_LISTS a list
-    of objects with those fields, strings; InputError where it is not."""
-    doc = read_json(path, f"`schedbench list --json` (schema {CATALOG_SCHEMA})")
+    """catalog.json as `schedbench list --json` writes it, checked (check_catalog)."""
+    return check_catalog(path, read_json(path, f"`schedbench list --json` (schema "
+                                               f"{CATALOG_SCHEMA})"))
+
+
+def tool_path():
+    """The schedbench whose own catalog serves results without a catalog.json: $SCHEDBENCH,
+    else the checkout's build/bin/schedbench (where the plot scripts find it), else schedbench
+    on PATH."""
+    if os.environ.get("SCHEDBENCH"):
+        return os.environ["SCHEDBENCH"]
+    built = pathlib.Path(__file__).resolve().parents[2] / "build" / "bin" / "schedbench"
+    return str(built) if is_regular_file(built) else "schedbench"
+
+
+TOOL_TIMEOUT_S = 60  # `schedbench list --json` prints what the binary declares: well under a second
+
+
+def tool_catalog(missing):
+    """The catalog `schedbench list --json` prints (tool_path), checked (check_catalog), for
+    results whose catalog.json, `missing`, is not there; InputError where the tool cannot give
+    it."""
+    tool = tool_path()
+    accepted = (f"accepted: a catalog.json beside the results (`schedbench list --json > "
+                f"{missing}`), or SCHEDBENCH naming a schedbench binary")
+    try:
+        done = subprocess.run([tool, "list", "--json"], capture_output=True, text=True,
+                              timeout=TOOL_TIMEOUT_S, check=False)
+    except (OSError, ValueError, subprocess.SubprocessError) as e:
+        raise InputError(f"{missing}: missing, and `{tool} list --json` did not run "
+                         f"({getattr(e, 'strerror', None) or e}); {accepted}") from e
+    if done.returncode != 0:
+        raise InputError(f"{missing}: missing, and `{tool} list --json` exited "
+                         f"{done.returncode}; {accepted}")
+    return check_catalog(f"`{tool} list --json`", parse_json(done.stdout))
+
+
+def check_catalog(source, doc):
+    """A catalog as `schedbench list --json` writes it, read from `source`, checked: each of
+    CATALOG_LISTS a list of objects with those fields, strings; InputError where it is not."""
     if not isinstance(doc, dict) or doc.get("schema") != CATALOG_SCHEMA:
-        raise InputError(f"{path}: not a catalog; accepted: `schedbench list --json` (schema "
+        raise InputError(f"{source}: not a catalog; accepted: `schedbench list --json` (schema "
                          f"{CATALOG_SCHEMA})")
-    top = Fields(path, "", doc)
+    top = Fields(source, "", doc)
     for key, fields in CATALOG_LISTS.items():
         entries = top.get(key, lambda v: isinstance(v, list), "a list", required=True)
         for i, entry in enumerate(entries):
-            e = Fields(path, f"{key}[{i}]", entry)
+            e = Fields(source, f"{key}[{i}]", entry)
             for field in fields:
                 e.get(field, lambda v: isinstance(v, str), "a string", required=True)
     return doc

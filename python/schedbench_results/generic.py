@@ -16,14 +16,29 @@ def axes(points):
     return sorted(keys, key=lambda k: (-distinct([p for p in points if k in config(p)], k), k))
 
 
-def xscale(points, x):
-    """Categories (bars) for names and flags; for numbers log2 where they are powers of two
-    (block sizes), log where they span more than two decades, else linear."""
+def spec_scale(job, x):
+    """'log' or 'linear' where the job file writes axis `x` as such a range ({"log": ...} or
+    {"linear": ...}, jobs/README.md) in every sub-sweep that ranges it, else None."""
+    spec = job["job"].get("spec")
+    axes = spec.get("axes") if isinstance(spec, dict) else None
+    subs = axes if isinstance(axes, list) else [axes]
+    scales = {kind for sub in subs if isinstance(sub, dict) for v in [sub.get(x)]
+              if isinstance(v, dict) for kind in ("log", "linear") if kind in v}
+    return scales.pop() if len(scales) == 1 else None
+
+
+def xscale(job, points, x):
+    """Categories (bars) for names and flags; for numbers the scale the job file gives the axis
+    (a log range on a log axis), log2 where the values are powers of two (block sizes) and the
+    job gives no linear range, else log where they span more than two decades, else linear."""
     xs = [config(p)[x] for p in points]
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xs):
         return "category"
-    if all(isinstance(v, int) and v > 0 and v & (v - 1) == 0 for v in xs):
+    given = spec_scale(job, x)
+    if given != "linear" and all(isinstance(v, int) and v > 0 and v & (v - 1) == 0 for v in xs):
         return "log2"
+    if given:
+        return given if min(xs) > 0 else "linear"
     return "log" if min(xs) > 0 and max(xs) / min(xs) > 100 else "linear"
 
 
@@ -43,7 +58,7 @@ def sweep_figure(job, x, context, points):
     slug = f"_{context_slug(context)}" if context_slug(context) else ""
     return job_figure(job, f"{x}{slug}",
                       f"median time against {catalog().labels.get(x, x)}{where}", x, points,
-                      xscale=xscale(points, x), regime=f"{job['job']['name']}, {x}{where}")
+                      xscale=xscale(job, points, x), regime=f"{job['job']['name']}, {x}{where}")
 
 
 def schedulers_figure(job, points):

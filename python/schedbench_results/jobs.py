@@ -13,16 +13,9 @@ from .frames import job_documents
 
 
 def job_index(folder):
-    """{job name: its results file} of the job results files in `folder`; a second file of one
-    job (a shard beside its merge) is named and left out."""
-    index = {}
-    for path, doc in job_documents(folder):
-        name = doc["job"]["name"]
-        if name in index:
-            print(f"{path}: a second results file of job {name} (after {index[name]}); left out")
-        else:
-            index[name] = path
-    return index
+    """{job name: its results file} of the job results files in `folder`; InputError naming
+    both where two are of one job (frames.one_file_per_job), as read_folder does."""
+    return {doc["job"]["name"]: path for path, doc in job_documents(folder)}
 
 
 def merged_figures():

@@ -3,22 +3,27 @@ user names. It tells where and at which commit the results were measured, the be
 each workload regime, and shows each figure with its caption and a few sentences about it.
 Every number in the text is computed here from the results, so the report says what the data
 says; every "best" and every ratio comes with a 95 % bootstrap interval over the points'
-repetitions (schedbench_results.stats). It needs no GPU.
+repetitions (schedbench_results.stats), and a point's own median with the interval its results
+file records. Points the results file marks noisy are counted in each job's text and ringed in
+its figures. It needs no GPU.
 
     python -m schedbench_results.report RESULTS_DIR --out OUT_DIR [JOB ...]
 
 Without JOBs it reports every job in the folder, in the order of their files; a job without a
 family module of its own gets the generic figures (schedbench_results.generic). A folder that
-holds no job results, or none of the JOBs asked for, is refused (exit code 2) and nothing is
-written, so a mistyped folder never replaces a report with an empty one."""
+holds no job results, two results files of one job (frames.one_file_per_job), or none of the
+JOBs asked for, is refused (exit code 2) and nothing is written, so a mistyped folder never
+replaces a report with an empty one. Without a catalog.json beside the results the tool's own
+catalog is read (figures.use_catalog)."""
 
 import argparse
+import html
 import json
 import os
 import pathlib
-import re
 
 import markdown
+from markdown.extensions.toc import slugify_unicode
 
 from .errors import InputError, drawn_from, run_command
 from .figures import (QUANTITIES, catalog, check_output_dir, config, device_label,
@@ -27,7 +32,7 @@ from .figures import (QUANTITIES, catalog, check_output_dir, config, device_labe
                       sort_key, use_catalog, value, write_atomically)
 from .frames import JOB_SCHEMA, NAME_RULE, is_job_name, shown
 from .jobs import figure_jobs, figure_records, job_index
-from .stats import median_interval, ratio_interval
+from .stats import ratio_interval
 
 RACE_WORDS = {"time": "run time", "compaction": "compaction time"}
 
@@ -102,7 +107,8 @@ def times_worse(best, other, quantity):
 def claim(r, ci, form="{:.2f}×"):
     """'1.08× [1.03×, 1.12×]': a ratio and its interval, or the ratio and why it has none."""
     if ci is None:
-        return form.format(r) + " (no interval: the repetitions of this quantity are not recorded)"
+        return form.format(r) + (" (no interval: fewer than two repetitions of this quantity "
+                                 "are recorded)")
     return f"{form.format(r)} [{form.format(ci[0])}, {form.format(ci[1])}]"
 
 
@@ -136,7 +142,18 @@ def describe(figure):
             out += describe_race(figure, first)
     if figure.markers:
         out.append(describe_markers(figure))
+    out.append(describe_noisy(figure))
     return [s for s in out if s]
+
+
+def describe_noisy(figure):
+    """How many of the figure's points their results file marks noisy (ringed in red), or ''."""
+    noisy = [p for p in figure.points if p.get("noisy")]
+    if not noisy:
+        return ""
+    return (f"{len(noisy)} of its {len(figure.points)} points are noisy by their results file "
+            "(ringed in red): " + ", ".join(f"`{p.get('label', '?')}`" for p in noisy[:5])
+            + (", ..." if len(noisy) > 5 else "") + ".")
 
 
 def describe_race(figure, quantity):
@@ -409,7 +426,7 @@ def scaled(value, ratio, ci):
 def line_efficiency(point):
     """The point's memory line over its median, with the interval of the median (the line is
     computed from the traffic, not measured)."""
-    median, ci = point["stats"]["median_ms"], median_interval(point.get("repetitions_ms"))
+    median, ci = point["stats"]["median_ms"], file_interval(point)
     value = point["counters"]["memory_efficiency"]
     return claim(value, scaled(value, 1, ci and (median / ci[1], median / ci[0])), "{:.0%}")
 
@@ -511,13 +528,38 @@ def points_table(job):
         rows.append([f"`{p.get('label', '?')}`", f"{fmt_measure(stats['median_ms'])} ms",
                      median_interval_text(p),
                      f"{fmt_measure(stats['min_ms'])}–{fmt_measure(stats['max_ms'])}"])
-    return markdown_rows(["point", "median", "median's 95 % interval", "fastest–slowest"], rows)
+    return markdown_rows(["point", "median", "median's interval (level)", "fastest–slowest"],
+                         rows)
+
+
+def file_interval(point):
+    """(low, high) of a point's median time as its results file records it (stats.median_lo_ms
+    and median_hi_ms, results/README.md), or None in results from before it was recorded."""
+    stats = point.get("stats") or {}
+    if "median_lo_ms" not in stats or "median_hi_ms" not in stats:
+        return None
+    return stats["median_lo_ms"], stats["median_hi_ms"]
 
 
 def median_interval_text(point):
-    """'[1.2, 1.3] ms': the bootstrap interval of a point's median time, or '-'."""
-    ci = median_interval(point.get("repetitions_ms"))
-    return f"[{fmt_measure(ci[0])}, {fmt_measure(ci[1])}] ms" if ci else "-"
+    """'[1.2, 1.3] ms (95 %)': the interval of a point's median time its results file records,
+    at its level, or '-'."""
+    ci, level = file_interval(point), (point.get("stats") or {}).get("interval_level")
+    if ci is None:
+        return "-"
+    return (f"[{fmt_measure(ci[0])}, {fmt_measure(ci[1])}] ms"
+            + (f" ({level:.0%})" if level is not None else ""))
+
+
+def noisy_text(job):
+    """The sentence counting the job's finished points its results file marks noisy, or ''."""
+    noisy = [p for p in ok_points(job) if p.get("noisy")]
+    if not noisy:
+        return ""
+    return (f"The results file marks {len(noisy)} of the {len(ok_points(job))} finished points "
+            "noisy (the interval of the median wider than the sampling allows, or a repetition "
+            "ran while the GPU slowed its clocks; results/README.md): their figures ring them, "
+            "and a ranking that rests on them may not repeat.")
 
 
 def job_section(job, figures, figures_dir, out_dir):
@@ -528,52 +570,40 @@ def job_section(job, figures, figures_dir, out_dir):
     for p in failed_points(job):
         lines.append(f"- Left out: `{p.get('label', '?')}` failed ({p.get('failure', '?')}: "
                      f"{p.get('error', '')}).")
+    if noisy_text(job):
+        lines += ["", noisy_text(job)]
     lines += ["", ""]
     if not figures and ok_points(job):
         lines += ["No figure draws this job's points; their times:", "", points_table(job), ""]
     return "\n".join(lines + [figure_section(f, figures_dir, out_dir) for f in figures])
 
 
-def anchor(title):
-    """A heading's link target as GitHub makes it: lower case, punctuation dropped, spaces as
-    hyphens; REPORT.html's headings get the same ids, so one table of contents serves both."""
-    return re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-")
+# The report's table of contents lists its sections (##) and figures (###) with the ids that
+# Python-Markdown's toc extension gives REPORT.html's headings; slugify_unicode keeps letters
+# beyond ASCII, as GitHub's anchors of REPORT.md do.
+TOC = {"toc_depth": "2-3", "slugify": slugify_unicode}
 
 
-def unique_anchors(titles):
-    """The anchors of headings in document order, repeats numbered -1, -2 ... as GitHub does."""
-    seen, out = {}, []
-    for title in titles:
-        a = anchor(title)
-        out.append(f"{a}-{seen[a]}" if a in seen else a)
-        seen[a] = seen.get(a, 0) + 1
-    return out
+def toc_entries(tokens):
+    """The toc extension's tokens, nested ones after their parent, in document order."""
+    for token in tokens:
+        yield token
+        yield from toc_entries(token["children"])
 
 
-HEADING = re.compile(r"^(##|###) (.+)$", re.M)
-
-
-def table_of_contents(text):
-    """A nested list linking every section (##) and figure (###) of the report's Markdown."""
-    found = HEADING.findall(text)
+def html_and_contents(text):
+    """(the HTML of the Markdown `text`, its headings with ids; a nested Markdown list linking
+    each section and figure to its id)."""
+    md = markdown.Markdown(extensions=["tables", "toc"], extension_configs={"toc": TOC})
+    body = md.convert(text)
     # Four spaces nest a list item in Python-Markdown (REPORT.html) as on GitHub.
-    return [f"{'    ' if level == '###' else ''}- [{title}](#{a})"
-            for (level, title), a in zip(found, unique_anchors([t for _, t in found]))]
+    return body, [f"{'    ' * (t['level'] - 2)}- [{html.unescape(t['name'])}](#{t['id']})"
+                  for t in toc_entries(md.toc_tokens)]
 
 
-def with_heading_ids(html):
-    """The HTML with ids on its h2 and h3 headings, the anchors table_of_contents links to."""
-    found = list(re.finditer(r"<h([23])>(.*?)</h\1>", html))
-    titles = [re.sub(r"<[^>]+>", "", m.group(2)) for m in found]
-    titles = [t.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">") for t in titles]
-    for m, a in reversed(list(zip(found, unique_anchors(titles)))):
-        html = (html[:m.start()] + f'<h{m.group(1)} id="{a}">{m.group(2)}</h{m.group(1)}>'
-                + html[m.end():])
-    return html
-
-
-def report_markdown(drawn, missing, results_dir, figures_dir, out_dir):
-    """The whole report as Markdown, from draw_figures' results and missing jobs."""
+def report_pages(drawn, missing, results_dir, figures_dir, out_dir):
+    """The whole report as Markdown and the body of its HTML, from draw_figures' results and
+    missing jobs."""
     figures = [f for _, made in drawn for f in made]
     jobs = [job for job, _ in drawn]
     body = ["## Where and at which commit", "", environment_table(jobs), "",
@@ -591,8 +621,11 @@ def report_markdown(drawn, missing, results_dir, figures_dir, out_dir):
             "fastest to slowest repetition. The sentences under each figure are computed from "
             "the results; a ratio's [interval] is the 95 % bootstrap interval of the ratio of "
             "the medians, resampling the points' repetitions (\"within noise\" where it "
-            "reaches 1).", "", "## Contents", ""]
-    return "\n".join(head + table_of_contents(text) + ["", text])
+            "reaches 1); a point's own interval is the one its results file records.", "",
+            "## Contents", ""]
+    body, contents = html_and_contents(text)
+    top = "\n".join(head + contents)
+    return f"{top}\n\n{text}", f"{markdown.markdown(top)}\n{body}"
 
 
 HTML_HEAD = ("<!doctype html>\n<html><head><meta charset=\"utf-8\">"
@@ -640,8 +673,7 @@ def write_report(results_dir, out_dir, jobs=()):
     found, missing = figure_records(results_dir, index, list(jobs) or figure_jobs(index))
     drawn = [(job, made) for job, made, _ in found]
     with drawn_from(results_dir):
-        text = report_markdown(drawn, missing, results_dir, out / "figures", out)
-        body = with_heading_ids(markdown.markdown(text, extensions=["tables"]))
+        text, body = report_pages(drawn, missing, results_dir, out / "figures", out)
     for job, made, source in found:
         render_figures(made, out / "figures", source)
     make_folder(out)
