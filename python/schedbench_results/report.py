@@ -21,9 +21,9 @@ import html
 import json
 import os
 import pathlib
+import re
 
 import markdown
-from markdown.extensions.toc import slugify_unicode
 
 from .errors import InputError, drawn_from, run_command
 from .figures import (QUANTITIES, catalog, check_output_dir, config, device_label,
@@ -578,10 +578,16 @@ def job_section(job, figures, figures_dir, out_dir):
     return "\n".join(lines + [figure_section(f, figures_dir, out_dir) for f in figures])
 
 
+def github_slug(title, separator):
+    """A heading's id as GitHub makes REPORT.md's anchors: lower case, punctuation but hyphens
+    dropped, each space a `separator` (no run of them collapsed, as Python-Markdown's own
+    slugify does), so that the table of contents links the same headings in both files."""
+    return re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", separator)
+
+
 # The report's table of contents lists its sections (##) and figures (###) with the ids that
-# Python-Markdown's toc extension gives REPORT.html's headings; slugify_unicode keeps letters
-# beyond ASCII, as GitHub's anchors of REPORT.md do.
-TOC = {"toc_depth": "2-3", "slugify": slugify_unicode}
+# Python-Markdown's toc extension gives REPORT.html's headings.
+TOC = {"toc_depth": "2-3", "slugify": github_slug}
 
 
 def toc_entries(tokens):
