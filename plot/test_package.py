@@ -3,6 +3,7 @@ give the fixtures' points as DataFrames."""
 
 import json
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -90,6 +91,24 @@ class Frames(unittest.TestCase):
         self.assertEqual(row["counters.particle_steps_per_s"], 2.8e8)
         self.assertEqual(set(frame["source"]),
                          {str(pathlib.Path(tmp, n)) for n in ("run.json", "toy-steps.json")})
+
+    def test_a_bad_run_record_is_refused_naming_the_value(self):
+        good = {"schema": "schedbench.run/1", "config": {"sim": "mvp"},
+                "result": {"time_ms": 4.5}}
+        for case, edit, named in (
+                ("config a list", {"config": []}, "config"),
+                ("a time of 0", {"result": {"time_ms": 0}}, "result.time_ms"),
+                ("no result", {"result": None}, "result"),
+                ("counts not numbers", {"result": {"time_ms": 1, "counts": {"final": "x"}}},
+                 "result.counts.final"),
+                ("a job named after a path", {"job": {"name": "../x"}}, "job.name"),
+                ("an error that is no string", {"error": 3}, "error")):
+            doc = {k: v for k, v in {**good, **edit}.items() if v is not None}
+            with self.subTest(case=case), tempfile.TemporaryDirectory() as tmp:
+                path = pathlib.Path(tmp, "run.json")
+                path.write_text(json.dumps(doc))
+                with self.assertRaisesRegex(sr.InputError, f"{path}: {re.escape(named)}"):
+                    sr.read_results(path)
 
     def test_a_second_results_file_of_one_job_is_refused_naming_both(self):
         with tempfile.TemporaryDirectory() as tmp:
