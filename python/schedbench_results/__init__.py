@@ -1,6 +1,7 @@
 """schedbench's results: job results files, run records and the catalog as pandas DataFrames
-(read_results, read_folder, read_catalog; a folder holds one results file per job), the figures of each job (schedbench_results.figures
-and .families) and a report from any folder of results (python -m schedbench_results.report).
+(read_results, read_folder, read_catalog; a folder holds one results file per job), the figures
+of each job (schedbench_results.figures and .families) and a report from any folder of results
+(python -m schedbench_results.report).
 
 Every reader checks a file against its schema (results/README.md) before anything reads it, and
 raises InputError (a ValueError) for anything else; a write that fails is an OutputError. Both
