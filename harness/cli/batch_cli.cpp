@@ -320,6 +320,11 @@ int report_command(const BatchArgs& a) {
   std::vector<std::string> args = {report_python(), "-m",    "schedbench_results.report",
                                    a.report_dir,    "--out", out};
   args.insert(args.end(), a.report_jobs.begin(), a.report_jobs.end());
+  // A folder without catalog.json is read with this tool's own catalog (schedbench list --json),
+  // unless $SCHEDBENCH names another tool.
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  if (!error) setenv("SCHEDBENCH", self.c_str(), 0);
   std::vector<char*> argv;
   for (std::string& word : args)
     argv.push_back(word.data());
