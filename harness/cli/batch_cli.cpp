@@ -293,7 +293,9 @@ int compare_command(const BatchArgs& a) {
 
 int export_command(const BatchArgs& a) {
   if (!a.out_path.empty()) check_output_file("--out", a.out_path, false);
-  const std::string text = results_table(read_results_file(a.export_path)).as(a.export_format);
+  const nlohmann::ordered_json results = read_results_file(a.export_path);
+  const std::string text = export_text(
+      a.export_long ? repetition_rows(results) : results_rows(results), a.export_format);
   if (a.out_path.empty()) {
     fmt::print("{}", text);
   } else {
@@ -492,10 +494,14 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
   a.export_results = app.add_subcommand(
       "export",
       "a results file as one flat table, a row per point (the configuration's parameters, then "
-      "stats.*, counts.*, counters.*, ...), for pandas, R or a spreadsheet");
+      "stats.*, counts.*, counters.*, ..., noisy), or with --long a row per repetition, for "
+      "pandas, R or a spreadsheet");
   a.export_results->add_option("results", a.export_path, "the results file")->required();
   a.export_results->add_option("--format", a.export_format, "csv (default), md or json")
       ->check(CLI::IsMember({"csv", "md", "json"}));
+  a.export_results->add_flag("--long", a.export_long,
+                             "a row per repetition: label, configuration, repetition (from 0), "
+                             "time_ms");
   a.export_results->add_option("--out", a.out_path, "write the table here instead of stdout")
       ->check(output_file());
 

@@ -534,6 +534,51 @@ TEST(Usability, ExportWritesAFlatTableOfTheResults) {
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
 
+// export keeps each value's type: whole numbers as integers, switches as true/false, decimals in
+// their shortest exact text (0.05, not 0.050000000000000003), `noisy` on every row; --long writes
+// a row per repetition with the point's label, configuration, repetition and time.
+TEST(Usability, ExportKeepsTypesAndWritesARowPerRepetition) {
+  TempDir dir;
+  const std::string job = dir.write("job.json", R"({"sims": ["mvp"], "schedulers": ["cpu-serial"],
+    "repetitions": 2, "warmup": 0, "axes": {"init_n": 20, "steps": 5, "split_chance": 0.05,
+    "skip_spawned": false, "seed": [1, 2]}})");
+  ASSERT_EQ(schedbench(dir, {"sweep", job, "--out", dir.path("r.json")}).exit_code, 0);
+  const nlohmann::json doc = nlohmann::json::parse(slurp(dir.path("r.json")));
+  const Outcome json = schedbench(dir, {"export", dir.path("r.json"), "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(json.out.find("0.050000000000000003"), std::string::npos) << json.out;
+  const nlohmann::json rows = nlohmann::json::parse(json.out);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_TRUE(rows[0]["split_chance"].is_number_float()) << rows[0];
+  EXPECT_EQ(rows[0]["split_chance"], 0.05);
+  EXPECT_EQ(rows[0]["skip_spawned"], false);
+  EXPECT_TRUE(rows[0]["counts.final"].is_number_integer()) << rows[0];
+  EXPECT_EQ(rows[0]["counts.final"], doc["points"][0]["counts"]["final"]);
+  EXPECT_EQ(rows[0]["noisy"], doc["points"][0].value("noisy", false));
+  const Outcome csv = schedbench(dir, {"export", dir.path("r.json")});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_NE(csv.out.find(",0.05,"), std::string::npos) << csv.out;
+  EXPECT_EQ(csv.out.find("0.050000000000000003"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find(",noisy"), std::string::npos) << csv.out;
+  EXPECT_EQ(csv.out.find(",,"), std::string::npos) << csv.out;  // every column filled
+
+  const Outcome long_csv = schedbench(dir, {"export", dir.path("r.json"), "--long"});
+  ASSERT_EQ(long_csv.exit_code, 0) << long_csv.err;
+  EXPECT_EQ(std::count(long_csv.out.begin(), long_csv.out.end(), '\n'), 5) << long_csv.out;
+  EXPECT_NE(long_csv.out.find(",repetition,time_ms\n"), std::string::npos) << long_csv.out;
+  const Outcome long_json =
+      schedbench(dir, {"export", dir.path("r.json"), "--long", "--format", "json"});
+  ASSERT_EQ(long_json.exit_code, 0) << long_json.err;
+  const nlohmann::json reps = nlohmann::json::parse(long_json.out);
+  ASSERT_EQ(reps.size(), 4u);
+  EXPECT_EQ(reps[3]["label"], doc["points"][1]["label"]);
+  EXPECT_EQ(reps[3]["seed"], 2);
+  EXPECT_EQ(reps[3]["repetition"], 1);
+  EXPECT_EQ(reps[3]["time_ms"], doc["points"][1]["repetitions_ms"][1]);
+  const Outcome md = schedbench(dir, {"export", dir.path("r.json"), "--long", "--format", "md"});
+  EXPECT_EQ(std::count(md.out.begin(), md.out.end(), '\n'), 6) << md.out;
+}
+
 // What a Progress wrote to its file.
 std::string written(std::FILE* f) {
   std::fflush(f);
