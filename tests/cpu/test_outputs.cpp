@@ -23,6 +23,7 @@
 
 #include "core/device.hpp"
 #include "harness/io/atomic_file.hpp"
+#include "harness/sweep/point_process.hpp"
 #include "harness/sweep/progress.hpp"
 #include "tests/support/process.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -577,6 +578,42 @@ TEST(Usability, ExportKeepsTypesAndWritesARowPerRepetition) {
   EXPECT_EQ(reps[3]["time_ms"], doc["points"][1]["repetitions_ms"][1]);
   const Outcome md = schedbench(dir, {"export", dir.path("r.json"), "--long", "--format", "md"});
   EXPECT_EQ(std::count(md.out.begin(), md.out.end(), '\n'), 6) << md.out;
+}
+
+// The estimate of a job (estimated_s) is for one H100: points that all run on the CPU get none.
+TEST(Usability, AJobOfCpuPointsListsNoGpuEstimate) {
+  TempDir dir;
+  const std::string job = dir.write("job.json", R"({"sims": ["mvp"], "schedulers": ["cpu-serial"],
+    "estimated_s": 100, "axes": {"init_n": 20, "steps": 5}})");
+  const Outcome o = schedbench(dir, {"sweep", job, "--list"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.out.find("estimated"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("no estimate on the CPU"), std::string::npos) << o.out;
+}
+
+// The ETA after a point: the others' wall time by what that point took. Its record (100 runs of
+// 20 ms after a warm-up, 3 s of wall time, so 0.98 s besides its runs) gives back its own 3 s; a
+// run 10 times as long stops at the most time (10 s) with the same fixed part; one 100 times as
+// long runs its least 6 repetitions (12 s); a fixed count of 3 takes 3.
+TEST(Progress, ThePointsLeftAreTimedByTheFirstPointsRecord) {
+  const nlohmann::ordered_json rec = {{"wall_s", 3.0},
+                                      {"warmup", 1},
+                                      {"repetitions_ms", std::vector<double>(100, 20)},
+                                      {"stats", {{"median_ms", 20}}}};
+  const PointTimeModel m = point_time_model(rec, 1e6);
+  EXPECT_NEAR(m.fixed_s, 0.98, 1e-9);
+  EXPECT_EQ(m.repetitions, 100);
+  Sampling s;  // at least 6 runs, at most 10 s, a warm-up
+  s.warmup = 1;
+  EXPECT_NEAR(expected_s(m, s, 1e6), 3.0, 1e-9);
+  EXPECT_NEAR(expected_s(m, s, 1e7), 0.98 + 0.2 + 10, 1e-9);
+  EXPECT_NEAR(expected_s(m, s, 1e8), 0.98 + 2 + 12, 1e-9);
+  s.repetitions = 3;
+  EXPECT_NEAR(expected_s(m, s, 1e8), 0.98 + 2 + 6, 1e-9);
+  // Runs of the same work as the first, under a least time of 5 s: that long at least.
+  s.repetitions = 0;
+  s.min_time_s = 5;
+  EXPECT_NEAR(expected_s(m, s, 1e6), 0.98 + 0.02 + 5, 1e-9);
 }
 
 // What a Progress wrote to its file.
