@@ -106,11 +106,11 @@ double point_cost(const Job& job, const JobPoint& p);
 // What a measured point tells of the wall time of the others, for the ETA once one has finished
 // (docs/performance.md, "How a point is measured"): a run's time in proportion to its work,
 // what a point costs besides its runs (the process's start, each run's setup, the timing layer),
-// and how many timed runs the stopping rule took.
+// and how long its timed runs took.
 struct PointTimeModel {
   double run_s_per_work = 0;  // a run's seconds per particle-step
   double fixed_s = 0;         // the point's wall time besides its runs
-  int repetitions = 0;        // the timed runs it took
+  double timed_s = 0;         // the timed runs' seconds
 };
 
 // The model by the ok record `rec` (wall_s, warmup, repetitions_ms, stats.median_ms) of a point
@@ -119,8 +119,8 @@ PointTimeModel point_time_model(const nlohmann::ordered_json& rec, double work);
 
 // The wall time the model expects of a point whose run does `work` particle-steps, measured by
 // `s`: its fixed part, its warm-up runs, then its timed runs: a fixed count where `s` sets one,
-// else as many as the measured point took, held between the least the rule takes (min_samples,
-// min_time_s) and where it stops (max_time_s, or the least runs where they take longer).
+// else as long as the measured point's, held between the least the rule takes (min_samples,
+// min_time_s) and where it stops (max_time_s, or that least where it is longer).
 double expected_s(const PointTimeModel& m, const Sampling& s, double work);
 
 // What a running point is doing by its output so far: "warm-up 1", "repetition 4", or "".

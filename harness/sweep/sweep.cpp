@@ -161,24 +161,27 @@ std::string visit_name(const Job& job, const Visit& v, int visits) {
   return visits > 1 ? fmt::format("{} [visit {}/{}]", label, v.visit + 1, visits) : label;
 }
 
-// The ETA's costs as expected seconds (point_time_model) by `rec`, the first measured visit, of
-// point `measured`: `cost` (a visit's, by point) afresh, then what the visits before `next` of
-// `order` that are not `running` cost, and what the others do.
-void price_in_seconds(const Job& job, const Json& rec, size_t measured,
+// The ETA's costs as expected seconds (point_time_model) by `rec`, the first measured visit
+// (`measured`): `cost` (a visit's, by point) afresh, then what the visits before `next` of
+// `order` that are not `running` cost, and what the others do; the measured visit costs what it
+// took.
+void price_in_seconds(const Job& job, const Json& rec, const Visit& measured,
                       const std::vector<Visit>& order, size_t next,
                       const std::set<std::string>& running, int visits,
                       std::map<size_t, double>& cost, Progress& progress) {
-  const PointTimeModel model = point_time_model(rec, run_work(job.points[measured]));
+  const PointTimeModel model = point_time_model(rec, run_work(job.points[measured.point]));
   const Sampling share = visit_share(job.sampling, visits, 0);
   for (auto& [k, c] : cost)
     c = expected_s(model, share, run_work(job.points[k]));
+  const std::string measured_name = visit_name(job, measured, visits);
   double done = 0, left = 0;
   std::map<std::string, double> running_cost;
   for (size_t i = 0; i < order.size(); ++i) {
     const std::string name = visit_name(job, order[i], visits);
+    const double c = name == measured_name ? rec["wall_s"].get<double>() : cost[order[i].point];
     const bool is_running = running.count(name) != 0;
-    if (is_running) running_cost[name] = cost[order[i].point];
-    (i < next && !is_running ? done : left) += cost[order[i].point];
+    if (is_running) running_cost[name] = c;
+    (i < next && !is_running ? done : left) += c;
   }
   progress.recost(done, left, running_cost);
 }
@@ -304,7 +307,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
         std::set<std::string> names;
         for (const Running& r : running)
           names.insert(visit_name(job, {r.point.index, r.point.visit}, visits));
-        price_in_seconds(job, rec, k, order, next, names, visits, cost, progress);
+        price_in_seconds(job, rec, visit, order, next, names, visits, cost, progress);
         in_seconds = true;
       }
       progress.finished(visit_name(job, visit, visits), point_outcome(rec));

@@ -592,9 +592,10 @@ TEST(Usability, AJobOfCpuPointsListsNoGpuEstimate) {
 }
 
 // The ETA after a point: the others' wall time by what that point took. Its record (100 runs of
-// 20 ms after a warm-up, 3 s of wall time, so 0.98 s besides its runs) gives back its own 3 s; a
-// run 10 times as long stops at the most time (10 s) with the same fixed part; one 100 times as
-// long runs its least 6 repetitions (12 s); a fixed count of 3 takes 3.
+// 20 ms after a warm-up, 3 s of wall time, so 0.98 s besides its runs) gives back its own 3 s, and
+// a point of runs 10 times as long the same 2 s of timed runs; one of runs 100 times as long takes
+// its least 6 (12 s), a most time of 1 s stops the timed runs there, and a fixed count of 3 takes
+// 3 runs.
 TEST(Progress, ThePointsLeftAreTimedByTheFirstPointsRecord) {
   const nlohmann::ordered_json rec = {{"wall_s", 3.0},
                                       {"warmup", 1},
@@ -602,18 +603,16 @@ TEST(Progress, ThePointsLeftAreTimedByTheFirstPointsRecord) {
                                       {"stats", {{"median_ms", 20}}}};
   const PointTimeModel m = point_time_model(rec, 1e6);
   EXPECT_NEAR(m.fixed_s, 0.98, 1e-9);
-  EXPECT_EQ(m.repetitions, 100);
+  EXPECT_NEAR(m.timed_s, 2, 1e-9);
   Sampling s;  // at least 6 runs, at most 10 s, a warm-up
   s.warmup = 1;
   EXPECT_NEAR(expected_s(m, s, 1e6), 3.0, 1e-9);
-  EXPECT_NEAR(expected_s(m, s, 1e7), 0.98 + 0.2 + 10, 1e-9);
+  EXPECT_NEAR(expected_s(m, s, 1e7), 0.98 + 0.2 + 2, 1e-9);
   EXPECT_NEAR(expected_s(m, s, 1e8), 0.98 + 2 + 12, 1e-9);
+  s.max_time_s = 1;
+  EXPECT_NEAR(expected_s(m, s, 1e6), 0.98 + 0.02 + 1, 1e-9);
   s.repetitions = 3;
   EXPECT_NEAR(expected_s(m, s, 1e8), 0.98 + 2 + 6, 1e-9);
-  // Runs of the same work as the first, under a least time of 5 s: that long at least.
-  s.repetitions = 0;
-  s.min_time_s = 5;
-  EXPECT_NEAR(expected_s(m, s, 1e6), 0.98 + 0.02 + 5, 1e-9);
 }
 
 // What a Progress wrote to its file.
