@@ -1,6 +1,6 @@
 #include "harness/bench/gbench_support.hpp"
 
-#include <algorithm>
+#include <chrono>
 #include <map>
 
 #include "harness/bench/sampling.hpp"
@@ -75,9 +75,14 @@ void set_run_counters(benchmark::State& state, const RunResult& r) {
   state.counters["reduce_ms"] = r.reduce_ms;
 }
 
-TimedRepetitions time_sampled(const Sampling& s,
-                              const std::function<void(benchmark::State&)>& once) {
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+TimedRepetitions time_sampled(const Sampling& s, const std::function<void(benchmark::State&)>& once,
+                              const std::function<double()>& clock_s) {
   TimedRepetitions all;
+  const double start_s = clock_s();
   int batch = s.repetitions > 0 ? s.repetitions : s.min_samples;
   while (true) {
     TimedRepetitions more = time_repetitions(batch, once);
@@ -85,15 +90,10 @@ TimedRepetitions time_sampled(const Sampling& s,
     all.counters_each.insert(all.counters_each.end(), more.counters_each.begin(),
                              more.counters_each.end());
     all.error = more.error;
-    if (!all.error.empty() || all.times_ms.empty() || enough_samples(s, all.times_ms)) break;
-    // Below min_time_s: as many again as it takes to reach it at this rate, at least one.
-    const double per_run_s = measured_s(all.times_ms) / static_cast<double>(all.times_ms.size());
-    const double short_s = s.min_time_s - measured_s(all.times_ms);
-    const int to_min_time = short_s > 0 ? static_cast<int>(short_s / per_run_s) + 1 : 0;
-    batch = std::max({1, static_cast<int>(all.times_ms.size()) / 2, to_min_time});
-    // About as many as fit before max_time_s.
-    const double left_s = s.max_time_s - measured_s(all.times_ms);
-    if (left_s > 0) batch = std::min(batch, std::max(1, static_cast<int>(left_s / per_run_s)));
+    const double wall_s = clock_s() - start_s;
+    if (!all.error.empty() || all.times_ms.empty() || enough_samples(s, all.times_ms, wall_s))
+      break;
+    batch = next_batch(s, static_cast<int>(all.times_ms.size()), wall_s);
   }
   return all;
 }

@@ -21,11 +21,15 @@ namespace sb {
 TimedRepetitions time_repetitions(int repetitions,
                                   const std::function<void(benchmark::State&)>& once);
 
-// Repetitions of `once` until enough_samples by `s` (harness/bench/sampling.hpp): a first batch
-// of the least it could take, then batches of half as many again as there are, so that a noisy
-// point's interval is recomputed without a process per run.
-TimedRepetitions time_sampled(const Sampling& s,
-                              const std::function<void(benchmark::State&)>& once);
+// The steady clock's seconds.
+double steady_seconds();
+
+// Repetitions of `once` until enough_samples by `s` (harness/bench/sampling.hpp) in the wall time
+// `clock_s` tells (seconds; a test passes a clock of its own): a first batch of the least it
+// could take, then next_batch's, so that a noisy point's interval is recomputed without a
+// process per run.
+TimedRepetitions time_sampled(const Sampling& s, const std::function<void(benchmark::State&)>& once,
+                              const std::function<double()>& clock_s = steady_seconds);
 
 // Counts, rates, device memory and the time's parts of `r` as the state's counters.
 void set_run_counters(benchmark::State& state, const RunResult& r);

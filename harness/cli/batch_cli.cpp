@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <numeric>
 #include <optional>
 #include <regex>
 
@@ -84,6 +85,16 @@ std::vector<std::string> parse_gpus(const std::string& text, int devices) {
   return out;
 }
 
+// What --list says of the job's estimate: it is for one H100, so points that all run on the CPU
+// (a job's fallback) have none.
+std::string estimate_note(const Job& job) {
+  std::vector<size_t> all(job.points.size());
+  std::iota(all.begin(), all.end(), size_t{0});
+  const double estimate_s = h100_estimate(job, all);
+  if (estimate_s > 0) return fmt::format("; estimated {} on one H100", format_duration(estimate_s));
+  return job.estimated_s > 0 ? "; no estimate on the CPU (the job's is for one H100)" : "";
+}
+
 int list_points(const Job& job) {
   for (const std::string& why : job.skipped)
     fmt::print("{}: {}\n", job.path, why);
@@ -96,10 +107,7 @@ int list_points(const Job& job) {
           : fmt::format("at least {} repetitions and {} s, more until within {}% (at most {} s)",
                         s.min_samples, s.min_time_s, s.max_noise_pct, s.max_time_s);
   fmt::print("{}: {} points, {} after {} warm-up each{}\n", job.path, job.points.size(), timed,
-             s.warmup,
-             job.estimated_s > 0
-                 ? fmt::format("; estimated {} on one H100", format_duration(job.estimated_s))
-                 : "");
+             s.warmup, estimate_note(job));
   return 0;
 }
 
@@ -293,7 +301,9 @@ int compare_command(const BatchArgs& a) {
 
 int export_command(const BatchArgs& a) {
   if (!a.out_path.empty()) check_output_file("--out", a.out_path, false);
-  const std::string text = results_table(read_results_file(a.export_path)).as(a.export_format);
+  const nlohmann::ordered_json results = read_results_file(a.export_path);
+  const std::string text = export_text(
+      a.export_long ? repetition_rows(results) : results_rows(results), a.export_format);
   if (a.out_path.empty()) {
     fmt::print("{}", text);
   } else {
@@ -455,11 +465,14 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       ->type_name("WHOLE:1..1000");
   a.sweep
       ->add_option("--min-time", a.min_time,
-                   "stopping rule: at least this many seconds of timed runs (default 0)")
+                   "stopping rule: at least this many seconds of wall time of timed runs, the time "
+                   "between them included (default 0)")
       ->type_name("SECONDS:0..3600");
   a.sweep
-      ->add_option("--max-time", a.max_time,
-                   "stopping rule: no more runs after this many seconds of them (default 10)")
+      ->add_option(
+          "--max-time", a.max_time,
+          "stopping rule: no more runs after this many seconds of wall time of them, the time "
+          "between them included (default 10)")
       ->type_name("SECONDS:0..3600");
   a.sweep
       ->add_option("--max-noise", a.max_noise,
@@ -497,10 +510,14 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
   a.export_results = app.add_subcommand(
       "export",
       "a results file as one flat table, a row per point (the configuration's parameters, then "
-      "stats.*, counts.*, counters.*, ...), for pandas, R or a spreadsheet");
+      "stats.*, counts.*, counters.*, ..., noisy), or with --long a row per repetition, for "
+      "pandas, R or a spreadsheet");
   a.export_results->add_option("results", a.export_path, "the results file")->required();
   a.export_results->add_option("--format", a.export_format, "csv (default), md or json")
       ->check(CLI::IsMember({"csv", "md", "json"}));
+  a.export_results->add_flag("--long", a.export_long,
+                             "a row per repetition: label, configuration, repetition (from 0), "
+                             "time_ms");
   a.export_results->add_option("--out", a.out_path, "write the table here instead of stdout")
       ->check(output_file());
 

@@ -24,6 +24,7 @@ struct BatchArgs {
   std::string report_dir;
   std::vector<std::string> report_jobs;
   std::string export_path, export_format = "csv";
+  bool export_long = false;  // export --long: a row per repetition
   std::string job_path;
   std::string out_path;
   std::string shard;                        // "I/N"

@@ -1,74 +1,89 @@
 #include "harness/job/results_export.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <map>
 #include <string>
 #include <vector>
+
+#include "core/declared_parameter.hpp"
+#include "harness/io/text_table.hpp"
 
 namespace sb {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-// A cell: text as it is, numbers in full (17 significant digits), switches as true/false.
+// A text cell of a typed value: text as it is, decimals in their shortest exact form, whole
+// numbers and switches as JSON writes them.
 std::string cell(const Json& v) {
   if (v.is_string()) return v.get<std::string>();
-  if (v.is_number_float()) return fmt::format("{:.17g}", v.get<double>());
+  if (v.is_number_float()) return shortest_text(v.get<double>());
   return v.dump();
 }
 
-// The record's cells by column: the configuration's keys bare (a record's own field of the same
-// name, its ranks, says the same), the rest as group.key.
-std::map<std::string, std::string> flat(const Json& point) {
-  std::map<std::string, std::string> out;
-  for (const auto& [key, value] : point.items()) {
-    if (key == "config") {
-      continue;
-    } else if (value.is_object()) {
-      for (const auto& [k, v] : value.items()) {
-        if (v.is_primitive() && !v.is_null()) out[key + "." + k] = cell(v);
-      }
-    } else if (value.is_primitive() && !value.is_null()) {
-      out[key] = cell(value);
-    }
-  }
+// The label and the configuration's keys bare (a record's own field of the same name, its ranks,
+// says the same).
+Json point_head(const Json& point) {
+  Json row = {{"label", point.value("label", "")}};
   const Json config = point.value("config", Json::object());
   for (const auto& [k, v] : config.items())
-    out[k] = cell(v);
-  return out;
+    row[k] = v;
+  return row;
 }
 
 }  // namespace
 
-TextTable results_table(const Json& results) {
-  std::vector<std::map<std::string, std::string>> rows;
-  std::vector<std::string> head = {"label"};
-  // Columns in the order first seen: the configuration's, then the record's.
+Json results_rows(const Json& results) {
+  Json rows = Json::array();
   for (const Json& point : results.at("points")) {
-    rows.push_back(flat(point));
-    std::vector<std::string> keys;
-    const Json config = point.value("config", Json::object());
-    for (const auto& [k, v] : config.items())
-      keys.push_back(k);
-    for (const auto& [k, v] : rows.back()) {
-      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+    Json row = point_head(point);
+    for (const auto& [key, value] : point.items()) {
+      if (key == "config" || key == "label" || row.contains(key)) {
+        continue;
+      } else if (value.is_object()) {
+        for (const auto& [k, v] : value.items()) {
+          if (v.is_primitive() && !v.is_null()) row[key + "." + k] = v;
+        }
+      } else if (value.is_primitive() && !value.is_null()) {
+        row[key] = value;
+      }
     }
-    for (const std::string& k : keys) {
+    // A point record names `noisy` only where it is; every row says it.
+    row["noisy"] = point.value("noisy", false);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+Json repetition_rows(const Json& results) {
+  Json rows = Json::array();
+  for (const Json& point : results.at("points")) {
+    const Json times = point.value("repetitions_ms", Json::array());
+    for (size_t i = 0; i < times.size(); ++i) {
+      Json row = point_head(point);
+      row["repetition"] = i;
+      row["time_ms"] = times[i];
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+std::string export_text(const Json& rows, const std::string& format) {
+  if (format == "json") return rows.dump(2) + "\n";
+  std::vector<std::string> head;
+  for (const Json& row : rows) {
+    for (const auto& [k, v] : row.items()) {
       if (std::find(head.begin(), head.end(), k) == head.end()) head.push_back(k);
     }
   }
-  TextTable table(head);
-  for (const auto& row : rows) {
+  TextTable table(head.empty() ? std::vector<std::string>{"label"} : head);
+  for (const Json& row : rows) {
     std::vector<std::string> cells;
-    for (const std::string& k : head) {
-      const auto it = row.find(k);
-      cells.push_back(it == row.end() ? "" : it->second);
-    }
+    for (const std::string& k : head)
+      cells.push_back(row.contains(k) ? cell(row[k]) : "");
     table.add_row(cells);
   }
-  return table;
+  return table.as(format);
 }
 
 }  // namespace sb

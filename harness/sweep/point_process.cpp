@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "core/errors.hpp"
@@ -184,12 +185,48 @@ RunningPoint start_point(const Job& job, size_t index, const PointLaunch& how,
   return r;
 }
 
+double h100_estimate(const Job& job, const std::vector<size_t>& points) {
+  const bool gpu = std::any_of(points.begin(), points.end(),
+                               [&](size_t k) { return !runs_on_cpu(job.points[k].config); });
+  return gpu ? job.estimated_s * static_cast<double>(points.size()) /
+                   static_cast<double>(job.points.size())
+             : 0;
+}
+
+double run_work(const JobPoint& p) {
+  const PhasePlan plan = resolve(p.config).plan();
+  return static_cast<double>(p.config.init_n) * static_cast<double>(plan.count) *
+         static_cast<double>(plan.steps);
+}
+
 double point_cost(const Job& job, const JobPoint& p) {
   const Sampling& s = job.sampling;
   const int runs = s.warmup + (s.repetitions > 0 ? s.repetitions : s.min_samples);
-  const PhasePlan plan = resolve(p.config).plan();
-  return static_cast<double>(runs) * static_cast<double>(p.config.init_n) *
-         static_cast<double>(plan.count) * static_cast<double>(plan.steps);
+  return static_cast<double>(runs) * run_work(p);
+}
+
+PointTimeModel point_time_model(const nlohmann::ordered_json& rec, double work) {
+  const std::vector<double> times = rec.at("repetitions_ms").get<std::vector<double>>();
+  const double median_s = rec.at("stats").at("median_ms").get<double>() * 1e-3;
+  const double timed_s = std::accumulate(times.begin(), times.end(), 0.0) * 1e-3;
+  return {
+      median_s / work,
+      std::max(0.0, rec.at("wall_s").get<double>() - timed_s - rec.value("warmup", 0) * median_s),
+      timed_s};
+}
+
+double expected_s(const PointTimeModel& m, const Sampling& s, double work) {
+  const double run_s = m.run_s_per_work * work;
+  double timed_s = s.repetitions * run_s;
+  if (s.repetitions == 0) {
+    // A run's spread relative to its time falls as the square root of its length, so runs k times
+    // as long need k times fewer to narrow the median's interval as far: the timed runs of each
+    // point take about as long as the measured point's did.
+    const double least_s = std::max(s.min_samples * run_s, s.min_time_s);
+    const double most_s = std::max(s.max_time_s, least_s);
+    timed_s = std::clamp(m.timed_s, least_s, most_s);
+  }
+  return m.fixed_s + s.warmup * run_s + timed_s;
 }
 
 std::string point_doing(const RunningPoint& r) {

@@ -91,9 +91,37 @@ std::string point_outcome(const nlohmann::ordered_json& rec);
 // Whether the point is past its deadline.
 bool late(const RunningPoint& r);
 
-// The expected cost of point `p`, for the ETA: the particle-steps of its runs (warm-up and the
-// least repetitions) if no particle split or died.
+// The job's estimate (estimated_s) for `points`, a share of it by their count. The estimate is
+// for GPU schedulers on one H100: points that all run on the CPU (a job's fallback where there is
+// no GPU) have none (0), and an ETA comes from their own measurement.
+double h100_estimate(const Job& job, const std::vector<size_t>& points);
+
+// The particle-steps of one run of `p` if no particle split or died.
+double run_work(const JobPoint& p);
+
+// The expected cost of point `p`, for the ETA before a point is measured: the particle-steps of
+// its runs (warm-up and the least repetitions).
 double point_cost(const Job& job, const JobPoint& p);
+
+// What a measured point tells of the wall time of the others, for the ETA once one has finished
+// (docs/performance.md, "How a point is measured"): a run's time in proportion to its work,
+// what a point costs besides its runs (the process's start, each run's setup, the timing layer),
+// and how long its timed runs took.
+struct PointTimeModel {
+  double run_s_per_work = 0;  // a run's seconds per particle-step
+  double fixed_s = 0;         // the point's wall time besides its runs
+  double timed_s = 0;         // the timed runs' seconds
+};
+
+// The model by the ok record `rec` (wall_s, warmup, repetitions_ms, stats.median_ms) of a point
+// whose run does `work` particle-steps.
+PointTimeModel point_time_model(const nlohmann::ordered_json& rec, double work);
+
+// The wall time the model expects of a point whose run does `work` particle-steps, measured by
+// `s`: its fixed part, its warm-up runs, then its timed runs: a fixed count where `s` sets one,
+// else as long as the measured point's, held between the least the rule takes (min_samples,
+// min_time_s) and where it stops (max_time_s, or that least where it is longer).
+double expected_s(const PointTimeModel& m, const Sampling& s, double work);
 
 // What a running point is doing by its output so far: "warm-up 1", "repetition 4", or "".
 std::string point_doing(const RunningPoint& r);

@@ -68,6 +68,14 @@ std::string Progress::shown(const Running& r, Clock::time_point now) const {
                          : fmt::format("{} ({}, {})", r.label, elapsed, r.doing);
 }
 
+void Progress::recost(double done, double left, const std::map<std::string, double>& running) {
+  cost_done_here_ = done;
+  cost_left_ = left;
+  for (Running& r : running_) {
+    if (const auto it = running.find(r.label); it != running.end()) r.cost = it->second;
+  }
+}
+
 void Progress::finished(const std::string& label, const std::string& outcome) {
   ++done_;
   ++done_here_;

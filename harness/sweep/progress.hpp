@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,10 @@ class Progress {
   void started(const std::string& label, double cost = 1);
   // What a running point is doing ("repetition 4"), shown beside its elapsed time.
   void doing(const std::string& label, const std::string& what);
+  // The costs in another unit (a point's expected seconds, once one is measured): `done` of the
+  // points finished by this process, `left` of those not finished (running included), and each
+  // running point's by its label.
+  void recost(double done, double left, const std::map<std::string, double>& running);
   // `outcome`: "ok  12.3 ms" or "FAILED (timeout): ...".
   void finished(const std::string& label, const std::string& outcome);
   // Called while waiting for points; `now` is Clock::now() (a test passes a later time).

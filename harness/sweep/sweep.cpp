@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/errors.hpp"
+#include "harness/bench/sampling.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
 #include "harness/io/output_path.hpp"
@@ -114,17 +115,6 @@ TextTable summary(const Job& job, const JobResults& results, const std::vector<s
   return table;
 }
 
-// The job's estimate for `points`, those this shard has yet to run. The estimate is for GPU
-// schedulers on an H100: a sweep of CPU points only (a job's fallback where there is no GPU) has
-// no estimate, and its ETA comes from its own points.
-double h100_estimate(const Job& job, const std::vector<size_t>& points) {
-  const bool gpu = std::any_of(points.begin(), points.end(),
-                               [&](size_t k) { return !runs_on_cpu(job.points[k].config); });
-  return gpu ? job.estimated_s * static_cast<double>(points.size()) /
-                   static_cast<double>(job.points.size())
-             : 0;
-}
-
 // Whether a recorded point ran `c`: a parameter its configuration lacks, one declared after it
 // was written, counts as that parameter's default.
 bool recorded_as(const Json& rec, const RunConfig& c) {
@@ -169,6 +159,31 @@ std::vector<Visit> visit_order(const std::vector<size_t>& todo, const SweepOptio
 std::string visit_name(const Job& job, const Visit& v, int visits) {
   const std::string& label = job.points[v.point].label;
   return visits > 1 ? fmt::format("{} [visit {}/{}]", label, v.visit + 1, visits) : label;
+}
+
+// The ETA's costs as expected seconds (point_time_model) by `rec`, the first measured visit
+// (`measured`): `cost` (a visit's, by point) afresh, then what the visits before `next` of
+// `order` that are not `running` cost, and what the others do; the measured visit costs what it
+// took.
+void price_in_seconds(const Job& job, const Json& rec, const Visit& measured,
+                      const std::vector<Visit>& order, size_t next,
+                      const std::set<std::string>& running, int visits,
+                      std::map<size_t, double>& cost, Progress& progress) {
+  const PointTimeModel model = point_time_model(rec, run_work(job.points[measured.point]));
+  const Sampling share = visit_share(job.sampling, visits, 0);
+  for (auto& [k, c] : cost)
+    c = expected_s(model, share, run_work(job.points[k]));
+  const std::string measured_name = visit_name(job, measured, visits);
+  double done = 0, left = 0;
+  std::map<std::string, double> running_cost;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const std::string name = visit_name(job, order[i], visits);
+    const double c = name == measured_name ? rec["wall_s"].get<double>() : cost[order[i].point];
+    const bool is_running = running.count(name) != 0;
+    if (is_running) running_cost[name] = c;
+    (i < next && !is_running ? done : left) += c;
+  }
+  progress.recost(done, left, running_cost);
 }
 
 }  // namespace
@@ -250,6 +265,7 @@ int run_sweep(const Job& job, const SweepOptions& o) {
   auto last_look = Clock::now();
   size_t next = 0;
   int failed = 0;
+  bool in_seconds = false;  // the costs priced by a measured point
   while (!StopSignals::requested() && (next < order.size() || !running.empty())) {
     // In order: a visit waits for its slots, and those after it wait with it.
     while (next < order.size()) {
@@ -287,6 +303,13 @@ int run_sweep(const Job& job, const SweepOptions& o) {
       const size_t k = it->point.index;
       const Visit visit{k, it->point.visit};
       const Json rec = point_record(job, it->point, status);
+      if (!in_seconds && rec["status"] == "ok") {
+        std::set<std::string> names;
+        for (const Running& r : running)
+          names.insert(visit_name(job, {r.point.index, r.point.visit}, visits));
+        price_in_seconds(job, rec, visit, order, next, names, visits, cost, progress);
+        in_seconds = true;
+      }
       progress.finished(visit_name(job, visit, visits), point_outcome(rec));
       if (rec["status"] == "ok") visited[k].push_back(rec);
       if (rec["status"] != "ok" || visited[k].size() == static_cast<size_t>(visits)) {

@@ -23,6 +23,7 @@
 
 #include "core/device.hpp"
 #include "harness/io/atomic_file.hpp"
+#include "harness/sweep/point_process.hpp"
 #include "harness/sweep/progress.hpp"
 #include "tests/support/process.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -532,6 +533,86 @@ TEST(Usability, ExportWritesAFlatTableOfTheResults) {
   const Outcome bad = schedbench(dir, {"export", job});
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
+// export keeps each value's type: whole numbers as integers, switches as true/false, decimals in
+// their shortest exact text (0.05, not 0.050000000000000003), `noisy` on every row; --long writes
+// a row per repetition with the point's label, configuration, repetition and time.
+TEST(Usability, ExportKeepsTypesAndWritesARowPerRepetition) {
+  TempDir dir;
+  const std::string job = dir.write("job.json", R"({"sims": ["mvp"], "schedulers": ["cpu-serial"],
+    "repetitions": 2, "warmup": 0, "axes": {"init_n": 20, "steps": 5, "split_chance": 0.05,
+    "skip_spawned": false, "seed": [1, 2]}})");
+  ASSERT_EQ(schedbench(dir, {"sweep", job, "--out", dir.path("r.json")}).exit_code, 0);
+  const nlohmann::json doc = nlohmann::json::parse(slurp(dir.path("r.json")));
+  const Outcome json = schedbench(dir, {"export", dir.path("r.json"), "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(json.out.find("0.050000000000000003"), std::string::npos) << json.out;
+  const nlohmann::json rows = nlohmann::json::parse(json.out);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_TRUE(rows[0]["split_chance"].is_number_float()) << rows[0];
+  EXPECT_EQ(rows[0]["split_chance"], 0.05);
+  EXPECT_EQ(rows[0]["skip_spawned"], false);
+  EXPECT_TRUE(rows[0]["counts.final"].is_number_integer()) << rows[0];
+  EXPECT_EQ(rows[0]["counts.final"], doc["points"][0]["counts"]["final"]);
+  EXPECT_EQ(rows[0]["noisy"], doc["points"][0].value("noisy", false));
+  const Outcome csv = schedbench(dir, {"export", dir.path("r.json")});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_NE(csv.out.find(",0.05,"), std::string::npos) << csv.out;
+  EXPECT_EQ(csv.out.find("0.050000000000000003"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find(",noisy"), std::string::npos) << csv.out;
+  EXPECT_EQ(csv.out.find(",,"), std::string::npos) << csv.out;  // every column filled
+
+  const Outcome long_csv = schedbench(dir, {"export", dir.path("r.json"), "--long"});
+  ASSERT_EQ(long_csv.exit_code, 0) << long_csv.err;
+  EXPECT_EQ(std::count(long_csv.out.begin(), long_csv.out.end(), '\n'), 5) << long_csv.out;
+  EXPECT_NE(long_csv.out.find(",repetition,time_ms\n"), std::string::npos) << long_csv.out;
+  const Outcome long_json =
+      schedbench(dir, {"export", dir.path("r.json"), "--long", "--format", "json"});
+  ASSERT_EQ(long_json.exit_code, 0) << long_json.err;
+  const nlohmann::json reps = nlohmann::json::parse(long_json.out);
+  ASSERT_EQ(reps.size(), 4u);
+  EXPECT_EQ(reps[3]["label"], doc["points"][1]["label"]);
+  EXPECT_EQ(reps[3]["seed"], 2);
+  EXPECT_EQ(reps[3]["repetition"], 1);
+  EXPECT_EQ(reps[3]["time_ms"], doc["points"][1]["repetitions_ms"][1]);
+  const Outcome md = schedbench(dir, {"export", dir.path("r.json"), "--long", "--format", "md"});
+  EXPECT_EQ(std::count(md.out.begin(), md.out.end(), '\n'), 6) << md.out;
+}
+
+// The estimate of a job (estimated_s) is for one H100: points that all run on the CPU get none.
+TEST(Usability, AJobOfCpuPointsListsNoGpuEstimate) {
+  TempDir dir;
+  const std::string job = dir.write("job.json", R"({"sims": ["mvp"], "schedulers": ["cpu-serial"],
+    "estimated_s": 100, "axes": {"init_n": 20, "steps": 5}})");
+  const Outcome o = schedbench(dir, {"sweep", job, "--list"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.out.find("estimated"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("no estimate on the CPU"), std::string::npos) << o.out;
+}
+
+// The ETA after a point: the others' wall time by what that point took. Its record (100 runs of
+// 20 ms after a warm-up, 3 s of wall time, so 0.98 s besides its runs) gives back its own 3 s, and
+// a point of runs 10 times as long the same 2 s of timed runs; one of runs 100 times as long takes
+// its least 6 (12 s), a most time of 1 s stops the timed runs there, and a fixed count of 3 takes
+// 3 runs.
+TEST(Progress, ThePointsLeftAreTimedByTheFirstPointsRecord) {
+  const nlohmann::ordered_json rec = {{"wall_s", 3.0},
+                                      {"warmup", 1},
+                                      {"repetitions_ms", std::vector<double>(100, 20)},
+                                      {"stats", {{"median_ms", 20}}}};
+  const PointTimeModel m = point_time_model(rec, 1e6);
+  EXPECT_NEAR(m.fixed_s, 0.98, 1e-9);
+  EXPECT_NEAR(m.timed_s, 2, 1e-9);
+  Sampling s;  // at least 6 runs, at most 10 s, a warm-up
+  s.warmup = 1;
+  EXPECT_NEAR(expected_s(m, s, 1e6), 3.0, 1e-9);
+  EXPECT_NEAR(expected_s(m, s, 1e7), 0.98 + 0.2 + 2, 1e-9);
+  EXPECT_NEAR(expected_s(m, s, 1e8), 0.98 + 2 + 12, 1e-9);
+  s.max_time_s = 1;
+  EXPECT_NEAR(expected_s(m, s, 1e6), 0.98 + 0.02 + 1, 1e-9);
+  s.repetitions = 3;
+  EXPECT_NEAR(expected_s(m, s, 1e8), 0.98 + 2 + 6, 1e-9);
 }
 
 // What a Progress wrote to its file.

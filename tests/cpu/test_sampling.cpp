@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -97,8 +98,8 @@ TEST(TimingStats, NoiseIsTheIntervalsFartherEndOverTheMedian) {
 TEST(Sampling, AFixedCountIsExactlyThat) {
   Sampling s;
   s.repetitions = 3;
-  EXPECT_FALSE(enough_samples(s, {1, 50}));
-  EXPECT_TRUE(enough_samples(s, {1, 50, 1000}));
+  EXPECT_FALSE(enough_samples(s, {1, 50}, 100));
+  EXPECT_TRUE(enough_samples(s, {1, 50, 1000}, 0));
 }
 
 TEST(Sampling, TheRuleWaitsForTheLeastThenTheNoiseOrTheMostTime) {
@@ -107,26 +108,67 @@ TEST(Sampling, TheRuleWaitsForTheLeastThenTheNoiseOrTheMostTime) {
   s.max_noise_pct = 2;
   s.max_time_s = 1;
   const std::vector<double> quiet = {10, 10.01, 9.99, 10.02, 9.98, 10};
-  EXPECT_FALSE(enough_samples(s, {10, 10, 10, 10, 10}));
-  EXPECT_TRUE(enough_samples(s, quiet));
+  EXPECT_FALSE(enough_samples(s, {10, 10, 10, 10, 10}, 0.05));
+  EXPECT_TRUE(enough_samples(s, quiet, 0.06));
   const std::vector<double> noisy_times = {10, 20, 5, 15, 10, 30};
-  EXPECT_FALSE(enough_samples(s, noisy_times));
+  EXPECT_FALSE(enough_samples(s, noisy_times, 0.09));
   EXPECT_TRUE(noisy(s, noisy_times));
   std::vector<double> long_noisy = noisy_times;
   long_noisy.push_back(1000);  // past max_time_s: stop, noisy as it is
-  EXPECT_TRUE(enough_samples(s, long_noisy));
-  s.min_time_s = 0.5;  // 60 ms measured of the 500 asked for
-  EXPECT_FALSE(enough_samples(s, quiet));
+  EXPECT_TRUE(enough_samples(s, long_noisy, 1.09));
+  s.min_time_s = 0.5;  // 60 ms spent of the 500 asked for
+  EXPECT_FALSE(enough_samples(s, quiet, 0.06));
 }
 
-// A repetition that sets the times of `times` in turn (cycling).
+// The time limits count wall time, not the timed parts alone: runs of 10 ms that cost a second of
+// wall time each (their setup, the timing layer) reach a most time of 5 s after 5 of them, and a
+// least time of 5 s once 5 s of wall time have passed.
+TEST(Sampling, TheTimeLimitsCountWallTimeBetweenRepetitions) {
+  Sampling s;
+  s.min_samples = 3;
+  s.max_time_s = 5;
+  const std::vector<double> noisy_times = {10, 20, 5, 15, 10, 30};
+  EXPECT_TRUE(enough_samples(s, noisy_times, 6));
+  EXPECT_FALSE(enough_samples(s, noisy_times, 4));
+  s.min_time_s = 5;
+  const std::vector<double> quiet = {10, 10.01, 9.99, 10.02, 9.98, 10};
+  EXPECT_FALSE(enough_samples(s, quiet, 4));
+  EXPECT_TRUE(enough_samples(s, quiet, 6));
+}
+
+// A next batch fills at most half the most time left at the wall-time rate so far: 6 runs in 3 s
+// (0.5 s each, whatever their timed part) leave 2 s before a most time of 5 s, half of it for 2;
+// short of a least time, as many as reach it at that rate; otherwise half as many again.
+TEST(Sampling, TheNextBatchFitsTheWallTimeLeft) {
+  Sampling s;
+  s.max_time_s = 5;
+  EXPECT_EQ(next_batch(s, 6, 3), 2);
+  EXPECT_EQ(next_batch(s, 12, 3), 4);
+  EXPECT_EQ(next_batch(s, 40, 4), 5);
+  EXPECT_EQ(next_batch(s, 40, 4.9), 1);
+  EXPECT_EQ(next_batch(s, 4, 0.5), 2);
+  s.min_time_s = 4;
+  EXPECT_EQ(next_batch(s, 6, 3), 2);
+  s.max_time_s = 100;
+  EXPECT_EQ(next_batch(s, 8, 1), 25);
+  EXPECT_EQ(next_batch(s, 6, 200), 3);  // past the most time: the caller stops, not this
+}
+
+// A repetition that sets the times of `times` in turn (cycling), and advances a wall clock of
+// its own (`clock_s`, seconds) by that time and `overhead_ms` more.
 struct Scripted {
   std::vector<double> times;
+  double overhead_ms = 0;
   size_t calls = 0;
+  double clock_s = 0;
   void operator()(benchmark::State& state) {
     const double t = times[calls++ % times.size()];
     state.SetIterationTime(t * 1e-3);
     state.counters["twice"] = 2 * t;
+    clock_s += (t + overhead_ms) * 1e-3;
+  }
+  std::function<double()> clock() {
+    return [this] { return clock_s; };
   }
 };
 
@@ -134,7 +176,7 @@ TEST(Sampling, TimeSampledStopsWhenQuietAndGoesOnWhileNoisy) {
   Sampling s;
   s.min_samples = 6;
   Scripted quiet{{10, 10.01, 9.99}};
-  TimedRepetitions t = time_sampled(s, std::ref(quiet));
+  TimedRepetitions t = time_sampled(s, std::ref(quiet), quiet.clock());
   EXPECT_EQ(t.times_ms.size(), 6u);
   EXPECT_NEAR(t.counters().at("twice"), 20, 0.05);
   EXPECT_NEAR(t.stats()["median_ms"].get<double>(), 10, 0.02);
@@ -143,14 +185,21 @@ TEST(Sampling, TimeSampledStopsWhenQuietAndGoesOnWhileNoisy) {
   // most time (here 0.3 s) ends it first.
   s.max_time_s = 0.3;
   Scripted noisy_runs{{10, 10.5, 20, 9.5, 30}};
-  t = time_sampled(s, std::ref(noisy_runs));
+  t = time_sampled(s, std::ref(noisy_runs), noisy_runs.clock());
   EXPECT_GT(t.times_ms.size(), 6u);
-  double sum = 0;
-  for (const double x : t.times_ms)
-    sum += x;
-  EXPECT_GE(sum, 300);
+  EXPECT_GE(noisy_runs.clock_s, 0.3);
   // A batch is sized by the mean run: it may pass the most time by a few runs, not by half.
-  EXPECT_LT(sum, 400);
+  EXPECT_LT(noisy_runs.clock_s, 0.4);
+
+  // The same runs with 90 ms of wall time each besides their timed part: the most time is wall
+  // time, and three runs fill it.
+  s.min_samples = 2;
+  Scripted slow_setup{{10, 10.5, 20, 9.5, 30}, 90};
+  t = time_sampled(s, std::ref(slow_setup), slow_setup.clock());
+  EXPECT_EQ(t.times_ms.size(), slow_setup.calls);
+  EXPECT_GE(slow_setup.clock_s, 0.3);
+  EXPECT_LT(slow_setup.clock_s, 0.4);
+  EXPECT_LE(t.times_ms.size(), 4u);
 }
 
 TEST(TextTable, WritesMarkdownCsvAndJson) {
