@@ -31,12 +31,18 @@ std::string percent(double ratio) {
   return fmt::format("{:+.1f}%", 100 * (ratio - 1));
 }
 
-// Adds point `q` against `p` (both ok).
+// Adds point `q` against `p` (both ok). A point its file marks noisy (its median's interval
+// stayed wide, or the GPU slowed its clocks) gets no faster or slower verdict: the interval of
+// the ratio resamples each file's repetitions and cannot see the drift that made it noisy.
 void add_pair(Comparison& c, const Json& p, const Json& q, const std::string& label) {
   const MedianRatio r = median_ratio(times_of(p), times_of(q));
+  std::string verdict = verdict_of(r.lo, r.hi, c.options.same_within);
+  if ((verdict == "faster" || verdict == "slower") &&
+      (p.value("noisy", false) || q.value("noisy", false)))
+    verdict = "noisy";
   c.points.push_back({label, p["stats"]["median_ms"].get<double>(),
-                      q["stats"]["median_ms"].get<double>(), r.ratio, r.lo, r.hi,
-                      verdict_of(r.lo, r.hi, c.options.same_within), p["digest"] != q["digest"]});
+                      q["stats"]["median_ms"].get<double>(), r.ratio, r.lo, r.hi, verdict,
+                      p["digest"] != q["digest"]});
 }
 
 void set_geometric_mean(Comparison& c) {
@@ -124,14 +130,15 @@ std::string comparison_text(const Comparison& c, bool markdown) {
   std::string out = markdown ? table.markdown() : table.str();
   out += fmt::format(
       "\n{} points in both ({} only in A, {} only in B); B/A geometric mean {:.3f} ({}); faster "
-      "{}, slower {}, same {}, unsure {}; digest changes {}\n",
+      "{}, slower {}, same {}, unsure {}, noisy {}; digest changes {}\n",
       c.points.size(), c.only_a.size(), c.only_b.size(), c.geometric_mean,
       percent(c.geometric_mean), counts["faster"], counts["slower"], counts["same"],
-      counts["unsure"], digests);
+      counts["unsure"], counts["noisy"], digests);
   out += fmt::format(
       "test: the ratio of B's median to A's, its 95% interval from {} bootstrap resamples of each "
       "point's repetitions; 'same' where the whole interval lies within {:.0f}% of 1, 'faster' or "
-      "'slower' where it lies wholly beyond, 'unsure' otherwise\n",
+      "'slower' where it lies wholly beyond (but 'noisy' where either file marks the point "
+      "noisy), 'unsure' otherwise\n",
       kResamples, 100 * c.options.same_within);
   return out;
 }

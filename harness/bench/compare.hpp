@@ -18,7 +18,7 @@ struct PointComparison {
   std::string label;
   double a_ms = 0, b_ms = 0;         // medians
   double ratio = 1, lo = 1, hi = 1;  // b / a and its 95 % bootstrap interval
-  std::string verdict;               // faster, slower, same, unsure
+  std::string verdict;               // faster, slower, same, unsure, noisy
   bool digest_changed = false;       // a correctness change, whatever the times
 };
 

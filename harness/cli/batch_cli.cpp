@@ -286,7 +286,8 @@ int compare_command(const BatchArgs& a) {
     return kCompareFailed;
   }
   for (const PointComparison& p : c.points) {
-    if (p.lo > 1 + fail_beyond || p.digest_changed) {
+    // A noisy point is not surely slower (add_pair); a changed digest fails the gate anyway.
+    if ((p.verdict != "noisy" && p.lo > 1 + fail_beyond) || p.digest_changed) {
       fmt::print(stderr, "schedbench: compare: {}: {}\n", p.label,
                  p.digest_changed
                      ? "its digest changed"
@@ -487,7 +488,7 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       "compare",
       "compare two results files point by point (or one file's points against a baseline with "
       "--by): B's median against A's with a bootstrap interval, and a verdict (faster, slower, "
-      "same, unsure) per point");
+      "same, unsure; noisy where either file marks the point noisy) per point");
   a.compare->add_option("A", a.compare_a, "the baseline results file")->required();
   a.compare->add_option("B", a.compare_b, "the results file compared with it");
   a.compare

@@ -48,7 +48,7 @@ TEST(Compare, AFileAgainstItselfIsTheSameEverywhere) {
   const Outcome o = schedbench(p.dir, {"compare", p.a, p.b, "--fail-if-slower", "0"});
   EXPECT_EQ(o.exit_code, 0) << o.err;
   EXPECT_NE(o.out.find("4 points in both (0 only in A, 0 only in B); B/A geometric mean 1.000 "
-                       "(+0.0%); faster 0, slower 0, same 4, unsure 0; digest changes 0"),
+                       "(+0.0%); faster 0, slower 0, same 4, unsure 0, noisy 0; digest changes 0"),
             std::string::npos)
       << o.out;
 }
@@ -72,6 +72,36 @@ TEST(Compare, TenPercentSlowerIsFoundAndFailsTheGate) {
   const Outcome faster = schedbench(p.dir, {"compare", p.b, p.a, "--format", "md"});
   EXPECT_NE(faster.out.find("| --- |"), std::string::npos) << faster.out;
   EXPECT_NE(faster.out.find("faster 4, slower 0"), std::string::npos) << faster.out;
+}
+
+// A point either file marks noisy gets no faster or slower verdict, and the gate passes it: the
+// repetitions of one sweep do not show the drift between two.
+TEST(Compare, APointNoisyInEitherFileGetsNoFasterOrSlowerVerdict) {
+  Pair p(1.3);
+  nlohmann::ordered_json b = nlohmann::ordered_json::parse(testing_support::slurp(p.b));
+  b["points"][0]["noisy"] = true;
+  p.dir.write("b.json", b.dump(2));
+  const Outcome o = schedbench(p.dir, {"compare", p.a, p.b, "--format", "json"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const nlohmann::json j = nlohmann::json::parse(o.out);
+  ASSERT_EQ(j["points"].size(), 4u);
+  int noisy = 0, slower = 0;
+  for (const auto& point : j["points"]) {
+    noisy += point["verdict"] == "noisy" ? 1 : 0;
+    slower += point["verdict"] == "slower" ? 1 : 0;
+  }
+  EXPECT_EQ(noisy, 1);
+  EXPECT_EQ(slower, 3);
+  const Outcome text = schedbench(p.dir, {"compare", p.b, p.a});
+  EXPECT_NE(text.out.find("faster 3, slower 0, same 0, unsure 0, noisy 1"), std::string::npos)
+      << text.out;
+  // The gate still fails on the three quiet points; with the noisy one alone it passes.
+  EXPECT_EQ(schedbench(p.dir, {"compare", p.a, p.b, "--fail-if-slower", "5"}).exit_code, 4);
+  for (size_t k = 1; k < b["points"].size(); ++k)
+    b["points"][k]["noisy"] = true;
+  p.dir.write("b.json", b.dump(2));
+  const Outcome gate = schedbench(p.dir, {"compare", p.a, p.b, "--fail-if-slower", "5"});
+  EXPECT_EQ(gate.exit_code, 0) << gate.err;
 }
 
 TEST(Compare, AChangedDigestIsACorrectnessChange) {
