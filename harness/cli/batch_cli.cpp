@@ -395,7 +395,9 @@ int submit_command(BatchArgs& a) {
 
 void add_batch_commands(CLI::App& app, BatchArgs& a) {
   a.sweep = app.add_subcommand(
-      "sweep", "run every point of a job file, each in its own process (jobs/README.md)");
+      "sweep",
+      "run every point of a job file (or of the -a axes alone), each in its own process "
+      "(jobs/README.md)");
   a.sweep->add_option("job", a.job_path,
                       "job file; without one, the job is the -a axes alone (-a sim=NAME, "
                       "-a scheduler=NAME[,NAME], -a KEY=VALUES ...)");
