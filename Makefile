@@ -74,8 +74,9 @@ test: build
 	$(PYTHON) -m unittest discover -s plot -p 'test_*.py' || failed="$$failed python"; \
 	if [ -n "$$failed" ]; then echo "make test: failed:$$failed" >&2; exit 1; fi
 
-# `submit --slurm` end to end on a one-node Slurm cluster of this machine (README: Tests); as
-# root it installs Slurm where missing; SKIPPED where the cluster cannot start.
+# `submit --slurm` end to end on a one-node Slurm cluster of this machine (docs/guide.md, "How do
+# I run the tests?"); as root it installs Slurm where missing; SKIPPED where the cluster cannot
+# start.
 test-slurm: build
 	scripts/test-slurm.sh $(BUILD)/bin/schedbench
 

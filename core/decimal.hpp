@@ -1,6 +1,6 @@
 // Numbers as a user writes them: decimal only. The command line, job files and cross-section
 // files read numbers through these two functions, so that one rule holds everywhere
-// (README.md, "Numbers").
+// (docs/guide.md, "Numbers").
 #pragma once
 
 #include <cstdint>
