@@ -149,8 +149,10 @@ SB_HD void isotropic_direction(Words& words, double d[3]) {
   d[2] = 1.0 - 2.0 * s;
 }
 
-// Two independent standard normal numbers (Marsaglia's polar method).
-SB_HD inline void normal_pair(WordStream& words, double& a, double& b) {
+// Two independent standard normal numbers (Marsaglia's polar method). Words come from a
+// WordStream or InitWords.
+template <class Words>
+SB_HD void normal_pair(Words& words, double& a, double& b) {
   double u, v, s;
   point_in_disc(words, u, v, s);
   const double f = sqrt(-2.0 * det_log(s) / s);

@@ -57,6 +57,13 @@ inline void count_phase_population(Counts& c, uint64_t start, uint64_t slots, ui
 // particles: core/sim_state.hpp).
 using Observables = std::vector<std::pair<std::string, double>>;
 
+// What a sim measures over a whole run, where it does (ccp: the benchmark's profiles and the
+// statistics of them): named numbers, and named profiles along its mesh, a column of values each.
+struct RunSummary {
+  Observables values;
+  std::vector<std::pair<std::string, std::vector<double>>> profiles;
+};
+
 // The final particles of a run, kept only where asked (RunOptions::keep_particles): by the tests
 // that compare engines particle by particle, and for `bound`, whose population is a run's final
 // particles (RunOptions::reference).
@@ -101,7 +108,10 @@ struct RunResult {
   double imbalance_before = 1, imbalance_after = 1;
   std::optional<Streaming> streaming;            // a streamed run's, summed over its ranks
   std::shared_ptr<const ParticleSet> particles;  // null unless RunOptions::keep_particles
-  std::vector<Observables> observables;          // per phase, where the sim observes
+  // Per phase where the sim observes; a phase whose observation is empty adds no row (ccp
+  // reports once per RF period).
+  std::vector<Observables> observables;
+  std::optional<RunSummary> summary;  // where the sim summarizes its run
 };
 
 struct RunOptions {

@@ -154,3 +154,24 @@ struct Observes<Sim,
     : std::true_type {};
 
 }  // namespace sb
+
+namespace sb {
+
+// Whether the sim summarizes its whole run (ccp: the profiles averaged over its last RF periods):
+// its HostState gives the deposits that its grid work accumulated, `deposits()`, and turns the
+// deposits of whichever state did that work (its own, or the DeviceState's, which gives them
+// too) into the summary, `summarize(deposits)`, once every phase is done.
+template <class Sim, class = void>
+struct Summarizes : std::false_type {};
+
+template <class Sim>
+struct Summarizes<Sim, std::void_t<decltype(std::declval<const HostState<Sim>&>().summarize(
+                           std::declval<const HostState<Sim>&>().deposits()))>>
+    : std::true_type {};
+
+// Adds a phase's observation to the run's, where it has one.
+inline void add_observation(std::vector<Observables>& run, Observables phase) {
+  if (!phase.empty()) run.push_back(std::move(phase));
+}
+
+}  // namespace sb

@@ -334,8 +334,8 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
         typename Sim::PhaseSums sums{};
         for (const Particle& p : ps)
           sums = sums + Sim::phase_sums(p, prm, ph.window);
-        r.observables.push_back(
-            state.observe(sums, ph.window, {n.start, n.held - n.start, n.dead + n.gone}));
+        add_observation(r.observables,
+                        state.observe(sums, ph.window, {n.start, n.held - n.start, n.dead + n.gone}));
       } catch (const RunError&) {
         failed = std::current_exception();
       }
@@ -351,6 +351,7 @@ RunResult run_on_host(const RunSpec& spec, const RunOptions& opt) {
     }
   }
   finish_timing<Particle>(r, comm);
+  if constexpr (Summarizes<Sim>::value) r.summary = state.summarize(state.deposits());
   std::vector<uint64_t> tail = {ps.size(), digest_of(ps)};
   comm.sum(tail);
   r.counts.final = tail[0];

@@ -10,5 +10,6 @@
 
 #include "sims/air/device_space_charge.cuh"
 #include "sims/air/device_state.cuh"
+#include "sims/ccp/device_state.cuh"
 #include "sims/pic/device_poisson_field.cuh"
 #include "sims/pic/device_state.cuh"

@@ -4,6 +4,7 @@
 
 #include "core/sim_list.hpp"
 #include "sims/air/air_family.hpp"
+#include "sims/ccp/ccp.hpp"
 #include "sims/mvp/mvp.hpp"
 #include "sims/pic/pic_family.hpp"
 #include "sims/toy/toy.hpp"
@@ -12,6 +13,6 @@ namespace sb {
 
 // An entry is a sim or a sim family (core/sim_list.hpp): pic is the family of its mock and its
 // Poisson field, air of its applied fields and its space charge.
-using AllSims = SimList<ToySim, MvpSim, PicFamily, AirFamily>;
+using AllSims = SimList<ToySim, MvpSim, PicFamily, AirFamily, CcpSim>;
 
 }  // namespace sb

@@ -60,6 +60,24 @@ json observables_json(const std::vector<Observables>& phases) {
   return out;
 }
 
+// The sim's summary of the run: its numbers (those that are not numbers left out) and its
+// profiles, a column each.
+json summary_json(const RunSummary& summary) {
+  json values = json::object(), profiles = json::object();
+  for (const auto& [name, value] : summary.values) {
+    if (std::isfinite(value)) values[name] = value;
+  }
+  for (const auto& [name, column] : summary.profiles) profiles[name] = column;
+  return {{"values", values}, {"profiles", profiles}};
+}
+
+// The summary's numbers as text, a line each; its profiles are in the JSON.
+std::string summary_table(const RunSummary& summary) {
+  std::string s = "  summary         (its profiles: run --json)\n";
+  for (const auto& [name, value] : summary.values) s += fmt::format("    {:<38} {:>12.6g}\n", name, value);
+  return s;
+}
+
 // The standard error that phase `o` gives for its quantity `name`, or nullptr.
 const double* own_error(const Observables& o, const std::string& name) {
   const std::string key = name + kErrorSuffix;
@@ -193,6 +211,7 @@ json result_json(const RunConfig& c, const RunResult& r, std::optional<uint32_t>
   const double work = work_per_second(c, r);
   if (std::isfinite(work)) out[std::string(listed_sim(c.sim)->work_observable) + "_per_s"] = work;
   if (r.streaming) out["streaming"] = streaming_json(*r.streaming);
+  if (r.summary) out["summary"] = summary_json(*r.summary);
   return out;
 }
 
@@ -249,6 +268,7 @@ std::string run_summary(const RunConfig& c, const RunResult& r,
   }
   s += observables_table(r.observables);
   s += averages_table(r.observables, average_start(r.observables.size(), average_from));
+  if (r.summary) s += summary_table(*r.summary);
   s += fmt::format("  digest          {}\n", digest_hex(r.digest));
   return s;
 }

@@ -147,9 +147,9 @@ RunResult run_streamed(const RunSpec& spec, const RunOptions& opt, MakeDeviceSch
     digest = here.digest;
     if constexpr (Observes<Sim>::value) {
       try {
-        r.observables.push_back(
-            host_state.observe(here.sums, plan.window(phase),
-                               {total.start, total.held - total.start, total.dead + total.gone}));
+        add_observation(r.observables, host_state.observe(here.sums, plan.window(phase),
+                                                          {total.start, total.held - total.start,
+                                                           total.dead + total.gone}));
       } catch (const RunError&) {
         failed = std::current_exception();
       }
@@ -158,6 +158,7 @@ RunResult run_streamed(const RunSpec& spec, const RunOptions& opt, MakeDeviceSch
     if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(run.particles()));
   }
   finish_timing<Particle>(r, comm);
+  if constexpr (Summarizes<Sim>::value) r.summary = host_state.summarize(device_state.deposits());
   if (plan.count == 0) digest = digest_of(run.particles());
   const Streaming& mine = run.streaming();
   std::vector<uint64_t> sums = {run.population(), digest, mine.batches, mine.bytes_to_device,
@@ -299,8 +300,9 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
         const typename Sim::PhaseSums sums = thrust::transform_reduce(
             on_stream, particles.data(), particles.data() + n, PhaseSumsOf<Sim>{prm, ph.window},
             typename Sim::PhaseSums{}, AddSums{});
-        r.observables.push_back(host_state.observe(
-            sums, ph.window, {total.start, total.held - total.start, total.dead + total.gone}));
+        add_observation(r.observables, host_state.observe(sums, ph.window,
+                                                          {total.start, total.held - total.start,
+                                                           total.dead + total.gone}));
       } catch (const RunError&) {
         failed = std::current_exception();
       }
@@ -319,6 +321,7 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
     }
   }
   finish_timing<Particle>(r, comm);
+  if constexpr (Summarizes<Sim>::value) r.summary = host_state.summarize(device_state.deposits());
   std::vector<uint64_t> sums = {
       n, thrust::transform_reduce(on_stream, particles.data(), particles.data() + n,
                                   HashParticle<Particle>{}, uint64_t{0}, thrust::plus<uint64_t>())};

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 
+#include "core/data_file.hpp"
 #include "core/density_image.hpp"
 #include "core/errors.hpp"
 #include "ranks/reduce.hpp"
@@ -190,17 +191,10 @@ void note_effective(const std::string& path, const air::CollisionTable& table) {
   }
 }
 
-// data/lxcat-siglo.txt in the source tree the binary was built from, else beside the
-// executable's build directory (build/bin/..) or install prefix (bin/..).
+// data/lxcat-siglo.txt in the source tree the binary was built from, else the build's or the
+// install's (core/data_file.hpp).
 std::string default_cross_sections() {
-  std::vector<std::string> candidates = {(fs::path(SB_SOURCE_DIR) / kDefaultFile).string()};
-  std::error_code error;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    candidates.push_back((exe.parent_path() / ".." / ".." / kDefaultFile).string());
-    candidates.push_back((exe.parent_path() / ".." / kDefaultFile).string());
-  }
-  return air::first_default_file(candidates);
+  return air::first_default_file(data_candidates(kDefaultFile));
 }
 
 air::Extrapolate extrapolate_of(const std::string& mode) {

@@ -305,7 +305,8 @@ TEST(Cli, ListJsonIsTheCatalog) {
   EXPECT_EQ(roles["policy"], "tuning");
   EXPECT_EQ(roles["capacity"], "bookkeeping");
   EXPECT_EQ(roles["init_n"], "workload");
-  ASSERT_EQ(c["sims"].size(), 4u);
+  ASSERT_EQ(c["sims"].size(), 5u);
+  EXPECT_EQ(c["sims"][4]["name"], "ccp");
   EXPECT_EQ(c["sims"][2]["name"], "pic");
   EXPECT_EQ(c["sims"][2]["parameters"][0], "poisson_steps");
 }

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <tuple>
 
 #include "core/cuda_check.hpp"
 #include "core/errors.hpp"
@@ -16,6 +17,7 @@
 #include "schedulers/registry.hpp"
 #include "sims/pic/pic.hpp"
 #include "tests/support/air_config.hpp"
+#include "tests/support/engine_cases.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/summary.hpp"
 
@@ -122,6 +124,15 @@ std::vector<Config> configs() {
   RunConfig space_charge = air_space_charge(2000, 4, 32);
   sb::fields::field_solver().set(space_charge, "host");
   out.push_back({"air_space_charge_host_solve", space_charge});
+  // ccp's first and last cases at a reduced size, its field solved on the device (the host's
+  // arithmetic: sims/ccp/field.hpp), so every digest is cpu-serial's.
+  for (auto [name, number, periods, steps] :
+       {std::tuple{"ccp_case1", 1, 3u, 200u}, std::tuple{"ccp_case4", 4, 2u, 400u}}) {
+    RunConfig ccp = engine_cases::ccp(number, 6000, 32, steps, periods);
+    ccp.capacity = 4'000'000;
+    ccp.timeout_s = 30;
+    out.push_back({name, ccp});
+  }
   // Reduced precision (core/precision.hpp): float arithmetic rounds alike on host and device, so
   // every precision's runs give cpu-serial's particles.
   RunConfig pic_mixed = pic(20'000, 3, 300, -1);

@@ -10,6 +10,7 @@
 #include "core/declared_parameter.hpp"
 #include "core/precision.hpp"
 #include "core/run_config.hpp"
+#include "sims/catalog.hpp"
 #include "sims/mvp/mvp.hpp"
 #include "sims/pic/pic.hpp"
 #include "sims/toy/toy.hpp"
@@ -41,6 +42,24 @@ inline RunConfig pic(uint64_t init_n, uint32_t poisson, uint32_t mobility, doubl
 
 inline RunConfig air(const std::string& gas, double td, uint64_t init_n, uint32_t phases) {
   return with_air(config("air", init_n, 0), gas, td, phases);
+}
+
+// ccp's case `number` at a reduced size: `cells` cells, `steps` steps per RF period, `periods`
+// periods (the last averaged), init_n particles.
+inline RunConfig ccp(int number, uint64_t init_n, uint32_t cells, uint32_t steps,
+                     uint32_t periods) {
+  RunConfig c = config("ccp", init_n, 0);
+  const auto set = [&c](const std::string& key, uint64_t value) {
+    for (const DeclaredParameter* p : find_sim("ccp").parameters) {
+      if (p->key == key) p->set(c, value);
+    }
+  };
+  set("case", number);
+  set("cells", cells);
+  set("steps_per_period", steps);
+  set("periods", periods);
+  set("average_periods", 1);
+  return c;
 }
 
 inline void PrintTo(const Case& c, std::ostream* os) {
@@ -103,6 +122,10 @@ inline std::vector<Case> cases() {
   sb::fields::grid().set(space_charge, 16);
   sb::air::init_radius().set(space_charge, 2e-6);
   out.push_back({"air_space_charge", space_charge});
+  // ccp's first and last cases at a reduced size: electrons and ions absorbed at the electrodes,
+  // pairs born of ionization.
+  out.push_back({"ccp_case1", ccp(1, 2000, 32, 200, 3)});
+  out.push_back({"ccp_case4", ccp(4, 2000, 32, 400, 2)});
   // Reduced precision (core/precision.hpp): pic's mock field and air's applied fields, the latter
   // magnetic (sub-stepped flights) and with a thermal gas (elastic scattering off moving
   // molecules).

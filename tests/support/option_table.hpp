@@ -98,6 +98,12 @@ inline RunConfig base_run(const std::string& sim) {
   } else if (sim == "air") {
     c.init_n = 200;
     c = with_air(c, "N2:0.8,O2:0.2", 300, 2);
+  } else if (sim == "ccp") {
+    c.init_n = 600;
+    set("cells", "16");
+    set("steps_per_period", "150");
+    set("periods", "2");
+    set("average_periods", "1");
   }
   return c;
 }
@@ -156,6 +162,21 @@ inline std::vector<Row> rows() {
       {"air", "field_solver", {"host"}, plus({{"grid", "16"}}, {space_charge[0], space_charge[1]})},
       {"air", "precision", {}, {}},
       {"air", "seed", {"2718"}, {}},
+      {"ccp", "case", {"2", "3", "4"}, {}},
+      {"ccp", "gap", {"0.05"}, {}},
+      {"ccp", "rf_frequency", {"2e7"}, {}},
+      {"ccp", "rf_voltage", {"300"}, {}},
+      {"ccp", "gas_density", {"3e21"}, {}},
+      {"ccp", "gas_temperature", {"600"}, {}},
+      {"ccp", "cells", {"24"}, {}},
+      {"ccp", "steps_per_period", {"120"}, {}},
+      {"ccp", "periods", {"3"}, {}},
+      // The window averaged: the summary changes, the particles do not.
+      {"ccp", "average_periods", {"2"}, {}, false},
+      {"ccp", "plasma_density", {"5e14"}, {}},
+      {"ccp", "electron_temperature", {"50000"}, {}},
+      {"ccp", "replicas", {"2", "3"}, {}},
+      {"ccp", "seed", {"2718"}, {}},
   };
 }
 
