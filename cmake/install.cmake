@@ -16,12 +16,10 @@ foreach(library ${sb_installed_libraries})
 endforeach()
 install(TARGETS ${sb_installed_libraries} EXPORT schedbenchTargets ARCHIVE DESTINATION lib)
 
-# The executables find the shared libraries they carry (Google Benchmark, a shared cuFFT) in
-# P/lib, as they find them in build/lib.
+# The executables find the shared library they may carry (a shared cuFFT) in P/lib, as they
+# find it in build/lib.
 set_target_properties(schedbench schedbench-point PROPERTIES INSTALL_RPATH "$ORIGIN/../lib")
 install(TARGETS schedbench schedbench-point EXPORT schedbenchTargets RUNTIME DESTINATION bin)
-install(FILES ${CMAKE_BINARY_DIR}/lib/$<TARGET_SONAME_FILE_NAME:benchmark::benchmark>
-        DESTINATION lib)
 if(NOT SB_CUFFT_IS_STATIC)
   install(FILES ${CMAKE_BINARY_DIR}/lib/${SB_CUFFT_SONAME} DESTINATION lib)
 endif()

@@ -21,22 +21,9 @@ endfunction()
 
 find_package(Threads REQUIRED)
 
-# Google Benchmark comes from the distribution only as a shared library: binaries that use it
-# carry it in build/lib (found through their RPATH) and use the system's C++ runtime, which
-# every Linux distribution installs, so that one process holds one C++ runtime.
-function(sb_bundle_benchmark target)
-  target_link_libraries(${target} PRIVATE benchmark::benchmark)
-  set_target_properties(${target} PROPERTIES BUILD_RPATH "$ORIGIN/../lib")
-  add_custom_command(TARGET ${target} POST_BUILD
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/lib
-    COMMAND ${CMAKE_COMMAND} -E copy_if_different $<TARGET_FILE:benchmark::benchmark>
-            ${CMAKE_BINARY_DIR}/lib/$<TARGET_SONAME_FILE_NAME:benchmark::benchmark>)
-endfunction()
-
 # cuFFT (the field module's device solver): the static library where the toolkit has it (a full
 # CUDA toolkit on a GPU machine), with culibos; otherwise, or with -DSB_CUFFT_STATIC=OFF, the
-# shared one, which sb_link_cufft carries in build/lib like Google Benchmark (CI's toolkit has
-# only that). CUDA 13's libcufft_static.a holds relocatable device code (its callback support),
+# shared one, which sb_link_cufft carries in build/lib (CI's toolkit has only that). CUDA 13's libcufft_static.a holds relocatable device code (its callback support),
 # so executables that link it get a device link step.
 if(TARGET CUDA::cufft_static)
   option(SB_CUFFT_STATIC "Link cuFFT statically (CUDA::cufft_static)" ON)

@@ -72,6 +72,29 @@ class Frames(unittest.TestCase):
                          (1.0, 50.0, 0.97))
         self.assertIs(bool(first["noisy"]), True)
 
+    def test_a_gpu_points_energy_and_device_state_are_columns(self):
+        doc = json.loads((JOBS / "toy-steps.json").read_text())
+        doc["points"][0].update(l2="cold", clocks_locked=False,
+                                clock_lock_refused="Insufficient Permissions",
+                                energy={"joules": 12.5, "joules_per_repetition": 2.5,
+                                        "mean_power_w": 250.0, "seconds": 0.05})
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp, "toy-steps.json")
+            path.write_text(json.dumps(doc))
+            frame = sr.read_results(path)
+            first = frame.iloc[0]
+            self.assertEqual((first["energy.joules_per_repetition"], first["energy.mean_power_w"]),
+                             (2.5, 250.0))
+            self.assertEqual((first["l2"], first["clock_lock_refused"]),
+                             ("cold", "Insufficient Permissions"))
+            self.assertIs(bool(first["clocks_locked"]), False)
+            # A point without them (a CPU engine's, NVML absent) reads NaN, not an error.
+            self.assertTrue(frame["energy.mean_power_w"].iloc[1:].isna().all())
+            doc["points"][0]["energy"]["mean_power_w"] = "high"
+            path.write_text(json.dumps(doc))
+            with self.assertRaisesRegex(sr.InputError, "energy.mean_power_w"):
+                sr.read_results(path)
+
     def test_a_run_record_is_a_row(self):
         record = {"schema": "schedbench.run/1",
                   "config": {"sim": "mvp", "scheduler": "cpu-serial", "init_n": 1000},

@@ -61,12 +61,12 @@ TimedRepetitions time_device(const FieldsPoint& p, int warmup, cudaStream_t stre
     pass();
   SB_CUDA_CHECK(cudaStreamSynchronize(stream));
   EventTimer timer;
-  return time_repetitions(p.repetitions, [&](benchmark::State& state) {
+  return time_repetitions(p.repetitions, [&](Repetition& rep) {
     timer.start(stream);
     pass();
     timer.stop(stream);
     SB_CUDA_CHECK(cudaStreamSynchronize(stream));
-    state.SetIterationTime(timer.elapsed_ms() * 1e-3);
+    rep.time_ms = timer.elapsed_ms();
   });
 }
 
@@ -121,11 +121,11 @@ TimedRepetitions host_solve(const FieldsPoint& p, int warmup) {
   const auto solver = fields::make_host_solver(mesh, boundary(p.config));
   for (int i = 0; i < warmup; ++i)
     solver->solve(rho.data(), phi.data());
-  return time_repetitions(p.repetitions, [&](benchmark::State& state) {
+  return time_repetitions(p.repetitions, [&](Repetition& rep) {
     const auto start = std::chrono::steady_clock::now();
     solver->solve(rho.data(), phi.data());
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    state.SetIterationTime(took.count());
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+    rep.time_ms = took.count();
   });
 }
 

@@ -1,12 +1,12 @@
 // The field module's kernels measured one at a time (docs/performance.md, "The field module's
 // kernels"), for bench_fields: deposition (atomic or sorted by cell), the Poisson solve (cuFFT, or
 // FFTW on one host thread), the field and its gather. Device passes are timed by CUDA events, the
-// host solve by a steady clock; Google Benchmark computes the statistics.
+// host solve by a steady clock (harness/bench/timing.hpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
-#include "harness/bench/gbench_support.hpp"
+#include "harness/bench/timing.hpp"
 #include "harness/job/fields_job.hpp"
 
 namespace sb {

@@ -34,4 +34,11 @@ std::map<std::string, double> TimedRepetitions::counters() const {
   return out;
 }
 
+Json energy_record(double joules, double seconds, size_t repetitions) {
+  return {{"joules", joules},
+          {"joules_per_repetition", joules / static_cast<double>(repetitions)},
+          {"mean_power_w", seconds > 0 ? joules / seconds : 0.0},
+          {"seconds", seconds}};
+}
+
 }  // namespace sb

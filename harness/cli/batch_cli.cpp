@@ -1,6 +1,7 @@
 #include "harness/cli/batch_cli.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <unistd.h>
 
@@ -135,6 +136,15 @@ void override_sampling(const BatchArgs& a, Sampling& s) {
                     "--max-time",
                     s.min_time_s, s.max_time_s));
   }
+  const ControlDeclaration &l2 = l2_control(), &lock = lock_clocks_control();
+  if (!a.l2.empty()) s.l2 = static_cast<L2State>(control_value(l2, l2.flag, a.l2));
+  if (!a.lock_clocks.empty())
+    s.lock_clocks = static_cast<ClockLock>(control_value(lock, lock.flag, a.lock_clocks));
+}
+
+// The option of a measurement control, its values as its type.
+void add_control_option(CLI::App& cmd, const ControlDeclaration& d, std::string& value) {
+  cmd.add_option(d.flag, value, d.help)->type_name(fmt::format("{}", fmt::join(d.values, "|")));
 }
 
 // The job file, read with --max-points, -a and --filter, and the sampling options applied.
@@ -482,6 +492,8 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
                    "stopping rule: percent; runs go on until the 95% interval of the median "
                    "lies within it of the median (default 2)")
       ->type_name("PERCENT:0..100");
+  add_control_option(*a.sweep, l2_control(), a.l2);
+  add_control_option(*a.sweep, lock_clocks_control(), a.lock_clocks);
   const std::string max_points_help = fmt::format(
       "refuse a job of more points (default {}; at most {})", kDefaultMaxPoints, kMaxMaxPoints);
   a.sweep->add_option("--max-points", a.max_points, max_points_help);

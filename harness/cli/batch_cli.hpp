@@ -39,6 +39,7 @@ struct BatchArgs {
   std::string summary_format = "text";  // --format of the summary
   // The sampling options (harness/job/job_form.hpp Sampling); empty: the job's.
   std::string repetitions, warmup, min_samples, min_time, max_time, max_noise;
+  std::string l2, lock_clocks;  // the GPU's state for the timed runs; empty: the job's
   std::string interleave, order_seed;  // --interleave V, --order-seed S
   bool slurm = false;
   SweepOptions sweep_options;

@@ -15,6 +15,7 @@
 
 #include "core/device.hpp"
 #include "harness/io/build_info.hpp"
+#include "harness/io/gpu_clocks.hpp"
 
 namespace sb {
 namespace {
@@ -73,6 +74,16 @@ json nvidia_smi_json(int device) {
           {"power_limit_w", power}};
 }
 
+// Why NVML gives no energy counter for `device`, or "" where it does: recorded once per results
+// file, where the points of GPU schedulers then have no energy (docs/performance.md, "How it was
+// measured").
+std::string energy_unavailable(int device) {
+  std::string why;
+  const std::optional<GpuClocks> clocks = GpuClocks::open(device, why);
+  if (clocks) clocks->energy_mj(why);
+  return why;
+}
+
 json device_json() {
   const auto d = describe_device();
   if (!d) return nullptr;
@@ -91,6 +102,8 @@ json device_json() {
               {"cuda_runtime", d->runtime_version}};
   // Left out where nvidia-smi is missing: results hold no nulls (results/README.md).
   if (json smi = nvidia_smi_json(d->index); !smi.is_null()) out["nvidia_smi"] = std::move(smi);
+  if (const std::string why = energy_unavailable(d->index); !why.empty())
+    out["energy_unavailable"] = why;
   return out;
 }
 

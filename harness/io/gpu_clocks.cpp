@@ -2,46 +2,47 @@
 
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
+#include <fmt/format.h>
+#include <nvml.h>
 
 #include <array>
 
 namespace sb {
 namespace {
 
-// NVML's C interface as the driver exports it (nvml.h, which the CUDA toolkit here lacks):
-// functions return 0 on success; a device is an opaque handle.
-using NvmlDevice = void*;
-using InitFn = int (*)();
-using ShutdownFn = int (*)();
-using HandleByBusIdFn = int (*)(const char*, NvmlDevice*);
-using ClockInfoFn = int (*)(NvmlDevice, int, unsigned*);
-using ReasonsFn = int (*)(NvmlDevice, unsigned long long*);
-constexpr int kSmClock = 1;  // NVML_CLOCK_SM
-
 struct Slowdown {
   uint64_t bit;
   const char* name;
 };
 // NVML's clock event reasons that lower the clocks below what the load asks for.
-constexpr std::array<Slowdown, 5> kSlowdowns = {{{0x4, "sw-power-cap"},
-                                                 {0x8, "hw-slowdown"},
-                                                 {0x20, "sw-thermal-slowdown"},
-                                                 {0x40, "hw-thermal-slowdown"},
-                                                 {0x80, "hw-power-brake-slowdown"}}};
+constexpr std::array<Slowdown, 5> kSlowdowns = {
+    {{nvmlClocksEventReasonSwPowerCap, "sw-power-cap"},
+     {nvmlClocksThrottleReasonHwSlowdown, "hw-slowdown"},
+     {nvmlClocksEventReasonSwThermalSlowdown, "sw-thermal-slowdown"},
+     {nvmlClocksThrottleReasonHwThermalSlowdown, "hw-thermal-slowdown"},
+     {nvmlClocksThrottleReasonHwPowerBrakeSlowdown, "hw-power-brake-slowdown"}}};
 
-template <class Fn>
-Fn symbol(void* handle, const char* name) {
-  return reinterpret_cast<Fn>(dlsym(handle, name));
-}
+// The library's function `name`, typed by its declaration in nvml.h; null where the driver
+// lacks it.
+#define SB_NVML_SYMBOL(handle, name) reinterpret_cast<decltype(&name)>(dlsym(handle, #name))
 
 }  // namespace
 
 struct GpuClocks::Library {
   void* handle = nullptr;
-  NvmlDevice device = nullptr;
-  ShutdownFn shutdown = nullptr;
-  ClockInfoFn clock = nullptr;
-  ReasonsFn reasons = nullptr;
+  nvmlDevice_t device = nullptr;
+  decltype(&nvmlShutdown) shutdown = nullptr;
+  decltype(&nvmlErrorString) error_string = nullptr;
+  decltype(&nvmlDeviceGetClockInfo) clock = nullptr;
+  decltype(&nvmlDeviceGetCurrentClocksEventReasons) reasons = nullptr;
+  decltype(&nvmlDeviceGetTotalEnergyConsumption) energy = nullptr;
+  decltype(&nvmlDeviceSetGpuLockedClocks) lock = nullptr;
+  decltype(&nvmlDeviceResetGpuLockedClocks) unlock = nullptr;
+
+  // NVML's text for `status`.
+  std::string error(nvmlReturn_t status) const {
+    return error_string != nullptr ? error_string(status) : fmt::format("NVML error {}", status);
+  }
   ~Library() {
     if (shutdown != nullptr) shutdown();
     if (handle != nullptr) dlclose(handle);
@@ -56,25 +57,42 @@ std::vector<std::string> slowdown_reasons(uint64_t mask) {
   return out;
 }
 
-std::optional<GpuClocks> GpuClocks::open(int device) {
-  std::array<char, 32> bus_id{};
-  if (cudaDeviceGetPCIBusId(bus_id.data(), bus_id.size(), device) != cudaSuccess) return {};
+std::optional<GpuClocks> GpuClocks::open(int device, std::string& why, const char* library) {
   auto lib = std::make_unique<Library>();
-  lib->handle = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (lib->handle == nullptr) return {};
-  const auto init = symbol<InitFn>(lib->handle, "nvmlInit_v2");
-  const auto by_bus = symbol<HandleByBusIdFn>(lib->handle, "nvmlDeviceGetHandleByPciBusId_v2");
-  lib->clock = symbol<ClockInfoFn>(lib->handle, "nvmlDeviceGetClockInfo");
-  // The newer name of the same call first; drivers before 535 have the older only.
-  lib->reasons = symbol<ReasonsFn>(lib->handle, "nvmlDeviceGetCurrentClocksEventReasons");
-  if (lib->reasons == nullptr)
-    lib->reasons = symbol<ReasonsFn>(lib->handle, "nvmlDeviceGetCurrentClocksThrottleReasons");
-  if (init == nullptr || by_bus == nullptr || lib->clock == nullptr || lib->reasons == nullptr ||
-      init() != 0) {
+  lib->handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+  if (lib->handle == nullptr) {
+    why = fmt::format("{} cannot be opened (no NVIDIA driver)", library);
     return {};
   }
-  lib->shutdown = symbol<ShutdownFn>(lib->handle, "nvmlShutdown");
-  if (by_bus(bus_id.data(), &lib->device) != 0) return {};
+  const auto init = SB_NVML_SYMBOL(lib->handle, nvmlInit_v2);
+  const auto by_bus = SB_NVML_SYMBOL(lib->handle, nvmlDeviceGetHandleByPciBusId_v2);
+  lib->error_string = SB_NVML_SYMBOL(lib->handle, nvmlErrorString);
+  lib->clock = SB_NVML_SYMBOL(lib->handle, nvmlDeviceGetClockInfo);
+  // The newer name of the same call first; drivers before 535 have the older only.
+  lib->reasons = SB_NVML_SYMBOL(lib->handle, nvmlDeviceGetCurrentClocksEventReasons);
+  if (lib->reasons == nullptr)
+    lib->reasons = SB_NVML_SYMBOL(lib->handle, nvmlDeviceGetCurrentClocksThrottleReasons);
+  lib->energy = SB_NVML_SYMBOL(lib->handle, nvmlDeviceGetTotalEnergyConsumption);
+  lib->lock = SB_NVML_SYMBOL(lib->handle, nvmlDeviceSetGpuLockedClocks);
+  lib->unlock = SB_NVML_SYMBOL(lib->handle, nvmlDeviceResetGpuLockedClocks);
+  if (init == nullptr || by_bus == nullptr || lib->clock == nullptr || lib->reasons == nullptr) {
+    why = fmt::format("{} lacks NVML's functions", library);
+    return {};
+  }
+  if (const nvmlReturn_t status = init(); status != NVML_SUCCESS) {
+    why = "NVML does not start: " + lib->error(status);
+    return {};
+  }
+  lib->shutdown = SB_NVML_SYMBOL(lib->handle, nvmlShutdown);
+  std::array<char, 32> bus_id{};
+  if (cudaDeviceGetPCIBusId(bus_id.data(), bus_id.size(), device) != cudaSuccess) {
+    why = fmt::format("no CUDA device {}", device);
+    return {};
+  }
+  if (const nvmlReturn_t status = by_bus(bus_id.data(), &lib->device); status != NVML_SUCCESS) {
+    why = fmt::format("NVML does not know the device at {}: {}", bus_id.data(), lib->error(status));
+    return {};
+  }
   return GpuClocks(std::move(lib));
 }
 
@@ -86,9 +104,34 @@ GpuClocks::~GpuClocks() = default;
 ClockSample GpuClocks::sample() const {
   ClockSample s;
   unsigned long long reasons = 0;
-  if (lib_->clock(lib_->device, kSmClock, &s.sm_mhz) != 0) s.sm_mhz = 0;
-  if (lib_->reasons(lib_->device, &reasons) == 0) s.reasons = reasons;
+  if (lib_->clock(lib_->device, NVML_CLOCK_SM, &s.sm_mhz) != NVML_SUCCESS) s.sm_mhz = 0;
+  if (lib_->reasons(lib_->device, &reasons) == NVML_SUCCESS) s.reasons = reasons;
   return s;
+}
+
+std::optional<uint64_t> GpuClocks::energy_mj(std::string& why) const {
+  if (lib_->energy == nullptr) {
+    why = "the driver's NVML has no energy counter";
+    return {};
+  }
+  unsigned long long mj = 0;
+  if (const nvmlReturn_t status = lib_->energy(lib_->device, &mj); status != NVML_SUCCESS) {
+    why = "NVML's energy counter: " + lib_->error(status);
+    return {};
+  }
+  return mj;
+}
+
+std::string GpuClocks::lock_base_clocks() {
+  if (lib_->lock == nullptr || lib_->unlock == nullptr)
+    return "the driver's NVML cannot lock clocks";
+  const auto tdp = static_cast<unsigned>(NVML_CLOCK_LIMIT_ID_TDP);
+  const nvmlReturn_t status = lib_->lock(lib_->device, tdp, tdp);
+  return status == NVML_SUCCESS ? "" : lib_->error(status);
+}
+
+void GpuClocks::reset_locked_clocks() {
+  if (lib_->unlock != nullptr) lib_->unlock(lib_->device);
 }
 
 }  // namespace sb

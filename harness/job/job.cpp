@@ -29,11 +29,12 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// The header's keys, the sampling keys and the points' keys.
+// The header's keys, the sampling and device control keys, and the points' keys.
 std::vector<std::string> job_keys() {
   std::vector<std::string> keys = {
       "name", "description", "figures", "estimated_s", "sims", "schedulers", "fallback_schedulers"};
   keys.insert(keys.end(), kSamplingKeys.begin(), kSamplingKeys.end());
+  keys.insert(keys.end(), kDeviceControlKeys.begin(), kDeviceControlKeys.end());
   keys.emplace_back("axes");
   return keys;
 }

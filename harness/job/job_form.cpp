@@ -171,7 +171,53 @@ std::string file_name_label(std::string label) {
   return label;
 }
 
+// The value of control `d` at its key, or `fallback` where the job leaves it out.
+template <class Enum>
+Enum control_key(const std::string& path, const Json& doc, const ControlDeclaration& d,
+                 Enum fallback) {
+  if (!doc.contains(d.key)) return fallback;
+  const Json& v = doc.at(d.key);
+  if (!v.is_string()) {
+    job_error(
+        path, d.key,
+        fmt::format("{} is not accepted; accepted: {}", shown_json(v), fmt::join(d.values, ", ")));
+  }
+  return static_cast<Enum>(
+      control_value(d, fmt::format("{}: {}", printable(path), d.key), v.get<std::string>()));
+}
+
 }  // namespace
+
+const ControlDeclaration& l2_control() {
+  static const ControlDeclaration d{
+      "l2",
+      "--l2",
+      "the GPU's L2 cache before each timed run: hot (as the run before left it; default) or "
+      "cold (overwritten first, outside the timed part)",
+      {"hot", "cold"}};
+  return d;
+}
+
+const ControlDeclaration& lock_clocks_control() {
+  static const ControlDeclaration d{
+      "lock_clocks",
+      "--lock-clocks",
+      "the GPU's clocks for a point: off (as the driver sets them; default) or base (locked at "
+      "the base clock through NVML, which needs root; where refused, the point runs unlocked and "
+      "its record says why)",
+      {"off", "base"}};
+  return d;
+}
+
+size_t control_value(const ControlDeclaration& d, const std::string& where,
+                     const std::string& text) {
+  const auto it = std::find(d.values.begin(), d.values.end(), text);
+  if (it == d.values.end()) {
+    throw UsageError(fmt::format("{}: '{}' is not accepted; accepted: {}", where, printable(text),
+                                 fmt::join(d.values, ", ")));
+  }
+  return static_cast<size_t>(it - d.values.begin());
+}
 
 void read_sampling(const std::string& path, const Json& doc, Sampling& s) {
   s.warmup = whole_key(path, doc, "warmup", 0, 100, s.warmup);
@@ -180,6 +226,8 @@ void read_sampling(const std::string& path, const Json& doc, Sampling& s) {
   s.min_time_s = real_key(path, doc, "min_time_s", 0, 3600, s.min_time_s);
   s.max_time_s = real_key(path, doc, "max_time_s", 0, 3600, s.max_time_s);
   s.max_noise_pct = real_key(path, doc, "max_noise_pct", 0, 100, s.max_noise_pct);
+  s.l2 = control_key(path, doc, l2_control(), s.l2);
+  s.lock_clocks = control_key(path, doc, lock_clocks_control(), s.lock_clocks);
   if (s.min_time_s > s.max_time_s) {
     job_error(path, "min_time_s",
               fmt::format("{} is above max_time_s {}; accepted: at most max_time_s", s.min_time_s,
@@ -197,6 +245,8 @@ nlohmann::ordered_json sampling_json(const Sampling& s) {
     out["max_time_s"] = s.max_time_s;
     out["max_noise_pct"] = s.max_noise_pct;
   }
+  out["l2"] = l2_control().values[static_cast<size_t>(s.l2)];
+  out["lock_clocks"] = lock_clocks_control().values[static_cast<size_t>(s.lock_clocks)];
   return out;
 }
 

@@ -17,11 +17,33 @@
 
 namespace sb {
 
+// The GPU's state for a point's timed runs (docs/performance.md, "How it was measured"): its L2
+// cache as the run before left it (hot) or overwritten before each timed run (cold); its clocks as
+// the driver sets them (off) or locked at the base clock for the point (base).
+enum class L2State { kHot, kCold };
+enum class ClockLock { kOff, kBase };
+
+// A measurement control as a run job's key and the sweep's option set it: its values, the first
+// the default, in the order of its enum.
+struct ControlDeclaration {
+  std::string key;   // job-file key, e.g. "l2"
+  std::string flag;  // the sweep's option, e.g. "--l2"
+  std::string help;  // one line for --help
+  std::vector<std::string> values;
+};
+const ControlDeclaration& l2_control();
+const ControlDeclaration& lock_clocks_control();
+
+// The index of `text` among d.values; UsageError "WHERE: 'TEXT' is not accepted; accepted: ...".
+size_t control_value(const ControlDeclaration& d, const std::string& where,
+                     const std::string& text);
+
 // How many timed runs a point takes (docs/performance.md, "How a point is measured"): after
 // `warmup` untimed runs, exactly `repetitions` where that is above 0; otherwise at least
 // `min_samples` runs and `min_time_s` seconds of measured time, then more until the median's
 // interval lies within `max_noise_pct` percent of the median or `max_time_s` seconds are
-// measured. Job files and the sweep's options of the same names set them.
+// measured; and the GPU's state for them (l2, lock_clocks). Job files and the sweep's options of
+// the same names set them.
 struct Sampling {
   int warmup = 1;
   int repetitions = 0;
@@ -29,16 +51,21 @@ struct Sampling {
   double min_time_s = 0;
   double max_time_s = 10;
   double max_noise_pct = 2;
+  L2State l2 = L2State::kHot;
+  ClockLock lock_clocks = ClockLock::kOff;
 };
 
 // The job-file keys of Sampling, which every kind of job accepts.
 inline const std::vector<std::string> kSamplingKeys = {
     "warmup", "repetitions", "min_samples", "min_time_s", "max_time_s", "max_noise_pct"};
+// The keys of the GPU's state, which run jobs accept (bench_fields neither flushes nor locks).
+inline const std::vector<std::string> kDeviceControlKeys = {"l2", "lock_clocks"};
 
 // Reads the sampling keys of `doc` (a job file, a sweep point's request) over `s`; UsageError
 // "PATH: KEY: WHY" for a value out of range.
 void read_sampling(const std::string& path, const nlohmann::ordered_json& doc, Sampling& s);
-// The keys read_sampling reads, as it reads them: the repetitions where set, else the rule.
+// The keys read_sampling reads, as it reads them: the repetitions where set, else the rule; and
+// the GPU's state.
 nlohmann::ordered_json sampling_json(const Sampling& s);
 
 // What every job has besides its points.

@@ -300,6 +300,18 @@ Json point_record(const Job& job, const RunningPoint& r, const std::optional<Exi
   return out;
 }
 
+// The visits' energy joined (results/README.md): their joules and seconds summed, over all
+// their repetitions; null where a visit has none.
+Json merged_energy(const std::vector<Json>& visits, size_t repetitions) {
+  double joules = 0, seconds = 0;
+  for (const Json& v : visits) {
+    if (!v.contains("energy")) return nullptr;
+    joules += v["energy"]["joules"].get<double>();
+    seconds += v["energy"]["seconds"].get<double>();
+  }
+  return energy_record(joules, seconds, repetitions);
+}
+
 Json merge_visits(const Sampling& s, const std::vector<Json>& visits) {
   Json out = visits.front();
   if (visits.size() == 1) return out;
@@ -337,6 +349,11 @@ Json merge_visits(const Sampling& s, const std::vector<Json>& visits) {
       parts[part].push_back(ms.get<double>());
     reduce_ms.push_back(v.value("reduce_ms", 0.0));
     wall_s += v.value("wall_s", 0.0);
+    // Clocks locked for the point only where every visit locked them.
+    if (v.value("clocks_locked", true) == false) {
+      out["clocks_locked"] = false;
+      out["clock_lock_refused"] = v["clock_lock_refused"];
+    }
   }
   out["repetitions_ms"] = all.times_ms;
   out["stats"] = all.stats();
@@ -351,6 +368,9 @@ Json merge_visits(const Sampling& s, const std::vector<Json>& visits) {
     out["gpu_clocks"] = {{"sm_mhz", sm_mhz}, {"throttled", throttled}};
     if (!reasons.empty()) out["gpu_clocks"]["reasons"] = reasons;
   }
+  out.erase("energy");
+  if (Json energy = merged_energy(visits, all.times_ms.size()); !energy.is_null())
+    out["energy"] = std::move(energy);
   out.erase("noisy");
   if (noisy(s, all.times_ms) || !throttled.empty()) out["noisy"] = true;
   out["visits"] = visits.size();

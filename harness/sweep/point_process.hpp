@@ -79,7 +79,8 @@ nlohmann::ordered_json point_record(const Job& job, const RunningPoint& r,
                                     const std::optional<ExitStatus>& status);
 
 // One record of the ok records of a point's visits, in the order they ran: every repetition's
-// time and clock, the statistics and rates of them all, each part's median over the visits, and
+// time and clock, the statistics and rates of them all, each part's median over the visits, their
+// energy summed where every visit has it, clocks locked only where every visit locked them, and
 // whether it is noisy by `s`. A visit whose digest differs from the first's makes it a failed
 // record (the runs of one configuration are deterministic: docs/determinism.md).
 nlohmann::ordered_json merge_visits(const Sampling& s,

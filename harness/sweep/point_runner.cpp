@@ -1,8 +1,10 @@
 // schedbench-point: runs ONE point of a sweep in its own process, so that a crash, a GPU fault
 // or a hang takes down only this point (`schedbench sweep` starts one per point and watches
 // it). After the warm-up runs it times repetitions (device events, or the clock of a CPU engine)
-// through Google Benchmark until the sampling's stopping rule is met (harness/bench/sampling.hpp),
-// reading the GPU's clocks and throttle reasons around each through NVML.
+// until the sampling's stopping rule is met (harness/bench/sampling.hpp, timing.hpp), reading the
+// GPU's clocks and throttle reasons around each and its energy around them all through NVML; a
+// GPU point's L2 is flushed before each where the sampling asks for it cold, and its clocks are
+// locked for the point where it asks for that (docs/performance.md, "How it was measured").
 //
 //   schedbench-point REQUEST.json RESULT.json
 //   schedbench-point --serve      (points one after another: serve() below)
@@ -14,7 +16,6 @@
 // run failed.
 // Exit codes: 0 measured, 2 bad request (or ranks other than the run takes), 3 the run failed, 1
 // anything else.
-#include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
@@ -22,10 +23,12 @@
 
 #include <iostream>
 
+#include "core/cuda_check.hpp"
+#include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/printable.hpp"
-#include "harness/bench/gbench_support.hpp"
 #include "harness/bench/sampling.hpp"
+#include "harness/bench/timing.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/gpu_clocks.hpp"
 #include "harness/io/json_file.hpp"
@@ -39,13 +42,14 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// What the benchmark function saw: the first repetition's result, against which every later
+// What the repetitions saw: the first repetition's result, against which every later
 // one is checked (the counts and digest of a run do not depend on timing: docs/design.md §3).
 struct Observed {
   RunResult first;
   int repetitions = 0;
   bool peer_failed = false;         // another rank's run failed, and it reports the error
   std::optional<GpuClocks> clocks;  // GPU schedulers where NVML answers
+  std::string no_clocks;            // why clocks is empty for a GPU scheduler
   std::vector<unsigned> sm_mhz;     // each repetition's SM clock at its end
   std::vector<int> throttled;       // repetitions (from 0) slowed by power or heat
   uint64_t reasons = 0;             // every slowdown reason seen
@@ -64,37 +68,89 @@ void note_clocks(Observed& seen, const ClockSample& before) {
   }
 }
 
-// One repetition: a run of `spec`, its time and counters.
-void measure(benchmark::State& state, const RunSpec& spec, const RunOptions& options,
-             Observed& seen) {
+// A device buffer larger than the L2 cache, written over before each timed run of a cold-L2
+// point, as NVBench's cold measurements do: the run finds in the L2 only what its own setup
+// wrote, not what the run before left (docs/performance.md, "How it was measured").
+class L2Flush {
+ public:
+  explicit L2Flush(const DeviceDescription& d)
+      : buffer_(2 * static_cast<size_t>(d.l2_bytes), "the L2 flush buffer") {}
+  // Writes the buffer and waits for it, before the run's timed part starts.
+  void operator()() const {
+    SB_CUDA_CHECK(cudaMemset(buffer_.data(), 0, buffer_.size()));
+    SB_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+ private:
+  DeviceBuffer<uint8_t> buffer_;
+};
+
+// One repetition: a run of `spec`, its time and counters; the L2 flushed before it where `flush`
+// is given.
+void measure(Repetition& rep, const RunSpec& spec, const RunOptions& options,
+             const std::optional<L2Flush>& flush, Observed& seen) {
   RunResult r;
-  const ClockSample before = seen.clocks ? seen.clocks->sample() : ClockSample{};
   try {
+    if (flush) (*flush)();
+    const ClockSample before = seen.clocks ? seen.clocks->sample() : ClockSample{};
     r = run(spec, options);
+    note_clocks(seen, before);
   } catch (const ranks::PeerFailure& e) {
     seen.peer_failed = true;
-    state.SkipWithError(e.what());
+    rep.error = e.what();
     return;
   } catch (const RunError& e) {
-    state.SkipWithError(e.what());
+    rep.error = e.what();
     return;
   } catch (const UsageError& e) {  // a run's own check (check_ranks): without warm-up, here
-    state.SkipWithError(e.what());
+    rep.error = e.what();
     return;
   }
   if (seen.repetitions++ == 0) {
     seen.first = r;
   } else if (r.digest != seen.first.digest || r.counts.final != seen.first.counts.final) {
-    state.SkipWithError(fmt::format("repetition {} gave digest {} but the first gave {}",
-                                    seen.repetitions, digest_hex(r.digest),
-                                    digest_hex(seen.first.digest))
-                            .c_str());
+    rep.error = fmt::format("repetition {} gave digest {} but the first gave {}", seen.repetitions,
+                            digest_hex(r.digest), digest_hex(seen.first.digest));
     return;
   }
-  note_clocks(seen, before);
-  state.SetIterationTime(r.time_ms * 1e-3);
-  set_run_counters(state, r);
+  rep.time_ms = r.time_ms;
+  set_run_counters(rep, r);
   fmt::print("repetition {}: {:.3f} ms\n", seen.repetitions, r.time_ms);
+}
+
+// The GPU's energy counter and the steady clock before a point's timed runs, to be read again
+// after them.
+struct EnergyStart {
+  std::optional<uint64_t> mj;
+  double s = 0;
+  std::string why;  // why mj is empty
+};
+
+EnergyStart energy_start(const Observed& seen) {
+  EnergyStart e;
+  if (seen.clocks) {
+    e.mj = seen.clocks->energy_mj(e.why);
+  } else {
+    e.why = seen.no_clocks;
+  }
+  e.s = steady_seconds();
+  return e;
+}
+
+// The energy of the timed runs from `start` to now (docs/performance.md, "How it was measured"):
+// the counter's difference over the repetitions and over the wall time between the readings,
+// which holds each run's untimed setup and any L2 flushes. Null, with why on stderr, where a
+// reading failed.
+Json energy_json(const Observed& seen, const EnergyStart& start, size_t repetitions) {
+  std::string why = start.why;
+  const std::optional<uint64_t> end_mj =
+      start.mj && seen.clocks ? seen.clocks->energy_mj(why) : std::nullopt;
+  const double seconds = steady_seconds() - start.s;
+  if (!end_mj || repetitions == 0) {
+    fmt::print(stderr, "schedbench-point: no energy recorded: {}\n", why);
+    return nullptr;
+  }
+  return energy_record(static_cast<double>(*end_mj - *start.mj) * 1e-3, seconds, repetitions);
 }
 
 // What NVML saw: each repetition's SM clock, those slowed by power or heat and why.
@@ -102,6 +158,28 @@ Json clocks_json(const Observed& seen) {
   Json out = {{"sm_mhz", seen.sm_mhz}, {"throttled", seen.throttled}};
   if (seen.reasons != 0) out["reasons"] = slowdown_reasons(seen.reasons);
   return out;
+}
+
+// The GPU's clocks locked for a point where its sampling asks for that and NVML lets this
+// process (docs/performance.md, "How it was measured"): where it refuses, the point runs at the
+// driver's clocks, this says so in one line, and the record says why (clock_lock_refused).
+struct PointClocks {
+  std::optional<BaseClockLock> lock;
+  std::string refused;  // why the clocks are not locked as asked; "" where they are
+};
+
+void lock_clocks(const Sampling& sampling, Observed& seen, PointClocks& out) {
+  if (sampling.lock_clocks == ClockLock::kOff) return;
+  if (seen.clocks) {
+    out.lock.emplace(*seen.clocks);
+    out.refused = out.lock->refusal();
+  } else {
+    out.refused = seen.no_clocks;
+  }
+  if (!out.refused.empty()) {
+    fmt::print(stderr, "schedbench-point: clocks not locked ({}); the point runs at the driver's\n",
+               out.refused);
+  }
 }
 
 Json measured(const RunConfig& c, const TimedRepetitions& t, const Observed& seen,
@@ -137,6 +215,28 @@ Json measured(const RunConfig& c, const TimedRepetitions& t, const Observed& see
   return out;
 }
 
+// What a GPU point's record says of its GPU for its runs (results/README.md): its L2, whether
+// its clocks were locked where asked for, and its energy where NVML read it.
+void add_gpu_state(const Sampling& sampling, const PointClocks& clocks, const Json& energy,
+                   Json& out) {
+  out["l2"] = l2_control().values[static_cast<size_t>(sampling.l2)];
+  if (sampling.lock_clocks != ClockLock::kOff) {
+    out["clocks_locked"] = clocks.refused.empty();
+    if (!clocks.refused.empty()) out["clock_lock_refused"] = clocks.refused;
+  }
+  if (!energy.is_null()) out["energy"] = energy;
+}
+
+// NVML for the point's device, or why not.
+void open_clocks(Observed& seen) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    seen.no_clocks = "no CUDA device";
+    return;
+  }
+  seen.clocks = GpuClocks::open(device, seen.no_clocks);
+}
+
 // Measures the point `request_path` asks for into `result_path`; the exit code.
 int measure_point(const std::string& request_path, const std::string& result_path) {
   // On several ranks (an MPI launch) rank 0 writes the result, or the rank whose run failed
@@ -167,13 +267,20 @@ int measure_point(const std::string& request_path, const std::string& result_pat
   } catch (const std::exception& e) {  // a UsageError, or a value of another type
     return fail(e.what(), false, 2);
   }
+  Observed seen;
+  const bool on_gpu = spec.scheduler->kind != SchedulerKind::kCpu;
+  if (on_gpu) open_clocks(seen);
+  PointClocks clocks;  // locked for the warm-up runs too, which then settle at the base clock
+  if (on_gpu) lock_clocks(sampling, seen, clocks);
   RunOptions options;  // every run of the spec shares them: a yardstick's reference is made once
+  std::optional<L2Flush> flush;
   try {
     options.reference = yardstick_reference(spec);
     for (int i = 0; i < sampling.warmup; ++i) {
       const RunResult r = run(spec, options);
       fmt::print("warm-up {}: {:.3f} ms\n", i + 1, r.time_ms);
     }
+    if (on_gpu && sampling.l2 == L2State::kCold) flush.emplace(describe_device().value());
   } catch (const ranks::PeerFailure& e) {
     return fail(e.what(), true);
   } catch (const RunError& e) {
@@ -181,16 +288,15 @@ int measure_point(const std::string& request_path, const std::string& result_pat
   } catch (const UsageError& e) {  // the run's own checks: fewer ranks started than it takes
     return fail(e.what(), false, 2);
   }
-  Observed seen;
-  if (spec.scheduler->kind != SchedulerKind::kCpu) {
-    int device = 0;
-    if (cudaGetDevice(&device) == cudaSuccess) seen.clocks = GpuClocks::open(device);
-  }
+  const EnergyStart energy = energy_start(seen);
   const TimedRepetitions t =
-      time_sampled(sampling, [&](benchmark::State& state) { measure(state, spec, options, seen); });
+      time_sampled(sampling, [&](Repetition& rep) { measure(rep, spec, options, flush, seen); });
   if (!t.error.empty()) return fail(t.error, seen.peer_failed);
-  if (first_rank)
-    write_file_atomically(result_path, measured(spec.config, t, seen, sampling).dump(2) + "\n");
+  if (first_rank) {
+    Json out = measured(spec.config, t, seen, sampling);
+    if (on_gpu) add_gpu_state(sampling, clocks, energy_json(seen, energy, t.times_ms.size()), out);
+    write_file_atomically(result_path, out.dump(2) + "\n");
+  }
   return 0;
 }
 

@@ -5,8 +5,10 @@ One row per point: the file it came from (`source`), the job's name, the point's
 status, every config parameter as a column of its own (NaN where a point lacks it), the
 repetitions' statistics, the interval of the median that the file records (ci_low_ms,
 ci_high_ms at ci_level: stats.median_lo_ms, median_hi_ms and interval_level, NaN in files
-from before it was recorded), whether the file marks the point `noisy`, and the point's counts,
-counters and parts of the time as `counts.<name>`, `counters.<name>` and `parts_ms.<name>`. A
+from before it was recorded), whether the file marks the point `noisy`, the GPU's state for its
+runs (`l2`, `clocks_locked`, `clock_lock_refused`), and the point's counts, counters, parts of
+the time and energy as `counts.<name>`, `counters.<name>`, `parts_ms.<name>` and
+`energy.<name>`. A
 run record is one row of one repetition (its time_ms), its label the sweep point it ran
 (`job.point`) where a sweep wrote it, its rates as `counters.<name>`. Reading needs no catalog;
 the figures and the report do.
@@ -38,8 +40,10 @@ STATS = ("median_ms", "mean_ms", "stddev_ms", "cv", "min_ms", "max_ms")
 TIMES = ("median_ms", "mean_ms", "min_ms", "max_ms")  # the STATS that are times
 # Point fields copied as they are; a config parameter of one of these names is `config.<name>`.
 SCALARS = ("status", "failure", "error", "digest", "gpu", "wall_s", "device_bytes",
-           "finished_utc")
-NESTED = ("counts", "counters", "parts_ms")
+           "finished_utc", "l2", "clocks_locked", "clock_lock_refused")
+# A GPU point's energy over its timed runs (results/README.md): energy.joules_per_repetition,
+# energy.mean_power_w ..., NaN where NVML did not read it.
+NESTED = ("counts", "counters", "parts_ms", "energy")
 # The interval of the median as the file records it (results/README.md): {column: stats key}.
 INTERVAL = {"ci_low_ms": "median_lo_ms", "ci_high_ms": "median_hi_ms",
             "ci_level": "interval_level"}
@@ -212,15 +216,17 @@ def positive(v):
 def check_point(path, index, point):
     """One point of a results file: what the readers, the figures and the report take from it."""
     p = Fields(path, f"points[{index}]", point)
-    p.strings("label", "status", "failure", "error", "digest", "finished_utc")
+    p.strings("label", "status", "failure", "error", "digest", "finished_utc", "l2",
+              "clock_lock_refused")
     config = p.object("config", required=True)
     for key in config.doc:
         config.get(key, is_scalar, "a string, a number, true, false or null")
     config.strings("sim", "scheduler")
     p.get("index", lambda v: is_count(v, 0), "a whole number from 0")
     p.get("ranks", lambda v: is_count(v, 1), "a whole number from 1")
-    p.get("noisy", lambda v: isinstance(v, bool), "true or false")
-    for key in ("counts", "counters", "parts_ms", "stats"):
+    for key in ("noisy", "clocks_locked"):
+        p.get(key, lambda v: isinstance(v, bool), "true or false")
+    for key in ("counts", "counters", "parts_ms", "stats", "energy"):
         p.numbers(key)
     if point.get("status") != "ok":
         return

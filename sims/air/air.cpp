@@ -470,7 +470,7 @@ Image air::picture(const std::vector<Particle>& ps) {
     if (electron(p))
       ++counts[static_cast<size_t>(index(p.z, lo_z) + kMargin) * wx + index(p.x, lo_x) + kMargin];
   }
-  return density_image(counts, wx, wz);
+  return density_image(counts, wx, wz, cell);
 }
 
 template Image air::picture(const std::vector<air::ParticleIn<precision::Double>>&);

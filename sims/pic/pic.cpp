@@ -153,7 +153,7 @@ Image picture(const std::vector<Particle>& ps) {
   std::vector<uint32_t> counts(static_cast<size_t>(wx) * wy, 0);
   for (const Particle& p : ps)
     ++counts[static_cast<size_t>(cell_of(p.y) - y0) * wx + (cell_of(p.x) - x0)];
-  return density_image(counts, wx, wy);
+  return density_image(counts, wx, wy, kCellSize);
 }
 
 template void accelerate_on_host(std::vector<ParticleIn<precision::Double>>&);

@@ -9,6 +9,7 @@
 #include <map>
 #include <numeric>
 
+#include "core/density_image.hpp"
 #include "core/errors.hpp"
 #include "harness/job/phase_averages.hpp"
 #include "schedulers/registry.hpp"
@@ -543,10 +544,13 @@ TEST(AirPicture, ZIsUpCellsAreSquareAndAttachedElectronsAreLeftOut) {
   std::vector<AirSim::Particle> ps(3);
   ps[1].z = ps[2].z = 1e-5;
   const Image img = AirSim::picture(ps);
-  const int scale = img.height / (128 + 1 + 8);
+  const DensityLayout layout = density_layout(1 + 8, 128 + 1 + 8);
+  const int scale = layout.cell_pixels;
   ASSERT_GE(scale, 1);
-  EXPECT_EQ(img.height, (128 + 1 + 8) * scale);
-  EXPECT_EQ(img.width, (1 + 8) * scale);
+  EXPECT_EQ(layout.map_height, (128 + 1 + 8) * scale);
+  EXPECT_EQ(layout.map_width, (1 + 8) * scale);
+  EXPECT_EQ(img.width, layout.width);
+  EXPECT_EQ(img.height, layout.height);
   ASSERT_EQ(img.rgb.size(), static_cast<size_t>(img.width) * img.height * 3);
   const auto brightness = [&img, scale](int cell_x, int cell_row) {
     const uint8_t* px =

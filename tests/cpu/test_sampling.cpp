@@ -1,6 +1,6 @@
 // How a point is measured: the median's distribution-free interval against binomial tables, the
 // stopping rule (a fixed count, the least samples and time, the noise, the most time), the
-// measurement that follows it through Google Benchmark, the summary's formats, and a sweep's
+// measurement that follows it (harness/bench/timing.hpp), the summary's formats, and a sweep's
 // sampling options, axis edits and filters as a user gives them.
 #include <gtest/gtest.h>
 
@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "harness/bench/gbench_support.hpp"
 #include "harness/bench/sampling.hpp"
 #include "harness/bench/statistics.hpp"
+#include "harness/bench/timing.hpp"
 #include "harness/io/text_table.hpp"
 #include "harness/job/job.hpp"
 #include "tests/support/sweep_job.hpp"
@@ -161,10 +161,10 @@ struct Scripted {
   double overhead_ms = 0;
   size_t calls = 0;
   double clock_s = 0;
-  void operator()(benchmark::State& state) {
+  void operator()(Repetition& rep) {
     const double t = times[calls++ % times.size()];
-    state.SetIterationTime(t * 1e-3);
-    state.counters["twice"] = 2 * t;
+    rep.time_ms = t;
+    rep.counters["twice"] = 2 * t;
     clock_s += (t + overhead_ms) * 1e-3;
   }
   std::function<double()> clock() {
