@@ -156,7 +156,13 @@ INSTANTIATE_TEST_SUITE_P(
                   "--extrapolate", "constant"}},
         // air's space charge: the mesh around every rank's electrons and ions.
         RankCase{"air_space_charge",
-                 testing_support::air_space_charge_args("299", {"--scheduler", "cpu-serial"})}),
+                 testing_support::air_space_charge_args("299", {"--scheduler", "cpu-serial"})},
+        // ccp: each replica's node weights summed over the ranks before its solve, its ledger
+        // and summary over every rank's particles; phases of one step, each a rebalance.
+        RankCase{"ccp_replicas",
+                 {"--sim", "ccp", "--scheduler", "cpu-openmp", "--init-n", "1000", "--replicas",
+                  "2", "--cells", "16", "--steps-per-period", "50", "--periods", "2",
+                  "--average-periods", "1"}}),
     [](const testing::TestParamInfo<RankCase>& c) { return std::string(c.param.name); });
 
 TEST(RanksFaults, ACapacityOverflowEndsEveryRankWithOneError) {

@@ -138,7 +138,8 @@ inline nlohmann::json result_of(const TempDir& dir, const std::string& json) {
   return nlohmann::json::parse(slurp(dir.path(json)))["result"];
 }
 
-// A run over ranks gives the one-rank run's digest, counts and observables; its slots are a
+// A run over ranks gives the one-rank run's digest, counts, observables and summary (where the sim
+// summarizes its run: ccp's profiles); its slots are a
 // rank's own (the most any one rank used, which --capacity bounds on each), at most the one
 // rank's.
 inline void expect_same_run(const nlohmann::json& got, const nlohmann::json& want,
@@ -150,6 +151,7 @@ inline void expect_same_run(const nlohmann::json& got, const nlohmann::json& wan
   want_counts.erase("slots_used");
   EXPECT_EQ(counts, want_counts) << what;
   EXPECT_EQ(got["observables"], want["observables"]) << what;
+  EXPECT_EQ(got["summary"], want["summary"]) << what;
 }
 
 }  // namespace sb::testing_support
