@@ -1,4 +1,4 @@
-"""The field module's kernels as docs/performance.md shows them ("The field module's kernels"):
+"""The field module's kernels as docs/physics.md shows them ("The field module's kernels, measured"):
 deposition, atomic against sorted, by grid and cloud; the Poisson solve, cuFFT against FFTW; the
 field and its gather. Prints Markdown tables of the medians, in ms.
 

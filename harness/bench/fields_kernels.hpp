@@ -1,5 +1,5 @@
-// The field module's kernels measured one at a time (docs/performance.md, "The field module's
-// kernels"), for bench_fields: deposition (atomic or sorted by cell), the Poisson solve (cuFFT, or
+// The field module's kernels measured one at a time (docs/physics.md, "The field module's
+// kernels, measured"), for bench_fields: deposition (atomic or sorted by cell), the Poisson solve (cuFFT, or
 // FFTW on one host thread), the field and its gather. Device passes are timed by CUDA events, the
 // host solve by a steady clock (harness/bench/timing.hpp).
 #pragma once
