@@ -1,6 +1,6 @@
 """The field module's kernels as docs/physics.md shows them ("The field module's kernels,
-measured"): deposition, atomic against sorted, by grid and cloud; the Poisson solve, cuFFT against FFTW; the
-field and its gather. Prints Markdown tables of the medians, in ms.
+measured"): deposition, atomic against sorted, by grid and cloud; the Poisson solve, cuFFT against
+FFTW; the field and its gather. Prints Markdown tables of the medians, in ms.
 
 Reads the results file that `bench_fields jobs/fields-kernels.json --out FILE` writes (schema
 schedbench.job/1, results/README.md); a failed or missing point shows as "-"."""
