@@ -57,16 +57,16 @@ const DeclaredParameter& gas_temperature() {
   return p;
 }
 const DeclaredParameter& cells() {
-  static const DeclaredParameter p = whole_parameter(
-      "cells", "--cells", "ccp: mesh cells, nodes one more (default: the case's)", "cells", 4,
-      1u << 20, std::nullopt);
+  static const DeclaredParameter p =
+      whole_parameter("cells", "--cells", "ccp: mesh cells, nodes one more (default: the case's)",
+                      "cells", 4, 1u << 20, std::nullopt);
   return p;
 }
 const DeclaredParameter& steps_per_period() {
-  static const DeclaredParameter p = whole_parameter(
-      "steps_per_period", "--steps-per-period",
-      "ccp: time steps per RF period (default: the case's)", "steps per RF period", 1,
-      1u << 20, std::nullopt);
+  static const DeclaredParameter p =
+      whole_parameter("steps_per_period", "--steps-per-period",
+                      "ccp: time steps per RF period (default: the case's)", "steps per RF period",
+                      1, 1u << 20, std::nullopt);
   return p;
 }
 const DeclaredParameter& periods() {
@@ -76,24 +76,24 @@ const DeclaredParameter& periods() {
   return p;
 }
 const DeclaredParameter& average_periods() {
-  static const DeclaredParameter p = whole_parameter(
-      "average_periods", "--average-periods",
-      "ccp: the last RF periods averaged, at most --periods (default 32)", "periods averaged", 1,
-      kMaxSteps, kAveragePeriods);
+  static const DeclaredParameter p =
+      whole_parameter("average_periods", "--average-periods",
+                      "ccp: the last RF periods averaged, at most --periods (default 32)",
+                      "periods averaged", 1, kMaxSteps, kAveragePeriods);
   return p;
 }
 const DeclaredParameter& plasma_density() {
-  static const DeclaredParameter p = real_parameter(
-      "plasma_density", "--plasma-density",
-      "ccp: initial density of each species, m^-3 (default: the case's)",
-      "initial plasma density (m^-3)", 1, 1e30, std::nullopt);
+  static const DeclaredParameter p =
+      real_parameter("plasma_density", "--plasma-density",
+                     "ccp: initial density of each species, m^-3 (default: the case's)",
+                     "initial plasma density (m^-3)", 1, 1e30, std::nullopt);
   return p;
 }
 const DeclaredParameter& electron_temperature() {
-  static const DeclaredParameter p = real_parameter(
-      "electron_temperature", "--electron-temperature",
-      "ccp: initial electron temperature, K (default 30000)", "initial electron temperature (K)",
-      1e-3, 1e9, kElectronTemperature);
+  static const DeclaredParameter p =
+      real_parameter("electron_temperature", "--electron-temperature",
+                     "ccp: initial electron temperature, K (default 30000)",
+                     "initial electron temperature (K)", 1e-3, 1e9, kElectronTemperature);
   return p;
 }
 
@@ -140,9 +140,10 @@ XsFile read_table(const std::string& path) {
     }
     if (!std::isfinite(e) || !std::isfinite(s) || e < 0 || s < 0 ||
         (!t.energy.empty() && e <= t.energy.back())) {
-      throw UsageError(fmt::format("{}:{}: '{}' is not a cross-section row; accepted: "
-                                   "energy_eV;sigma_m2, both at least 0, energies ascending",
-                                   path, number, line));
+      throw UsageError(
+          fmt::format("{}:{}: '{}' is not a cross-section row; accepted: "
+                      "energy_eV;sigma_m2, both at least 0, energies ascending",
+                      path, number, line));
     }
     t.energy.push_back(e);
     t.sigma.push_back(s);
@@ -168,11 +169,13 @@ double sigma_at(const XsFile& t, double eps) {
 // The files on one grid, the union of their energies: linear between those as each file is.
 void merge_tables(const std::vector<XsFile>& files, std::vector<double>& energy,
                   std::vector<double>& sigma) {
-  for (const XsFile& f : files) energy.insert(energy.end(), f.energy.begin(), f.energy.end());
+  for (const XsFile& f : files)
+    energy.insert(energy.end(), f.energy.begin(), f.energy.end());
   std::sort(energy.begin(), energy.end());
   energy.erase(std::unique(energy.begin(), energy.end()), energy.end());
   for (double e : energy) {
-    for (const XsFile& f : files) sigma.push_back(sigma_at(f, e));
+    for (const XsFile& f : files)
+      sigma.push_back(sigma_at(f, e));
   }
 }
 
@@ -180,8 +183,8 @@ void merge_tables(const std::vector<XsFile>& files, std::vector<double>& energy,
 // of its ends' total cross sections times the speed at its top (`speed_of` an energy). Above the
 // table, where the frequency keeps growing with the speed, a step checks against it.
 template <class SpeedOf>
-double majorant(const std::vector<double>& energy, const std::vector<double>& sigma,
-                size_t columns, SpeedOf speed_of) {
+double majorant(const std::vector<double>& energy, const std::vector<double>& sigma, size_t columns,
+                SpeedOf speed_of) {
   double most = 0;
   for (size_t r = 0; r + 1 < energy.size(); ++r) {
     double a = 0, b = 0;
@@ -219,7 +222,8 @@ void read_reference(const std::string& path, uint32_t nodes, std::vector<double>
     std::istringstream row(line);
     double v[7];
     int k = 0;
-    while (k < 7 && row >> v[k]) ++k;
+    while (k < 7 && row >> v[k])
+      ++k;
     if (k < 7) continue;
     mean.push_back(v[4]);
     sigma.push_back(v[6]);
@@ -250,30 +254,34 @@ Setup::Setup(const RunConfig& c) {
   voltage_ = real_or(rf_voltage(), c, cs.voltage);
   gas_density_ = real_or(gas_density(), c, cs.gas_density);
   gas_temperature_ = gas_temperature().real(c);
-  steps_per_period_ = static_cast<uint32_t>(whole_or(ccp::steps_per_period(), c, cs.steps_per_period));
+  steps_per_period_ =
+      static_cast<uint32_t>(whole_or(ccp::steps_per_period(), c, cs.steps_per_period));
   const uint64_t period_count = whole_or(periods(), c, cs.periods);
   const uint64_t averaged = average_periods().whole(c);
   if (averaged > period_count) {
-    throw UsageError(fmt::format("{}: {} exceeds the {} RF period(s) simulated; accepted: at most "
-                                 "{} (--periods)",
-                                 average_periods().flag, averaged, period_count, period_count));
+    throw UsageError(
+        fmt::format("{}: {} exceeds the {} RF period(s) simulated; accepted: at most "
+                    "{} (--periods)",
+                    average_periods().flag, averaged, period_count, period_count));
   }
   if (period_count * steps_per_period_ > kMaxSteps) {
-    throw UsageError(fmt::format("--periods {} x --steps-per-period {}: {} steps; accepted: at "
-                                 "most {} steps",
-                                 period_count, steps_per_period_,
-                                 period_count * steps_per_period_, kMaxSteps));
+    throw UsageError(
+        fmt::format("--periods {} x --steps-per-period {}: {} steps; accepted: at "
+                    "most {} steps",
+                    period_count, steps_per_period_, period_count * steps_per_period_, kMaxSteps));
   }
   if (c.init_n % 2 != 0) {
-    throw UsageError(fmt::format("--init-n {}: ccp starts as many electrons as ions; accepted: "
-                                 "an even number",
-                                 c.init_n));
+    throw UsageError(
+        fmt::format("--init-n {}: ccp starts as many electrons as ions; accepted: "
+                    "an even number",
+                    c.init_n));
   }
   replicas_ = static_cast<uint32_t>(ccp::replicas().whole(c));
   if (c.init_n / 2 % replicas_ != 0) {
-    throw UsageError(fmt::format("--replicas {}: --init-n {} does not give each replica as many "
-                                 "electrons and ions; accepted: a divisor of {} (--init-n / 2)",
-                                 replicas_, c.init_n, c.init_n / 2));
+    throw UsageError(
+        fmt::format("--replicas {}: --init-n {} does not give each replica as many "
+                    "electrons and ions; accepted: a divisor of {} (--init-n / 2)",
+                    replicas_, c.init_n, c.init_n / 2));
   }
   total_steps_ = static_cast<uint32_t>(period_count * steps_per_period_);
   average_from_ = static_cast<uint32_t>((period_count - averaged) * steps_per_period_);
@@ -284,10 +292,10 @@ Setup::Setup(const RunConfig& c) {
   weight_ = per_replica > 0 ? n0 * mesh_.length / static_cast<double>(per_replica) : 0;
   rhs_scale_ = kElementaryCharge * weight_ * mesh_.dx / (kWeightScale * kVacuumPermittivity);
   wall_scale_ = kElementaryCharge * weight_ / (kWeightScale * kVacuumPermittivity);
-  electron_speed_ =
-      std::sqrt(kBoltzmann * electron_temperature().real(c) / kElectronMass);
+  electron_speed_ = std::sqrt(kBoltzmann * electron_temperature().real(c) / kElectronMass);
   factors_.assign(mesh_.cells, 0);
-  for (uint32_t j = 1; j < mesh_.cells; ++j) factors_[j] = 1.0 / (2.0 - (j == 1 ? 0 : factors_[j - 1]));
+  for (uint32_t j = 1; j < mesh_.cells; ++j)
+    factors_[j] = 1.0 / (2.0 - (j == 1 ? 0 : factors_[j - 1]));
 
   const std::string dir = turner_dir();
   const auto file = [&](const char* name) { return read_table(dir + "/" + name); };
@@ -452,9 +460,11 @@ void ensemble(const std::vector<std::vector<double>>& each, std::vector<double>&
   error.assign(nodes, NAN);
   for (size_t j = 0; j < nodes; ++j) {
     double sum = 0, sum2 = 0;
-    for (const std::vector<double>& one : each) sum += one[j];
+    for (const std::vector<double>& one : each)
+      sum += one[j];
     mean[j] = sum / static_cast<double>(r);
-    for (const std::vector<double>& one : each) sum2 += (one[j] - mean[j]) * (one[j] - mean[j]);
+    for (const std::vector<double>& one : each)
+      sum2 += (one[j] - mean[j]) * (one[j] - mean[j]);
     if (r > 1) error[j] = std::sqrt(sum2 / static_cast<double>(r - 1) / static_cast<double>(r));
   }
 }
@@ -514,9 +524,11 @@ RunSummary HostState::summarize(const WindowDeposits& d) const {
   }
   if (s.has_reference()) {
     std::vector<double> each;
-    for (const std::vector<double>& one : ni) each.push_back(s.x2(one));
+    for (const std::vector<double>& one : ni)
+      each.push_back(s.x2(one));
     double sum = 0;
-    for (double v : each) sum += v;
+    for (double v : each)
+      sum += v;
     out.values.push_back({"X2", s.x2(mean_i)});  // of the replicas' mean profile
     out.values.push_back({"X2_replica_mean", sum / static_cast<double>(replicas)});
     out.values.push_back({"X2_replica_min", *std::min_element(each.begin(), each.end())});
@@ -530,9 +542,12 @@ RunSummary HostState::summarize(const WindowDeposits& d) const {
 
 DeclaredParameters CcpSim::parameters() {
   using namespace ccp;
-  return {&case_number(),     &gap(),           &rf_frequency(),   &rf_voltage(),
-          &gas_density(),     &gas_temperature(), &cells(),        &steps_per_period(),
-          &periods(),         &average_periods(), &plasma_density(), &electron_temperature(),
+  return {&case_number(),    &gap(),
+          &rf_frequency(),   &rf_voltage(),
+          &gas_density(),    &gas_temperature(),
+          &cells(),          &steps_per_period(),
+          &periods(),        &average_periods(),
+          &plasma_density(), &electron_temperature(),
           &replicas()};
 }
 

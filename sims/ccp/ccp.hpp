@@ -1,7 +1,7 @@
 // ccp (docs/physics.md, "ccp: the Turner helium discharge"): the capacitively coupled helium
 // discharge of Turner et al. (2013), a 1D3V electrostatic particle-in-cell code with Monte Carlo
-// collisions of electrons and He+ ions between a grounded and an RF-driven electrode. A phase is one
-// step: the grid work before it deposits both species on the nodes and solves the field
+// collisions of electrons and He+ ions between a grounded and an RF-driven electrode. A phase is
+// one step: the grid work before it deposits both species on the nodes and solves the field
 // (sims/ccp/field.hpp), the step moves every particle in that field (leapfrog), absorbs it at an
 // electrode and collides it with the gas (null collisions under a majorant).
 //
@@ -35,12 +35,12 @@ namespace ccp {
 enum Flag : uint32_t {
   kElectron = 1u << 0,
   kIon = 1u << 1,
-  kElectronLeft = 1u << 2,  // its electron reached the grounded electrode (x = 0)
+  kElectronLeft = 1u << 2,   // its electron reached the grounded electrode (x = 0)
   kElectronRight = 1u << 3,  // the driven one (x = L)
   kIonLeft = 1u << 4,
   kIonRight = 1u << 5,
   kBornOfIonization = 1u << 6,  // a pair an ionization made
-  kElectronAbove = 1u << 7,  // its electron's collision frequency exceeded the majorant
+  kElectronAbove = 1u << 7,     // its electron's collision frequency exceeded the majorant
   kIonAbove = 1u << 8,
 };
 inline constexpr uint32_t kSpecies = kElectron | kIon;
@@ -123,9 +123,9 @@ struct Params {
   Table electron;       // elastic, excitation 1, excitation 2, ionization
   Table ion;            // isotropic, backward (centre-of-mass energy)
   double dt;            // s
-  double electron_kick, ion_kick;  // q/m dt: m/s per V/m
-  double gas_density;              // m^-3
-  double gas_speed;                // sqrt(k T / M): the gas's velocity spread per axis, m/s
+  double electron_kick, ion_kick;          // q/m dt: m/s per V/m
+  double gas_density;                      // m^-3
+  double gas_speed;                        // sqrt(k T / M): the gas's velocity spread per axis, m/s
   double electron_majorant, ion_majorant;  // s^-1
   uint64_t electron_chance, ion_chance;    // 1 - exp(-majorant dt), as draw thresholds
   uint32_t average_from;                   // the first step of the averaging window
@@ -179,8 +179,8 @@ SB_HD inline void scatter_on_atom(double& vx, double& vy, double& vz, const doub
 
 // The kick in the field at x and the drift; returns the new position. `work` is the kinetic
 // energy gained, eV.
-SB_HD inline double kick_and_drift(const Params& prm, uint32_t flags, double kick,
-                                   double half_mass, double x, double& vx, float& work) {
+SB_HD inline double kick_and_drift(const Params& prm, uint32_t flags, double kick, double half_mass,
+                                   double x, double& vx, float& work) {
   const double* field = prm.field + uint64_t{replica_of(flags)} * (prm.mesh.cells + 1);
   const double e = gather(prm.mesh, field, x);
   const double v0 = vx;
@@ -299,20 +299,21 @@ SB_HD inline void move_ion(Particle& p, const Params& prm, StepDraw& draw) {
 struct PhaseSums {
   uint64_t electrons = 0, ions = 0, ionizations = 0;
   uint64_t electron_left = 0, electron_right = 0, ion_left = 0, ion_right = 0;
-  uint64_t electrons_above = 0, ions_above = 0;   // past the majorant
-  double top_electron = 0, top_ion = 0;           // the most energy of those, eV
-  uint64_t mid_electrons = 0;  // in the window
-  FixedSum work_e, work_i;     // eV
-  FixedSum mid_energy;         // eV, in the window
+  uint64_t electrons_above = 0, ions_above = 0;  // past the majorant
+  double top_electron = 0, top_ion = 0;          // the most energy of those, eV
+  uint64_t mid_electrons = 0;                    // in the window
+  FixedSum work_e, work_i;                       // eV
+  FixedSum mid_energy;                           // eV, in the window
 
   template <class F>
   void each_fixed(F&& f) {
-    for (FixedSum* s : {&work_e, &work_i, &mid_energy}) f(*s);
+    for (FixedSum* s : {&work_e, &work_i, &mid_energy})
+      f(*s);
   }
   template <class F>
   void each_count(F&& f) {
-    for (uint64_t* n : {&electrons, &ions, &ionizations, &electron_left, &electron_right,
-                        &ion_left, &ion_right, &electrons_above, &ions_above, &mid_electrons})
+    for (uint64_t* n : {&electrons, &ions, &ionizations, &electron_left, &electron_right, &ion_left,
+                        &ion_right, &electrons_above, &ions_above, &mid_electrons})
       f(*n);
   }
 
@@ -360,8 +361,8 @@ SB_HD inline PhaseSums phase_sums(const Particle& p, const Params& prm, PhaseWin
   if (!above_i) s.work_i = FixedSum::of(p.work_i);
   if (w.start >= prm.average_from && (f & kElectron) && p.xe >= prm.mid_lo && p.xe < prm.mid_hi) {
     s.mid_electrons = 1;
-    s.mid_energy = FixedSum::of(kHalfElectronMassPerCharge *
-                                (p.vxe * p.vxe + p.vye * p.vye + p.vze * p.vze));
+    s.mid_energy =
+        FixedSum::of(kHalfElectronMassPerCharge * (p.vxe * p.vxe + p.vye * p.vye + p.vze * p.vze));
   }
   return s;
 }
@@ -505,7 +506,7 @@ struct CcpSim {
   SB_HD static Fate step(Particle& p, Particle& child, const Params& prm, StepDraw& draw) {
     using namespace ccp;
     if ((p.flags & kSpecies) == 0) return Fate::kDied;  // all it held left at an electrode
-    p.flags &= kSpecies | kReplicaBits;  // the last step's marks were counted
+    p.flags &= kSpecies | kReplicaBits;                 // the last step's marks were counted
     p.work_e = p.work_i = 0;
     const bool ionized = (p.flags & kElectron) != 0 && move_electron(p, child, prm, draw);
     if ((p.flags & kIon) != 0) move_ion(p, prm, draw);

@@ -37,9 +37,9 @@ inline constexpr CaseSpec kCases[4] = {
     {3.21e22, 120, 512, 3200, 3.84e14, 64, 15360},
 };
 
-inline constexpr double kGap = 0.067;             // m
-inline constexpr double kFrequency = 13.56e6;     // Hz
-inline constexpr double kGasTemperature = 300;    // K
+inline constexpr double kGap = 0.067;                  // m
+inline constexpr double kFrequency = 13.56e6;          // Hz
+inline constexpr double kGasTemperature = 300;         // K
 inline constexpr double kElectronTemperature = 30000;  // K, the initial electrons'
 inline constexpr uint32_t kAveragePeriods = 32;
 

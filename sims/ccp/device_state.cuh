@@ -38,7 +38,8 @@ __global__ void deposit_weights(const Particle* ps, uint64_t n, Mesh m, uint32_t
   const uint32_t nodes = m.cells + 1;
   unsigned long long* sum = kShared ? local : weights;
   if (kShared) {
-    for (uint32_t j = threadIdx.x; j < 2 * all; j += blockDim.x) local[j] = 0;
+    for (uint32_t j = threadIdx.x; j < 2 * all; j += blockDim.x)
+      local[j] = 0;
     __syncthreads();
   }
   for (uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
@@ -62,10 +63,10 @@ __global__ void deposit_weights(const Particle* ps, uint64_t n, Mesh m, uint32_t
 // per replica. A template (of its block size), as every kernel of a header is, so that every CUDA
 // unit that includes it may instantiate it.
 template <uint32_t kThreads>
-__global__ void __launch_bounds__(kThreads) solve_on_device(Mesh m, uint32_t all, const int64_t* weights, double rhs_scale,
-                                double wall_scale, double voltage, PoissonFactors f, int64_t* net,
-                                double* d, double* phi, double* field, int64_t* window,
-                                bool average) {
+__global__ void __launch_bounds__(kThreads)
+    solve_on_device(Mesh m, uint32_t all, const int64_t* weights, double rhs_scale,
+                    double wall_scale, double voltage, PoissonFactors f, int64_t* net, double* d,
+                    double* phi, double* field, int64_t* window, bool average) {
   const uint32_t nodes = m.cells + 1, mesh = blockIdx.x * nodes;
   for (uint32_t j = threadIdx.x; j < nodes; j += kThreads)
     net[mesh + j] = weights[all + mesh + j] - weights[mesh + j];

@@ -66,9 +66,11 @@ SB_HD inline void solve_field(const Mesh& m, const int64_t* net, double rhs_scal
   phi[0] = 0;
   phi[n] = voltage;
   phi[n - 1] = d[n - 1];
-  for (uint32_t j = n - 1; j-- > 1;) phi[j] = d[j] + f.g[j] * phi[j + 1];
+  for (uint32_t j = n - 1; j-- > 1;)
+    phi[j] = d[j] + f.g[j] * phi[j + 1];
   const double half_inv_dx = 0.5 * m.inv_dx;
-  for (uint32_t j = 1; j < n; ++j) e[j] = (phi[j - 1] - phi[j + 1]) * half_inv_dx;
+  for (uint32_t j = 1; j < n; ++j)
+    e[j] = (phi[j - 1] - phi[j + 1]) * half_inv_dx;
   e[0] = (phi[0] - phi[1]) * m.inv_dx - static_cast<double>(net[0]) * wall_scale;
   e[n] = (phi[n - 1] - phi[n]) * m.inv_dx + static_cast<double>(net[n]) * wall_scale;
 }

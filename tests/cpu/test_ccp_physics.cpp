@@ -38,6 +38,18 @@ RunConfig ccp_config(uint64_t init_n) {
   return c;
 }
 
+// A smaller discharge: `cells` cells, `steps` steps per RF period, `periods` periods of which the
+// last `averaged` are averaged.
+RunConfig reduced(uint64_t init_n, const char* cells, const char* steps, const char* periods,
+                  const char* averaged) {
+  RunConfig c = ccp_config(init_n);
+  set(c, "cells", cells);
+  set(c, "steps_per_period", steps);
+  set(c, "periods", periods);
+  set(c, "average_periods", averaged);
+  return c;
+}
+
 // A uniform charge between the electrodes: the potential is a parabola, which the three-point
 // Laplacian and the centred field reproduce exactly, the electrodes' half cells too.
 TEST(CcpField, ThePoissonSolveWithTheRfElectrodeIsExactForAUniformCharge) {
@@ -124,7 +136,8 @@ struct ColdPlasma {
   // sine is near its crest.
   double displacement() const {
     double sum = 0;
-    for (uint32_t k = kElectrons / 8; k < 3 * kElectrons / 8; ++k) sum += ps[2 * k].xe - rest[k];
+    for (uint32_t k = kElectrons / 8; k < 3 * kElectrons / 8; ++k)
+      sum += ps[2 * k].xe - rest[k];
     return sum / (kElectrons / 4);
   }
   // Kinetic energy of both species (J per m^2 of electrode), at the half step the velocities are.
@@ -141,7 +154,8 @@ struct ColdPlasma {
     const ccp::Mesh& m = setup->mesh();
     const double* e = state->params().field;
     double sum = 0;
-    for (uint32_t j = 0; j <= m.cells; ++j) sum += (j == 0 || j == m.cells ? 0.5 : 1.0) * e[j] * e[j];
+    for (uint32_t j = 0; j <= m.cells; ++j)
+      sum += (j == 0 || j == m.cells ? 0.5 : 1.0) * e[j] * e[j];
     return 0.5 * ccp::kVacuumPermittivity * sum * m.dx;
   }
 };
@@ -158,7 +172,8 @@ TEST(CcpPlasma, ColdElectronsOscillateAtThePlasmaFrequency) {
     last = now;
   }
   ASSERT_GE(crossings.size(), 6u);
-  const double half_period = (crossings.back() - crossings.front()) / static_cast<double>(crossings.size() - 1);
+  const double half_period =
+      (crossings.back() - crossings.front()) / static_cast<double>(crossings.size() - 1);
   const double omega = ccp::kPi / (half_period * plasma.setup->dt());
   EXPECT_NEAR(omega / plasma.omega, 1.0, 0.01);
 }
@@ -184,12 +199,7 @@ TEST(CcpPlasma, EnergyIsConservedWithoutCollisions) {
 // Electrons are born only by ionization and lost only at the electrodes, and so are ions: each RF
 // period's row of the run adds up to the change of each species, exactly.
 TEST(CcpLedger, EveryPeriodsBirthsAndLossesAddUpToItsChange) {
-  RunConfig c = ccp_config(4000);
-  set(c, "cells", "32");
-  set(c, "steps_per_period", "200");
-  set(c, "periods", "4");
-  set(c, "average_periods", "2");
-  const RunResult r = run(c);
+  const RunResult r = run(reduced(4000, "32", "200", "4", "2"));
   ASSERT_EQ(r.observables.size(), 4u);
   double electrons = 2000, ions = 2000, born = 0, lost = 0;
   for (const Observables& row : r.observables) {
@@ -216,12 +226,8 @@ TEST(CcpLedger, EveryPeriodsBirthsAndLossesAddUpToItsChange) {
 }
 
 TEST(CcpMajorant, AnElectronAboveTheMajorantFailsTheRunNamingItsEnergy) {
-  RunConfig c = ccp_config(2000);
-  set(c, "cells", "16");
+  RunConfig c = reduced(2000, "16", "400", "2", "1");
   set(c, "rf_voltage", "3e5");
-  set(c, "steps_per_period", "400");
-  set(c, "periods", "2");
-  set(c, "average_periods", "1");
   try {
     run(c);
     FAIL() << "the run was not refused";
