@@ -44,7 +44,7 @@ json gpu_point(const TempDir& dir, const std::string& out, const std::string& l2
                const std::string& lock) {
   const std::string job = dir.write("state.json", R"({"name": "state", "sims": ["mvp"],
     "schedulers": ["dynamic-warp"], "repetitions": 30, "warmup": 1,
-    "axes": {"init_n": 100000, "steps": 1000, "split_chance": 2, "block_size": 128}})");
+    "axes": {"init_n": 100000, "steps": 1000, "split_chance": 0.02, "block_size": 128}})");
   const Outcome o = schedbench(
       dir, {"sweep", job, "--out", out, "--l2", l2, "--lock-clocks", lock, "--overwrite"});
   EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
