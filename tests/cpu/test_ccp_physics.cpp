@@ -6,14 +6,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/catalog.hpp"
 #include "sims/ccp/ccp.hpp"
+#include "tests/support/option_table.hpp"
 
 namespace sb {
 namespace {
@@ -223,6 +227,52 @@ TEST(CcpLedger, EveryPeriodsBirthsAndLossesAddUpToItsChange) {
   ASSERT_TRUE(r.summary.has_value());
   ASSERT_EQ(r.summary->profiles.size(), 3u);
   EXPECT_EQ(r.summary->profiles[1].second.size(), 33u);
+}
+
+// A reduced Case 1 (8192 particles, 40 RF periods, the last 8 averaged; far from its steady
+// state) of cpu-serial, seed 7, against the spread of 64 replicas of it on a GPU
+// (tests/data/ccp_reduced_case1_ensemble.json, which names its command and build): one discharge
+// lies where that spread says one discharge lies. Its ion profile against the replicas' mean, in
+// units of one discharge's standard deviation at each node, sums to about one a node (more,
+// as the nodes are correlated; a bias of a few deviations sums to far more); its peak and its X²
+// against the benchmark's profile lie within four deviations of the replicas'.
+TEST(CcpEnsemble, AReducedCase1LiesInTheSpreadOfAGpuEnsemble) {
+  std::ifstream in(option_table::source_file("tests/data/ccp_reduced_case1_ensemble.json"));
+  ASSERT_TRUE(in) << "the ensemble's file is missing";
+  const nlohmann::json ensemble = nlohmann::json::parse(in)["summary"];
+  const double replicas = ensemble["values"]["replicas"].get<double>();
+  const std::vector<double> mean = ensemble["profiles"]["ion_density"];
+  const std::vector<double> error = ensemble["profiles"]["ion_density_error"];
+  const std::vector<double> x2s = ensemble["profiles"]["X2_of_each_replica"];
+
+  RunConfig c = reduced(8192, "128", "400", "40", "8");
+  c.seed = 7;
+  const RunResult r = run(c);
+  ASSERT_TRUE(r.summary.has_value());
+  const auto value = [&](const char* name) {
+    for (const auto& [key, v] : r.summary->values) {
+      if (key == name) return v;
+    }
+    ADD_FAILURE() << "no " << name;
+    return 0.0;
+  };
+  const std::vector<double>& ours = r.summary->profiles[2].second;  // the ions'
+  ASSERT_EQ(ours.size(), mean.size());
+  double squares = 0;
+  size_t peak = 0;
+  for (size_t j = 0; j < ours.size(); ++j) {
+    const double sd = error[j] * std::sqrt(replicas);
+    squares += (ours[j] - mean[j]) * (ours[j] - mean[j]) / (sd * sd);
+    if (mean[j] > mean[peak]) peak = j;
+  }
+  EXPECT_LT(squares / static_cast<double>(ours.size()), 3.0);
+  EXPECT_NEAR(value("peak_ion_density"), mean[peak], 4 * error[peak] * std::sqrt(replicas));
+  double sum = 0, sum2 = 0;
+  for (double v : x2s) sum += v;
+  const double x2_mean = sum / static_cast<double>(x2s.size());
+  for (double v : x2s) sum2 += (v - x2_mean) * (v - x2_mean);
+  const double x2_sd = std::sqrt(sum2 / static_cast<double>(x2s.size() - 1));
+  EXPECT_NEAR(value("X2"), x2_mean, 4 * x2_sd);
 }
 
 TEST(CcpMajorant, AnElectronAboveTheMajorantFailsTheRunNamingItsEnergy) {
