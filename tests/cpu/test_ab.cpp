@@ -5,6 +5,8 @@
 // build that does 1.3 times the work of each point it finds every point slower. Bad input is one
 // line, exit 2, nothing written.
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <atomic>
 #include <filesystem>
@@ -20,14 +22,33 @@ namespace {
 
 using testing_support::Outcome;
 using testing_support::read_json;
-using testing_support::schedbench;
 using testing_support::TempDir;
 
-// A thread busy on one core while it lives: a neighbour on the machine.
+// schedbench with cpu-openmp's threads bound to cores (OMP_PROC_BIND), so that the load lands on
+// one of them in every sweep. Unbound, the scheduler moves them, and under the load their runs took
+// 2.5 times as long in one sweep and 7.5 times in the next (a 2 ms point, on 2 cores): drift that
+// no floor from one pair covers, and that these tests would then measure instead of the routes.
+Outcome bound_schedbench(const TempDir& dir, const std::vector<std::string>& args) {
+  return testing_support::schedbench(dir, args, {"OMP_PROC_BIND=true"});
+}
+
+// A thread busy on one core while it lives: a neighbour on the machine, held to the first core
+// this process may use, as a process bound there would be.
 class CpuLoad {
  public:
   CpuLoad()
       : spinner_([this] {
+          cpu_set_t allowed, first;
+          CPU_ZERO(&first);
+          if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) {
+            for (int c = 0; c < CPU_SETSIZE; ++c) {
+              if (CPU_ISSET(c, &allowed)) {
+                CPU_SET(c, &first);
+                break;
+              }
+            }
+            pthread_setaffinity_np(pthread_self(), sizeof first, &first);
+          }
           while (!stop_.load(std::memory_order_relaxed)) {
           }
         }) {}
@@ -63,9 +84,9 @@ std::vector<std::string> small_demo(const std::vector<std::string>& sampling) {
 // are not marked noisy (which would take their verdicts away whatever the floor).
 const std::vector<std::string> kSweepSampling = {"--min-samples", "6", "--max-noise", "50",
                                                  "--max-time",    "2"};
-// ab's: 3 repetitions in each of 10 rounds, so that one disturbed run moves no round's median and
-// one disturbed round no interval's end.
-const std::vector<std::string> kAbSampling = {"--repetitions", "30", "--rounds", "10"};
+// ab's: 3 repetitions in each of 20 rounds, so that one disturbed run moves no round's median and
+// five disturbed rounds no interval's end (x(6) to x(15) of the 20 ratios).
+const std::vector<std::string> kAbSampling = {"--repetitions", "60", "--rounds", "20"};
 
 std::vector<std::string> with(std::vector<std::string> head, const std::vector<std::string>& tail) {
   head.insert(head.end(), tail.begin(), tail.end());
@@ -89,8 +110,8 @@ void expect_no_faster_or_slower(const nlohmann::json& c, const std::string& show
 }
 
 void sweep(const TempDir& dir, const std::string& out) {
-  const Outcome o =
-      schedbench(dir, with({"sweep"}, with(small_demo(kSweepSampling), {"--out", dir.path(out)})));
+  const Outcome o = bound_schedbench(
+      dir, with({"sweep"}, with(small_demo(kSweepSampling), {"--out", dir.path(out)})));
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
 }
 
@@ -102,8 +123,8 @@ TEST(AbAndFloor, AnAAPairUnderLoadGivesNoVerdictWithTheCalibratedFloor) {
     sweep(dir, "loaded.json");
   }
   const Outcome calibrated =
-      schedbench(dir, {"compare", dir.path("quiet.json"), dir.path("loaded.json"), "--calibrate",
-                       dir.path("floor.json")});
+      bound_schedbench(dir, {"compare", dir.path("quiet.json"), dir.path("loaded.json"),
+                             "--calibrate", dir.path("floor.json")});
   ASSERT_EQ(calibrated.exit_code, 0) << calibrated.err;
   EXPECT_NE(calibrated.out.find("noise floor of cpu-"), std::string::npos) << calibrated.out;
   const nlohmann::json floor = read_json(dir.path("floor.json"));
@@ -113,13 +134,14 @@ TEST(AbAndFloor, AnAAPairUnderLoadGivesNoVerdictWithTheCalibratedFloor) {
     const CpuLoad load;
     sweep(dir, "again.json");
   }
-  const Outcome o = schedbench(dir, {"compare", dir.path("quiet.json"), dir.path("again.json"),
-                                     "--noise-floor", dir.path("floor.json"), "--format", "json"});
+  const Outcome o =
+      bound_schedbench(dir, {"compare", dir.path("quiet.json"), dir.path("again.json"),
+                             "--noise-floor", dir.path("floor.json"), "--format", "json"});
   ASSERT_EQ(o.exit_code, 0) << o.err;
   expect_no_faster_or_slower(nlohmann::json::parse(o.out), calibrated.out + o.out);
   const Outcome gate =
-      schedbench(dir, {"compare", dir.path("quiet.json"), dir.path("again.json"), "--noise-floor",
-                       dir.path("floor.json"), "--fail-if-slower", "0"});
+      bound_schedbench(dir, {"compare", dir.path("quiet.json"), dir.path("again.json"),
+                             "--noise-floor", dir.path("floor.json"), "--fail-if-slower", "0"});
   EXPECT_EQ(gate.exit_code, 0) << gate.out << gate.err;
 }
 
@@ -127,18 +149,18 @@ TEST(AbAndFloor, AbOfABuildAgainstItselfUnderLoadGivesNoVerdict) {
   TempDir dir;
   const CpuLoad load;
   // The same build named as a schedbench and as its bin folder.
-  const Outcome o =
-      schedbench(dir, with({"ab", "--a", SCHEDBENCH_EXE, "--b",
-                            std::filesystem::path(SCHEDBENCH_POINT_EXE).parent_path().string(),
-                            "--out", dir.path("ab.json")},
-                           small_demo(kAbSampling)));
+  const Outcome o = bound_schedbench(
+      dir, with({"ab", "--a", SCHEDBENCH_EXE, "--b",
+                 std::filesystem::path(SCHEDBENCH_POINT_EXE).parent_path().string(), "--out",
+                 dir.path("ab.json")},
+                small_demo(kAbSampling)));
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
   const nlohmann::json ab = read_json(dir.path("ab.json"));
   EXPECT_EQ(ab["schema"], "schedbench.ab/1");
   expect_no_faster_or_slower(ab, o.out);
   for (const nlohmann::json& p : ab["points"]) {
     EXPECT_FALSE(p["digest_changed"].get<bool>()) << p.dump();
-    ASSERT_EQ(p["rounds"].size(), 10u);
+    ASSERT_EQ(p["rounds"].size(), 20u);
     EXPECT_EQ(p["rounds"][0]["first"], "A");
     EXPECT_EQ(p["rounds"][1]["first"], "B");
   }
@@ -153,9 +175,9 @@ TEST(AbAndFloor, AbFindsAPlantedThirtyPercentSlowdown) {
                 "#!/bin/sh\nexec " + std::string(SCHEDBENCH_SOURCE_DIR) +
                     "/tests/support/slower_point.sh " + SCHEDBENCH_POINT_EXE + " \"$@\"\n");
   std::filesystem::permissions(point, std::filesystem::perms::owner_all);
-  const Outcome o = schedbench(dir, with({"ab", "--a", SCHEDBENCH_POINT_EXE, "--b",
-                                          dir.path("slower"), "--out", dir.path("ab.json")},
-                                         small_demo(kAbSampling)));
+  const Outcome o = bound_schedbench(dir, with({"ab", "--a", SCHEDBENCH_POINT_EXE, "--b",
+                                                dir.path("slower"), "--out", dir.path("ab.json")},
+                                               small_demo(kAbSampling)));
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
   const nlohmann::json ab = read_json(dir.path("ab.json"));
   ASSERT_EQ(ab["points"].size(), 4u) << o.out;
@@ -179,7 +201,7 @@ TEST(AbAndFloor, AbRefusesBadInputInOneLineAndWritesNothing) {
            {"ab", "--a", SCHEDBENCH_EXE, "--b", SCHEDBENCH_EXE, "--out", out,
             dir.path("missing.json")},
            {"ab", "--b", SCHEDBENCH_EXE, "--out", out, demo[0]}}) {
-    const Outcome o = schedbench(dir, args);
+    const Outcome o = bound_schedbench(dir, args);
     EXPECT_EQ(o.exit_code, 2) << args[2] << " " << args[3] << o.out << o.err;
     EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
     EXPECT_FALSE(std::filesystem::exists(out));
