@@ -26,7 +26,7 @@ using testing_support::TempDir;
 
 // schedbench with cpu-openmp's threads bound to cores (OMP_PROC_BIND), so that the load lands on
 // one of them in every sweep. Unbound, the scheduler moves them, and under the load their runs took
-// 2.5 times as long in one sweep and 7.5 times in the next (a 2 ms point, on 2 cores): drift that
+// 2.7 times as long in one sweep and 7.8 times in the next (a 2 ms point, on 2 cores): drift that
 // no floor from one pair covers, and that these tests would then measure instead of the routes.
 Outcome bound_schedbench(const TempDir& dir, const std::vector<std::string>& args) {
   return testing_support::schedbench(dir, args, {"OMP_PROC_BIND=true"});
