@@ -19,14 +19,6 @@ std::vector<double> times_of(const Json& point) {
   return point["repetitions_ms"].get<std::vector<double>>();
 }
 
-// The verdict on an interval of b / a: within 1 +- `same` both ends, or wholly past it.
-std::string verdict_of(double lo, double hi, double same) {
-  if (lo > 1 + same) return "slower";
-  if (hi < 1 - same) return "faster";
-  if (lo >= 1 - same && hi <= 1 + same) return "same";
-  return "unsure";
-}
-
 std::string percent(double ratio) {
   return fmt::format("{:+.1f}%", 100 * (ratio - 1));
 }
@@ -36,21 +28,13 @@ std::string percent(double ratio) {
 // the ratio resamples each file's repetitions and cannot see the drift that made it noisy.
 void add_pair(Comparison& c, const Json& p, const Json& q, const std::string& label) {
   const MedianRatio r = median_ratio(times_of(p), times_of(q));
-  std::string verdict = verdict_of(r.lo, r.hi, c.options.same_within);
+  std::string verdict = verdict_of(r.lo, r.hi, c.options);
   if ((verdict == "faster" || verdict == "slower") &&
       (p.value("noisy", false) || q.value("noisy", false)))
     verdict = "noisy";
   c.points.push_back({label, p["stats"]["median_ms"].get<double>(),
                       q["stats"]["median_ms"].get<double>(), r.ratio, r.lo, r.hi, verdict,
                       p["digest"] != q["digest"]});
-}
-
-void set_geometric_mean(Comparison& c) {
-  double log_sum = 0;
-  for (const PointComparison& p : c.points)
-    log_sum += std::log(p.ratio);
-  if (!c.points.empty())
-    c.geometric_mean = std::exp(log_sum / static_cast<double>(c.points.size()));
 }
 
 // Whether `p` and `q` measured the same workload but for `key`: every other parameter both
@@ -64,9 +48,30 @@ bool same_but(const Json& p, const Json& q, const std::string& key) {
 
 }  // namespace
 
+std::string verdict_of(double lo, double hi, const CompareOptions& o) {
+  const double top = (1 + o.same_within) * (1 + o.floor);
+  const double bottom = (1 - o.same_within) / (1 + o.floor);
+  if (lo > top) return "slower";
+  if (hi < bottom) return "faster";
+  if (lo >= bottom && hi <= top) return "same";
+  return "unsure";
+}
+
+bool slower_beyond(double lo, double beyond, const CompareOptions& o) {
+  return lo > (1 + beyond) * (1 + o.floor);
+}
+
+void set_geometric_mean(Comparison& c) {
+  double log_sum = 0;
+  for (const PointComparison& p : c.points)
+    log_sum += std::log(p.ratio);
+  if (!c.points.empty())
+    c.geometric_mean = std::exp(log_sum / static_cast<double>(c.points.size()));
+}
+
 Comparison compare_within(const Json& doc, const std::string& path, const std::string& key,
                           const std::string& baseline, const CompareOptions& options) {
-  Comparison c{path + " (" + key + " " + baseline + ")", path, options, {}, {}, {}, 1};
+  Comparison c{path + " (" + key + " " + baseline + ")", path, options, "", {}, {}, {}, 1};
   const auto value_of = [&](const Json& p) {
     const Json& v = p["config"].value(key, Json());
     return v.is_string() ? v.get<std::string>() : v.dump();
@@ -92,7 +97,7 @@ Comparison compare_within(const Json& doc, const std::string& path, const std::s
 
 Comparison compare_results(const Json& a, const Json& b, const std::string& a_path,
                            const std::string& b_path, const CompareOptions& options) {
-  Comparison c{a_path, b_path, options, {}, {}, {}, 1};
+  Comparison c{a_path, b_path, options, "", {}, {}, {}, 1};
   // Each configuration is one point of a file (read_results_file).
   std::map<std::string, const Json*> in_b;
   for (const Json& p : b["points"]) {
@@ -134,12 +139,27 @@ std::string comparison_text(const Comparison& c, bool markdown) {
       c.points.size(), c.only_a.size(), c.only_b.size(), c.geometric_mean,
       percent(c.geometric_mean), counts["faster"], counts["slower"], counts["same"],
       counts["unsure"], counts["noisy"], digests);
+  // Only compare's own intervals, from one file's repetitions each, give way to a file's noisy.
+  const bool own = c.method.empty();
+  const std::string method =
+      own ? fmt::format(
+                "the ratio of B's median to A's, its 95% interval from {} bootstrap "
+                "resamples of each point's repetitions",
+                kResamples)
+          : c.method;
+  const std::string band =
+      c.options.floor_file.empty()
+          ? fmt::format("within {:.0f}% of 1", 100 * c.options.same_within)
+          : fmt::format(
+                "within {:.0f}% of 1 widened by the noise floor {:.1f}% ({}) to [{:.3f}, "
+                "{:.3f}]",
+                100 * c.options.same_within, 100 * c.options.floor, c.options.floor_file,
+                (1 - c.options.same_within) / (1 + c.options.floor),
+                (1 + c.options.same_within) * (1 + c.options.floor));
   out += fmt::format(
-      "test: the ratio of B's median to A's, its 95% interval from {} bootstrap resamples of each "
-      "point's repetitions; 'same' where the whole interval lies within {:.0f}% of 1, 'faster' or "
-      "'slower' where it lies wholly beyond (but 'noisy' where either file marks the point "
-      "noisy), 'unsure' otherwise\n",
-      kResamples, 100 * c.options.same_within);
+      "test: {}; 'same' where the whole interval lies {}, 'faster' or 'slower' where it lies "
+      "wholly beyond{}, 'unsure' otherwise\n",
+      method, band, own ? " (but 'noisy' where either file marks the point noisy)" : "");
   return out;
 }
 
@@ -158,6 +178,8 @@ Json comparison_json(const Comparison& c) {
           {"a", c.a_path},
           {"b", c.b_path},
           {"same_within", c.options.same_within},
+          {"noise_floor", c.options.floor},
+          {"noise_floor_file", c.options.floor_file},
           {"resamples", kResamples},
           {"points", points},
           {"only_a", c.only_a},

@@ -19,6 +19,7 @@
 #include "core/printable.hpp"
 #include "core/values.hpp"
 #include "harness/bench/compare.hpp"
+#include "harness/bench/noise_floor.hpp"
 #include "harness/bench/sampling.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/environment.hpp"
@@ -26,6 +27,7 @@
 #include "harness/job/job.hpp"
 #include "harness/job/job_results.hpp"
 #include "harness/job/results_export.hpp"
+#include "harness/sweep/ab.hpp"
 #include "harness/sweep/point_process.hpp"
 #include "harness/sweep/progress.hpp"
 #include "schedulers/registry.hpp"
@@ -243,6 +245,31 @@ void plan_ranks(const Job& job, const BatchArgs& a, SlurmRequest& r) {
 // Exit code of compare where --fail-if-slower finds a point slower beyond it, or a digest change.
 constexpr int kCompareFailed = 4;
 
+// compare --noise-floor: the floor of the device each file was measured on, the wider where they
+// differ.
+void set_noise_floor(const BatchArgs& a, const nlohmann::ordered_json& doc_a,
+                     const nlohmann::ordered_json& doc_b, CompareOptions& o) {
+  const nlohmann::ordered_json floors = read_floor_file(a.noise_floor);
+  o.floor = floor_of(floors, a.noise_floor, results_device(doc_a, a.compare_a));
+  if (!doc_b.is_null())
+    o.floor =
+        std::max(o.floor, floor_of(floors, a.noise_floor, results_device(doc_b, a.compare_b)));
+  o.floor_file = a.noise_floor;
+}
+
+// compare --calibrate: the device both files were measured on.
+std::string calibrated_device(const BatchArgs& a, const nlohmann::ordered_json& doc_a,
+                              const nlohmann::ordered_json& doc_b) {
+  const std::string device = results_device(doc_a, a.compare_a);
+  if (results_device(doc_b, a.compare_b) != device) {
+    throw UsageError(fmt::format(
+        "--calibrate: {} was measured on {} but {} on {}; accepted: an A/A pair, one build swept "
+        "twice on one device",
+        a.compare_a, device, a.compare_b, results_device(doc_b, a.compare_b)));
+  }
+  return device;
+}
+
 int compare_command(const BatchArgs& a) {
   CompareOptions o;
   o.same_within = parse_real("--same-within", a.same_within, 0, 100) / 100;
@@ -250,15 +277,24 @@ int compare_command(const BatchArgs& a) {
   const double fail_beyond =
       gate ? parse_real("--fail-if-slower", a.fail_if_slower, 0, 1000) / 100 : 0.0;
   if (!a.out_path.empty()) check_output_file("--out", a.out_path, false);
+  if (!a.calibrate.empty()) check_output_file("--calibrate", a.calibrate, false);
   if (a.compare_b.empty() == a.compare_by.empty()) {
     throw UsageError(
         "compare: name two results files A B, or one with --by KEY=BASELINE (e.g. --by "
         "scheduler=dynamic-warp)");
   }
+  if (!a.calibrate.empty() && (!a.compare_by.empty() || !a.noise_floor.empty())) {
+    throw UsageError(
+        "--calibrate: measures the noise floor of two results files A B (one build swept twice), "
+        "without --by or --noise-floor");
+  }
+  const nlohmann::ordered_json doc_a = read_results_file(a.compare_a);
+  const nlohmann::ordered_json doc_b =
+      a.compare_b.empty() ? nlohmann::ordered_json() : read_results_file(a.compare_b);
+  if (!a.noise_floor.empty()) set_noise_floor(a, doc_a, doc_b, o);
   Comparison c;
   if (a.compare_by.empty()) {
-    c = compare_results(read_results_file(a.compare_a), read_results_file(a.compare_b), a.compare_a,
-                        a.compare_b, o);
+    c = compare_results(doc_a, doc_b, a.compare_a, a.compare_b, o);
   } else {
     const size_t eq = a.compare_by.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == a.compare_by.size()) {
@@ -267,8 +303,8 @@ int compare_command(const BatchArgs& a) {
                       "scheduler=dynamic-warp or block_size=128",
                       printable(a.compare_by)));
     }
-    c = compare_within(read_results_file(a.compare_a), a.compare_a, a.compare_by.substr(0, eq),
-                       a.compare_by.substr(eq + 1), o);
+    c = compare_within(doc_a, a.compare_a, a.compare_by.substr(0, eq), a.compare_by.substr(eq + 1),
+                       o);
     if (c.points.empty()) {
       throw UsageError(
           fmt::format("--by: no point of {} has a baseline with {}; accepted: a "
@@ -276,6 +312,14 @@ int compare_command(const BatchArgs& a) {
                       a.compare_a, a.compare_by));
     }
   }
+  // With --calibrate: the floor file to write, checked before anything is written.
+  const std::string device = a.calibrate.empty() ? "" : calibrated_device(a, doc_a, doc_b);
+  const nlohmann::ordered_json floors =
+      a.calibrate.empty()
+          ? nullptr
+          : with_calibrated_floor(
+                std::filesystem::exists(a.calibrate) ? read_floor_file(a.calibrate) : nullptr, c,
+                device);
   const std::string text = a.compare_format == "json"
                                ? comparison_json(c).dump(2) + "\n"
                                : comparison_text(c, a.compare_format == "md");
@@ -284,6 +328,16 @@ int compare_command(const BatchArgs& a) {
   } else {
     write_file_atomically(a.out_path, text);
     fmt::print("wrote {}\n", a.out_path);
+  }
+  if (!a.calibrate.empty()) {
+    write_file_atomically(a.calibrate, floors.dump(2) + "\n");
+    const nlohmann::ordered_json& entry = floors["devices"][device];
+    fmt::print(a.compare_format == "json" ? stderr : stdout,  // stdout may be the comparison's JSON
+               "noise floor of {}: {:.1f}% (the farthest interval from 1: {} B/A {:.3f} [{:.3f}, "
+               "{:.3f}]), in {}\n",
+               device, 100 * entry["floor"].get<double>(), entry["worst_point"].get<std::string>(),
+               entry["worst_ratio"].get<double>(), entry["worst_interval"][0].get<double>(),
+               entry["worst_interval"][1].get<double>(), a.calibrate);
   }
   if (!gate) return 0;
   // A gate passes on what it compared, never on nothing (B failed every point, or is another
@@ -297,17 +351,40 @@ int compare_command(const BatchArgs& a) {
   }
   for (const PointComparison& p : c.points) {
     // A noisy point is not surely slower (add_pair); a changed digest fails the gate anyway.
-    if ((p.verdict != "noisy" && p.lo > 1 + fail_beyond) || p.digest_changed) {
-      fmt::print(stderr, "schedbench: compare: {}: {}\n", p.label,
-                 p.digest_changed
-                     ? "its digest changed"
-                     : fmt::format("slower by {:.1f}% (interval from {:+.1f}%), beyond "
-                                   "--fail-if-slower {}",
-                                   100 * (p.ratio - 1), 100 * (p.lo - 1), a.fail_if_slower));
+    if ((p.verdict != "noisy" && slower_beyond(p.lo, fail_beyond, o)) || p.digest_changed) {
+      fmt::print(
+          stderr, "schedbench: compare: {}: {}\n", p.label,
+          p.digest_changed
+              ? "its digest changed"
+              : fmt::format("slower by {:.1f}% (interval from {:+.1f}%), beyond "
+                            "--fail-if-slower {}{}",
+                            100 * (p.ratio - 1), 100 * (p.lo - 1), a.fail_if_slower,
+                            o.floor_file.empty()
+                                ? ""
+                                : fmt::format(" and the noise floor {:.1f}%", 100 * o.floor)));
       return kCompareFailed;
     }
   }
   return 0;
+}
+
+int ab_command(BatchArgs& a) {
+  refuse_launched("ab");
+  AbOptions o;
+  o.a = a.ab_a;
+  o.b = a.ab_b;
+  o.a_point = build_point("--a", a.ab_a);
+  o.b_point = build_point("--b", a.ab_b);
+  o.rounds = static_cast<int>(parse_whole("--rounds", a.rounds, kMinRounds, 1000));
+  o.compare.same_within = parse_real("--same-within", a.same_within, 0, 100) / 100;
+  o.out_path = a.out_path;
+  o.overwrite = a.ab_overwrite;
+  if (!a.point_timeout.empty())
+    o.point_timeout_s = parse_real("--point-timeout", a.point_timeout, 1, 1e6);
+  o.launcher = point_launcher(a.launcher);
+  o.markdown = a.compare_format == "md";
+  const Job job = load_job_of(a, cuda_device_present());
+  return run_ab(job, o);
 }
 
 int export_command(const BatchArgs& a) {
@@ -403,6 +480,64 @@ int submit_command(BatchArgs& a) {
 
 }  // namespace
 
+std::string max_points_help() {
+  return fmt::format("refuse a job of more points (default {}; at most {})", kDefaultMaxPoints,
+                     kMaxMaxPoints);
+}
+
+// What makes the job a command runs: the axes' edits, the filters, the sampling over the job's and
+// the most points (sweep, ab).
+void add_job_options(CLI::App& cmd, BatchArgs& a) {
+  cmd.add_option("-a,--axis", a.axis_edits,
+                 "KEY=VALUES: set an axis in every sub-sweep, replacing the job's or added "
+                 "(e.g. block_size=32,64 or 'init_n={\"log\":[1e3,1e6],\"points\":4}'); "
+                 "sim=... and scheduler=... set the job's sims and schedulers; repeatable")
+      ->type_name("KEY=VALUES");
+  cmd.add_option("--filter", a.filters,
+                 fmt::format("run only the points whose label (sim__scheduler__varying values, "
+                             "as --list prints them) matches this regular expression (at most "
+                             "{} characters, without {{n}} or back-references); repeatable (all "
+                             "must match)",
+                             kMaxFilterChars))
+      ->type_name("REGEX");
+  cmd.add_option("--repetitions", a.repetitions,
+                 "exactly this many timed runs per point (1-1000), instead of the stopping "
+                 "rule")
+      ->type_name("WHOLE:1..1000");
+  cmd.add_option("--warmup", a.warmup, "untimed runs before them (0-100; default 1)")
+      ->type_name("WHOLE:0..100");
+  cmd.add_option("--min-samples", a.min_samples,
+                 "stopping rule: at least this many timed runs (default 6)")
+      ->type_name("WHOLE:1..1000");
+  cmd.add_option("--min-time", a.min_time,
+                 "stopping rule: at least this many seconds of wall time of timed runs, the time "
+                 "between them included (default 0)")
+      ->type_name("SECONDS:0..3600");
+  cmd.add_option(
+         "--max-time", a.max_time,
+         "stopping rule: no more runs after this many seconds of wall time of them, the time "
+         "between them included (default 10)")
+      ->type_name("SECONDS:0..3600");
+  cmd.add_option("--max-noise", a.max_noise,
+                 "stopping rule: percent; runs go on until the 95% interval of the median "
+                 "lies within it of the median (default 2)")
+      ->type_name("PERCENT:0..100");
+  add_control_option(cmd, l2_control(), a.l2);
+  add_control_option(cmd, lock_clocks_control(), a.lock_clocks);
+  cmd.add_option("--max-points", a.max_points, max_points_help());
+}
+
+// How a command runs each point's process (sweep, ab).
+void add_point_options(CLI::App& cmd, BatchArgs& a) {
+  cmd.add_option("--point-timeout", a.point_timeout,
+                 "seconds before a point is killed and recorded as failed (default: its runs' "
+                 "watchdog times (warm-up + least repetitions) + --max-time + 60)");
+  cmd.add_option("--launcher", a.launcher,
+                 fmt::format("MPI launcher of a point of several ranks, with {{ranks}} for "
+                             "their count (default '{}')",
+                             kDefaultLauncher));
+}
+
 void add_batch_commands(CLI::App& app, BatchArgs& a) {
   a.sweep = app.add_subcommand(
       "sweep",
@@ -426,31 +561,11 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       "I/N: run every N-th point from the I-th (1 <= I <= N), into <out>.shard-I-of-N.json");
   a.sweep->add_option("--gpus", a.gpus,
                       "CUDA devices to run points on at once, e.g. 0,1 (default: one at a time)");
-  a.sweep->add_option("--point-timeout", a.point_timeout,
-                      "seconds before a point is killed and recorded as failed (default: its runs' "
-                      "watchdog times (warm-up + least repetitions) + --max-time + 60)");
+  add_point_options(*a.sweep, a);
   a.sweep->add_option(
       "--runner", a.runner,
       "command that runs one point, given REQUEST RESULT (default: schedbench-point)");
-  a.sweep->add_option("--launcher", a.launcher,
-                      fmt::format("MPI launcher of a point of several ranks, with {{ranks}} for "
-                                  "their count (default '{}')",
-                                  kDefaultLauncher));
   a.sweep->add_flag("--list", a.list, "print the points and the estimate; run nothing");
-  a.sweep
-      ->add_option("-a,--axis", a.axis_edits,
-                   "KEY=VALUES: set an axis in every sub-sweep, replacing the job's or added "
-                   "(e.g. block_size=32,64 or 'init_n={\"log\":[1e3,1e6],\"points\":4}'); "
-                   "sim=... and scheduler=... set the job's sims and schedulers; repeatable")
-      ->type_name("KEY=VALUES");
-  a.sweep
-      ->add_option("--filter", a.filters,
-                   fmt::format("run only the points whose label (sim__scheduler__varying values, "
-                               "as --list prints them) matches this regular expression (at most "
-                               "{} characters, without {{n}} or back-references); repeatable (all "
-                               "must match)",
-                               kMaxFilterChars))
-      ->type_name("REGEX");
   a.sweep
       ->add_option("--format", a.summary_format,
                    "the summary printed at the end: text (default), md, csv or json")
@@ -465,44 +580,15 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       ->add_option("--order-seed", a.order_seed,
                    "with --interleave: the seed of the visits' order (default 1)")
       ->type_name("WHOLE:0..4294967295");
-  a.sweep
-      ->add_option("--repetitions", a.repetitions,
-                   "exactly this many timed runs per point (1-1000), instead of the stopping "
-                   "rule")
-      ->type_name("WHOLE:1..1000");
-  a.sweep->add_option("--warmup", a.warmup, "untimed runs before them (0-100; default 1)")
-      ->type_name("WHOLE:0..100");
-  a.sweep
-      ->add_option("--min-samples", a.min_samples,
-                   "stopping rule: at least this many timed runs (default 6)")
-      ->type_name("WHOLE:1..1000");
-  a.sweep
-      ->add_option("--min-time", a.min_time,
-                   "stopping rule: at least this many seconds of wall time of timed runs, the time "
-                   "between them included (default 0)")
-      ->type_name("SECONDS:0..3600");
-  a.sweep
-      ->add_option(
-          "--max-time", a.max_time,
-          "stopping rule: no more runs after this many seconds of wall time of them, the time "
-          "between them included (default 10)")
-      ->type_name("SECONDS:0..3600");
-  a.sweep
-      ->add_option("--max-noise", a.max_noise,
-                   "stopping rule: percent; runs go on until the 95% interval of the median "
-                   "lies within it of the median (default 2)")
-      ->type_name("PERCENT:0..100");
-  add_control_option(*a.sweep, l2_control(), a.l2);
-  add_control_option(*a.sweep, lock_clocks_control(), a.lock_clocks);
-  const std::string max_points_help = fmt::format(
-      "refuse a job of more points (default {}; at most {})", kDefaultMaxPoints, kMaxMaxPoints);
-  a.sweep->add_option("--max-points", a.max_points, max_points_help);
+  add_job_options(*a.sweep, a);
 
   a.compare = app.add_subcommand(
       "compare",
       "compare two results files point by point (or one file's points against a baseline with "
       "--by): B's median against A's with a bootstrap interval, and a verdict (faster, slower, "
-      "same, unsure; noisy where either file marks the point noisy) per point");
+      "same, unsure; noisy where either file marks the point noisy) per point; --calibrate "
+      "measures a device's noise floor from an A/A pair, --noise-floor widens the verdicts by "
+      "it");
   a.compare->add_option("A", a.compare_a, "the baseline results file")->required();
   a.compare->add_option("B", a.compare_b, "the results file compared with it");
   a.compare
@@ -521,6 +607,44 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
                         "or its digest changed, or where no point was compared");
   a.compare->add_option("--out", a.out_path, "write the comparison here instead of stdout")
       ->check(output_file());
+  a.compare->add_option("--noise-floor", a.noise_floor,
+                        "FLOOR.json: widen what counts as a difference by the drift between two "
+                        "sweeps of one build on each file's device, as --calibrate measured it");
+  a.compare
+      ->add_option("--calibrate", a.calibrate,
+                   "FLOOR.json: A and B are one build swept twice (an A/A pair); write their "
+                   "device's noise floor (the largest drift of a point's median) into this file, "
+                   "keeping other devices' floors")
+      ->check(output_file());
+
+  a.ab = app.add_subcommand(
+      "ab",
+      "measure a job's points with two builds (schedbench binaries, build folders or install "
+      "prefixes), point by point, each point's rounds alternating which build runs first; print "
+      "B's median against A's with an interval and a verdict from the rounds' ratios, and write "
+      "them");
+  a.ab->add_option("job", a.job_path, "job file; without one, the job is the -a axes alone");
+  a.ab->add_option("--a", a.ab_a,
+                   "the baseline build: a schedbench (its schedbench-point beside it), a "
+                   "schedbench-point, a build's bin folder or an install prefix")
+      ->required();
+  a.ab->add_option("--b", a.ab_b, "the build compared with it, in the same forms")->required();
+  a.ab->add_option("--rounds", a.rounds,
+                   fmt::format("rounds per point, each a run of A and one of B, each with its "
+                               "share of the job's repetitions ({}-1000; default 10)",
+                               kMinRounds))
+      ->type_name(fmt::format("WHOLE:{}..1000", kMinRounds));
+  a.ab->add_option("--same-within", a.same_within,
+                   "percent: a point whose whole interval lies within it of 1 is 'same' "
+                   "(default 3)");
+  a.ab->add_option("--out", a.out_path,
+                   "the comparison file (default results/<device>/ab-<job name>.json)")
+      ->check(output_file());
+  a.ab->add_flag("--overwrite", a.ab_overwrite, "replace the comparison file if it exists");
+  a.ab->add_option("--format", a.compare_format, "the table: text (default) or md")
+      ->check(CLI::IsMember({"text", "md"}));
+  add_point_options(*a.ab, a);
+  add_job_options(*a.ab, a);
 
   a.export_results = app.add_subcommand(
       "export",
@@ -588,7 +712,7 @@ void add_batch_commands(CLI::App& app, BatchArgs& a) {
       ->add_option("--script", a.script_path,
                    "script to write (default <job name>.slurm.sh; replaced if it exists)")
       ->check(output_file());
-  a.submit->add_option("--max-points", a.max_points, max_points_help);
+  a.submit->add_option("--max-points", a.max_points, max_points_help());
 }
 
 bool run_batch_command(BatchArgs& a, int& exit_code) {
@@ -596,6 +720,8 @@ bool run_batch_command(BatchArgs& a, int& exit_code) {
     exit_code = compare_command(a);
   } else if (a.sweep->parsed()) {
     exit_code = sweep_command(a);
+  } else if (a.ab->parsed()) {
+    exit_code = ab_command(a);
   } else if (a.report->parsed()) {
     exit_code = report_command(a);
   } else if (a.export_results->parsed()) {

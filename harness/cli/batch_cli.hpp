@@ -1,6 +1,6 @@
 // The batch commands of schedbench: sweep (run a job file), merge (join a sharded sweep's
 // files), submit (a Slurm script that runs the shards and the merge), compare (two results
-// files, point by point), export (a results file as a flat table) and report (a report of a
+// files, point by point), ab (two builds on the same points), export (a results file as a flat table) and report (a report of a
 // results folder, by the Python package schedbench_results).
 #pragma once
 
@@ -21,6 +21,7 @@ struct BatchArgs {
   CLI::App* compare = nullptr;
   CLI::App* export_results = nullptr;
   CLI::App* report = nullptr;
+  CLI::App* ab = nullptr;
   std::string report_dir;
   std::vector<std::string> report_jobs;
   std::string export_path, export_format = "csv";
@@ -48,6 +49,9 @@ struct BatchArgs {
   std::string nodes, ranks_per_node;
   std::string compare_a, compare_b, compare_format = "text", same_within = "3", fail_if_slower;
   std::string compare_by;  // KEY=BASELINE
+  std::string noise_floor, calibrate;  // compare --noise-floor FILE, --calibrate FILE
+  std::string ab_a, ab_b, rounds = "10";  // ab --a BUILD --b BUILD --rounds N
+  bool ab_overwrite = false;
   std::string slurm_launcher = "srun -n {ranks}";
 };
 

@@ -51,7 +51,7 @@ constexpr const char* kAbout =
     "3 a run failed (capacity exceeded, out of memory, watchdog; in a sweep: some point failed)\n"
     "or an output file could not be written (README: Output files),\n"
     "4 compare --fail-if-slower found a point slower or a digest changed,\n"
-    "130 a sweep was interrupted (its finished points are kept).";
+    "130 a sweep or ab was interrupted (its finished points are kept).";
 
 // How an error ends the program: its exit code, and its line's kind and message (no kind: the
 // message alone, which says what failed); `silent` where another rank reports it.

@@ -1,9 +1,12 @@
 // schedbench compare on quiet measurements: the same file against itself is the same everywhere;
 // a copy 10 % slower in every repetition is slower everywhere and fails --fail-if-slower 5 (exit
 // 4) but not 20; a changed digest is named and fails it too; the three formats; bad input is one
-// line, exit 2. Noisy measurements of three repetitions are, honestly, "unsure".
+// line, exit 2. Noisy measurements of three repetitions are, honestly, "unsure". A noise floor
+// calibrated on an A/A pair widens what counts as a difference; a floor file that does not fit
+// is bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -251,6 +254,76 @@ TEST(Compare, ManyRepetitionsAreComparedInBoundedWork) {
   EXPECT_EQ(o.exit_code, 0) << o.err;
   EXPECT_NE(o.out.find("4 points in both (0 only in A, 0 only in B)"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("same 4"), std::string::npos) << o.out;
+}
+
+// compare --calibrate FLOOR on a pair whose B is 10 % slower throughout, and a run of `args`
+// with that floor.
+struct Floored {
+  Pair p{1.1};
+  std::string floor = p.dir.path("floor.json");
+  Floored() {
+    const Outcome o = schedbench(p.dir, {"compare", p.a, p.b, "--calibrate", floor});
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_NE(o.out.find("noise floor of cpu-"), std::string::npos) << o.out;
+  }
+};
+
+// A floor from an A/A pair 10 % apart widens what counts as a difference: the same 10 % is no
+// longer slower and passes the gate; 30 % still is slower and fails it.
+TEST(Compare, ANoiseFloorWidensWhatCountsAsADifference) {
+  Floored f;
+  const nlohmann::json floor = read_json(f.floor);
+  ASSERT_EQ(floor["devices"].size(), 1u) << floor.dump(2);
+  const double value = floor["devices"].begin().value()["floor"].get<double>();
+  EXPECT_GE(value, 0.1 - 1e-9);  // the interval's far end: at least the median's 10 %
+  EXPECT_LT(value, 0.11);
+  EXPECT_EQ(schedbench(f.p.dir, {"compare", f.p.a, f.p.b, "--fail-if-slower", "0"}).exit_code, 4);
+  const Outcome o = schedbench(
+      f.p.dir, {"compare", f.p.a, f.p.b, "--noise-floor", f.floor, "--fail-if-slower", "0"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("faster 0, slower 0, same 4"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("widened by the noise floor"), std::string::npos) << o.out;
+
+  Pair slower(1.3);
+  const Outcome s = schedbench(slower.dir, {"compare", slower.a, slower.b, "--noise-floor", f.floor,
+                                            "--fail-if-slower", "5"});
+  EXPECT_EQ(s.exit_code, 4) << s.err;
+  EXPECT_NE(s.out.find("slower 4"), std::string::npos) << s.out;
+  EXPECT_NE(s.err.find("and the noise floor"), std::string::npos) << s.err;
+}
+
+// A floor file for another device, a malformed one, --calibrate with --by or a floor, and a
+// "pair" whose digests differ: one line, exit 2, and no floor file written.
+TEST(Compare, BadNoiseFloorsAreOneLineExitTwo) {
+  Floored f;
+  nlohmann::ordered_json other = nlohmann::ordered_json::parse(testing_support::slurp(f.floor));
+  nlohmann::ordered_json entry = other["devices"].begin().value();
+  other["devices"] = {{"nvidia-h100-80gb-hbm3", entry}};
+  f.p.dir.write("other.json", other.dump());
+  expect_one_line_exit_two(
+      schedbench(f.p.dir, {"compare", f.p.a, f.p.b, "--noise-floor", f.p.dir.path("other.json")}),
+      "holds no floor for device cpu-");
+  for (const std::string& text :
+       {std::string("{}"), std::string("not json"),
+        std::string(R"({"schema": "schedbench.noise-floor/1", "devices": {}})"),
+        std::string(
+            R"({"schema": "schedbench.noise-floor/1", "devices": {"x": {"floor": -1}}})")}) {
+    f.p.dir.write("bad.json", text);
+    const Outcome o =
+        schedbench(f.p.dir, {"compare", f.p.a, f.p.b, "--noise-floor", f.p.dir.path("bad.json")});
+    expect_one_line_exit_two(o, f.p.dir.path("bad.json"));
+  }
+  const std::string fresh = f.p.dir.path("fresh.json");
+  expect_one_line_exit_two(
+      schedbench(f.p.dir, {"compare", f.p.a, "--by", "scheduler=cpu-serial", "--calibrate", fresh}),
+      "--calibrate");
+  expect_one_line_exit_two(schedbench(f.p.dir, {"compare", f.p.a, f.p.b, "--noise-floor", f.floor,
+                                                "--calibrate", fresh}),
+                           "--calibrate");
+  edit_b(f.p, [](nlohmann::ordered_json& points) { points[2]["digest"] = "0x0000000000000001"; });
+  expect_one_line_exit_two(schedbench(f.p.dir, {"compare", f.p.a, f.p.b, "--calibrate", fresh}),
+                           "another digest");
+  EXPECT_FALSE(std::filesystem::exists(fresh));
 }
 
 }  // namespace

@@ -147,6 +147,14 @@ const OutputOption kOutputOptions[] = {
      [](const std::string& job, const std::string& p) -> std::vector<std::string> {
        return {"submit", job, "--slurm", "--out", p};
      }},
+    {"ab_out", "--out", false,
+     [](const std::string& job, const std::string& p) -> std::vector<std::string> {
+       return {"ab", job, "--a", SCHEDBENCH_EXE, "--b", SCHEDBENCH_EXE, "--out", p};
+     }},
+    {"compare_calibrate", "--calibrate", false,
+     [](const std::string& job, const std::string& p) -> std::vector<std::string> {
+       return {"compare", job, job, "--calibrate", p};
+     }},
 };
 
 void PrintTo(const OutputOption& o, std::ostream* os) {
