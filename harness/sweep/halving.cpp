@@ -151,6 +151,46 @@ Verdict compare(const std::vector<double>& winner, const std::vector<double>& ru
   return v;
 }
 
+HalvingResult with_screening(HalvingResult h, const ScreenResult& s) {
+  for (CandidateOutcome& c : h.ranking)
+    c.index = s.leaders[c.index];
+  for (CandidateOutcome& c : h.failed)
+    c.index = s.leaders[c.index];
+  const auto screening_of = [&s](size_t k) {
+    return std::find_if(s.screened.begin(), s.screened.end(),
+                        [k](const CandidateOutcome& c) { return c.index == k; });
+  };
+  // A leader the halving's budget did not reach competes with its screening, as the others do.
+  std::vector<size_t> unmeasured;
+  for (const size_t leader : h.unmeasured) {
+    const size_t k = s.leaders[leader];
+    const auto it = screening_of(k);
+    if (it != s.screened.end()) {
+      h.ranking.push_back(*it);
+    } else {
+      unmeasured.push_back(k);
+    }
+  }
+  h.unmeasured = std::move(unmeasured);
+  for (const CandidateOutcome& c : s.screened) {
+    if (std::count(s.leaders.begin(), s.leaders.end(), c.index) == 0) h.ranking.push_back(c);
+  }
+  const auto screened_only = std::stable_partition(
+      h.ranking.begin(), h.ranking.end(), [](const CandidateOutcome& c) { return c.round > 0; });
+  std::stable_sort(screened_only, h.ranking.end(),
+                   [](const CandidateOutcome& a, const CandidateOutcome& b) {
+                     return a.spread.median < b.spread.median;
+                   });
+  h.failed.insert(h.failed.end(), s.failed.begin(), s.failed.end());
+  h.unmeasured.insert(h.unmeasured.end(), s.unmeasured.begin(), s.unmeasured.end());
+  h.budget_spent = h.budget_spent || s.budget_spent;
+  h.spent_s += s.spent_s;
+  // Without two that the halving measured: the verdict on the first two of the ranking.
+  if (h.ranking.size() >= 2 && h.verdict.kind == Verdict::Kind::kAlone)
+    h.verdict = compare(h.ranking[0].times_ms, h.ranking[1].times_ms);
+  return h;
+}
+
 HalvingResult successive_halving(size_t candidates, const HalvingOptions& o,
                                  const MeasureFn& measure, const ClockFn& clock,
                                  const NoteFn& note) {

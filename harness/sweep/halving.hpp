@@ -119,6 +119,12 @@ struct ScreenResult {
 ScreenResult screen(size_t candidates, const ScreenOptions& options, const ScreenFn& measure,
                     const ClockFn& clock, const NoteFn& note = {});
 
+// A halving over the screening's leaders (`h`, indexed 0..leaders-1) in the candidates' indices,
+// joined with the screening: the candidates measured by the screening alone (those that were not
+// leaders, and leaders the halving's budget did not reach) ranked after those the halving measured,
+// by their screening's median; the screening's failures and unmeasured candidates added.
+HalvingResult with_screening(HalvingResult h, const ScreenResult& s);
+
 // The verdict on `winner` against `runner_up` (their repetition times).
 Verdict compare(const std::vector<double>& winner, const std::vector<double>& runner_up);
 

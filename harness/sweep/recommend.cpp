@@ -271,29 +271,6 @@ class ServedMeasurer {
   std::map<size_t, Json> records_;
 };
 
-// `h` (over the leaders, indexed 0..leaders-1) in the candidates' indices, with the screened
-// candidates that were not leaders ranked after the leaders (round 0: screened only), and the
-// screening's failures, stopped and unmeasured candidates.
-HalvingResult with_screening(HalvingResult h, const ScreenResult& s) {
-  for (CandidateOutcome& c : h.ranking)
-    c.index = s.leaders[c.index];
-  for (CandidateOutcome& c : h.failed)
-    c.index = s.leaders[c.index];
-  for (size_t& k : h.unmeasured)
-    k = s.leaders[k];
-  for (const CandidateOutcome& c : s.screened) {
-    if (std::count(s.leaders.begin(), s.leaders.end(), c.index) == 0) h.ranking.push_back(c);
-  }
-  h.failed.insert(h.failed.end(), s.failed.begin(), s.failed.end());
-  h.unmeasured.insert(h.unmeasured.end(), s.unmeasured.begin(), s.unmeasured.end());
-  h.budget_spent = h.budget_spent || s.budget_spent;
-  h.spent_s += s.spent_s;
-  // One leader: the verdict is on it against the best of the rest, by their screening.
-  if (h.ranking.size() >= 2 && h.verdict.kind == Verdict::Kind::kAlone)
-    h.verdict = compare(h.ranking[0].times_ms, h.ranking[1].times_ms);
-  return h;
-}
-
 // The yardstick on the winner's configuration, if the budget has room for it: as many
 // repetitions as the winner's record holds (at most kMostRepetitions), or as many as the winner's
 // wall time per repetition lets the rest of the budget hold. Its record, or nothing.

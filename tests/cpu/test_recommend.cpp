@@ -304,6 +304,34 @@ TEST(Screen, StopsAtTheBudgetAndNamesTheUnmeasured) {
   EXPECT_LE(bench.now, 4.5);
 }
 
+// Where the screening spends the budget, the halving measures no leader again: the leaders then
+// compete with their screening, ahead of the slower candidates that were not leaders, so that the
+// winner is the fastest the screening measured, never one slower than a leader.
+TEST(Halving, LeadersTheBudgetDidNotReachRankByTheirScreening) {
+  ScreenResult s;
+  const auto screened = [](size_t index, double ms) {
+    CandidateOutcome c;
+    c.index = index;
+    c.times_ms = {ms};
+    c.spread = spread_of(c.times_ms);
+    return c;
+  };
+  s.screened = {screened(5, 9.0), screened(2, 10.0), screened(7, 12.0), screened(1, 30.0)};
+  s.leaders = {5, 2};
+  s.budget_spent = true;
+  HalvingResult h;  // over the two leaders: neither measured again
+  h.unmeasured = {0, 1};
+  h.budget_spent = true;
+  const HalvingResult joined = with_screening(h, s);
+  ASSERT_EQ(joined.ranking.size(), 4u);
+  EXPECT_EQ(joined.ranking[0].index, 5u);
+  EXPECT_EQ(joined.ranking[1].index, 2u);
+  EXPECT_EQ(joined.ranking[2].index, 7u);
+  EXPECT_EQ(joined.ranking[3].index, 1u);
+  EXPECT_TRUE(joined.unmeasured.empty());
+  EXPECT_NE(joined.verdict.kind, Verdict::Kind::kAlone);
+}
+
 TEST(Halving, SpreadGivesMedianQuartilesAndRange) {
   const Spread s = spread_of({5, 1, 4, 2, 3});
   EXPECT_EQ(s.median, 3);
