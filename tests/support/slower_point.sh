@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A build 30 % slower than another, for `schedbench ab` (the planted slowdown of the ab tests and of
-# docs/guide.md, "Comparing two builds"): `slower_point.sh REAL_POINT REQUEST RESULT` runs
+# A build 30 % slower than another, for measuring `schedbench ab` on a machine (docs/guide.md,
+# "Comparing two builds"): `slower_point.sh REAL_POINT REQUEST RESULT` runs
 # REAL_POINT on the request with 1.3 times its steps. A folder's bin/schedbench-point that execs
 # it, REAL_POINT named, stands for the slower build.
 set -eu
