@@ -139,14 +139,16 @@ inline nlohmann::json result_of(const TempDir& dir, const std::string& json) {
 }
 
 // A run over ranks gives the one-rank run's digest, counts, observables and summary (where the sim
-// summarizes its run: ccp's profiles); its slots are a
-// rank's own (the most any one rank used, which --capacity bounds on each), at most the one
-// rank's.
+// summarizes its run: ccp's profiles); its slots are a rank's own (the most any one rank used,
+// which --capacity bounds on each), at most the particles a phase held. Not at most the one-rank
+// run's slots: where particles die, an engine whose threads take the slots of the dead as they
+// come (cpu-openmp, the GPU schedulers) uses a number of slots that varies from run to run (1019
+// against 1018 in one run of ccp's replicas on one rank under mpirun).
 inline void expect_same_run(const nlohmann::json& got, const nlohmann::json& want,
                             const std::string& what) {
   EXPECT_EQ(got["digest"], want["digest"]) << what;
   nlohmann::json counts = got["counts"], want_counts = want["counts"];
-  EXPECT_LE(counts["slots_used"], want_counts["slots_used"]) << what;
+  EXPECT_LE(counts["slots_used"], want_counts["peak"]) << what;
   counts.erase("slots_used");
   want_counts.erase("slots_used");
   EXPECT_EQ(counts, want_counts) << what;
