@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <csignal>
@@ -86,6 +87,21 @@ inline std::vector<ProcessInfo> children_of(pid_t parent) {
     }
   }
   return out;
+}
+
+// The CPU seconds `pid` has used (user and system, from /proc), or 0 where it is gone.
+inline double cpu_seconds(pid_t pid) {
+  const std::string stat = slurp("/proc/" + std::to_string(pid) + "/stat");
+  const size_t close = stat.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream rest(stat.substr(close + 2));
+  std::string field;
+  double ticks = 0;
+  // Fields 3 to 13 (state .. cmajflt), then utime and stime.
+  for (int k = 3; k <= 15 && rest >> field; ++k) {
+    if (k >= 14) ticks += std::stod(field);
+  }
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
 // Whether `pid` has ended (a zombie waiting for its new parent counts as ended).
