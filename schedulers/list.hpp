@@ -21,4 +21,5 @@
   X(dynamic_block)         \
   X(dynamic_warp)          \
   X(event_compact)         \
+  X(persistent_cycle)      \
   X(bound)

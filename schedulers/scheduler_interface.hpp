@@ -43,14 +43,18 @@ constexpr bool check_host_engine() {
 }
 
 // True, or a compile error naming what the GPU scheduler lacks (schedulers/device/driver.cuh).
-template <class Scheduler, class DeviceSetup, class DevicePhase>
+// A scheduler of whole phases (schedulers/device/whole_phases.cuh) defines run_phases instead of
+// run_phase.
+template <class Scheduler, class DeviceSetup, class DevicePhase, bool kRunsWholePhases>
 constexpr bool check_device_scheduler() {
   static_assert(std::is_constructible_v<Scheduler, const DeviceSetup&>,
                 "a GPU scheduler must define the constructor `explicit Scheduler(const "
                 "DeviceSetup&)` (schedulers/device/driver.cuh)");
-  static_assert(scheduler_interface::HasDeviceRunPhase<Scheduler, DevicePhase>::value,
+  static_assert(scheduler_interface::HasDeviceRunPhase<Scheduler, DevicePhase>::value ||
+                    kRunsWholePhases,
                 "a GPU scheduler must define `void run_phase(const DevicePhase<Sim>&, SlotIndex "
-                "n_start)` (schedulers/device/driver.cuh)");
+                "n_start)` (schedulers/device/driver.cuh), or run_phases "
+                "(schedulers/device/whole_phases.cuh)");
   return true;
 }
 

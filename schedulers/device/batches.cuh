@@ -35,6 +35,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,16 +67,6 @@ struct BatchLane {
   EventTimer load_time, store_time;
   SlotIndex dirty = 0;         // leading slots that may hold particles
   bool store_pending = false;  // store_time not yet added
-};
-
-// A phase's observed sums, where the sim observes its particles (core/sim_state.hpp).
-template <class Sim, class = void>
-struct ObservedSums {
-  struct type {};
-};
-template <class Sim>
-struct ObservedSums<Sim, std::enable_if_t<Observes<Sim>::value>> {
-  using type = typename Sim::PhaseSums;
 };
 
 // A run's phases, streamed (the GPU driver's other way, driver.cu): `memory` is what the device had
@@ -113,7 +104,7 @@ class StreamedRun {
   // What a phase did on this rank: its counts, its observed sums, and its survivors' digest.
   struct PhaseOutcome {
     PhaseCount count;
-    typename ObservedSums<Sim>::type sums{};
+    ObservedSums<Sim> sums{};
     uint64_t digest = 0;
   };
 
@@ -263,7 +254,12 @@ class StreamedRun {
                               DrawKey::from_seed(c_.seed),
                               window_};
     mobility_.start(stream);
-    scheduler_->run_phase(ph, b.count);
+    std::optional<WholePhases<Sim>> whole;
+    if (scheduler_->runs_whole_phases()) {
+      whole = scheduler_->run_phases(ph, b.count, 1, window_.end - window_.start, nullptr);
+    } else {
+      scheduler_->run_phase(ph, b.count);
+    }
     mobility_.stop(stream);
     setup_.watchdog.sync(stream);
     ++streaming_.batches;
@@ -276,7 +272,7 @@ class StreamedRun {
     const double ran_ms = read_ms + mobility_.elapsed_ms();
     mobility_ms_ += ran_ms - read_ms;
     const DeviceCounters end = counters_.to_host().front();
-    const SlotIndex claimed = scheduler_->slots_claimed(end);
+    const SlotIndex claimed = whole ? whole->claimed : scheduler_->slots_claimed(end);
     lane.dirty = std::min<SlotIndex>(std::max(lane.dirty, claimed), lane.particles.size());
     if (end.overflow != 0) {
       if (b.count == 1) throw CapacityError::of_batch(lane.particles.size());
@@ -285,28 +281,37 @@ class StreamedRun {
              run_batch(lane, {b.first + half, b.count - half}, false);
     }
     growth_ = std::max(growth_, static_cast<double>(claimed) / static_cast<double>(b.count));
-    return ran_ms + finish_batch(lane, b, end, claimed);
+    return ran_ms + finish_batch(lane, b, end, claimed, whole ? &*whole : nullptr);
   }
 
   // Counts, compacts, observes and digests a batch that ran, gathers the next phase's grids from
   // its survivors, then copies them out; returns the milliseconds the compaction and the gathering
-  // took.
+  // took. A scheduler of whole phases (`whole`) counted the batch and removed its dead itself.
   double finish_batch(BatchLane<Particle>& lane, Batch b, const DeviceCounters& end,
-                      SlotIndex claimed) {
+                      SlotIndex claimed, const WholePhases<Sim>* whole) {
     const auto on_stream = thrust::cuda::par.on(setup_.stream);
     Particle* ps = lane.particles.data();
-    const PhaseTally tally =
-        thrust::transform_reduce(on_stream, ps, ps + claimed, TallyParticle<Particle>{window_},
-                                 PhaseTally{0, 0, 0}, AddTally{});
+    PhaseTally tally{0, 0, 0};
+    SlotIndex held = claimed, alive = claimed, slots = claimed;
+    if (whole) {
+      const PhaseRecord& x = whole->records.front();
+      tally = {x.died, x.steps, 0};
+      held = x.start + x.spawned;
+      alive = whole->n;
+      slots = x.most_slots;
+    } else {
+      tally = thrust::transform_reduce(on_stream, ps, ps + claimed,
+                                       TallyParticle<Particle>{window_}, PhaseTally{0, 0, 0},
+                                       AddTally{});
+    }
     PhaseCount& n = outcome_.count;
-    n.held += claimed + end.held - tally.vacated;
+    n.held += held + end.held - tally.vacated;
     n.dead += tally.removed;
     n.gone += end.held;
     n.steps += tally.steps + end.held_steps;
-    n.most_slots = std::max<uint64_t>(n.most_slots, claimed);
-    SlotIndex alive = claimed;
+    n.most_slots = std::max<uint64_t>(n.most_slots, slots);
     double compacted_ms = 0;
-    if (tally.removed + tally.vacated > 0) {
+    if (!whole && tally.removed + tally.vacated > 0) {
       compaction_.start(setup_.stream);
       alive = lane.compactor.compact(claimed);
       compaction_.stop(setup_.stream);
@@ -315,7 +320,7 @@ class StreamedRun {
       compaction_ms_ += compacted_ms;
       ps = lane.particles.data();  // a compaction into a second array swaps the arrays
     }
-    lane.dirty = alive;
+    if (!whole) lane.dirty = alive;  // whole phases leave their last steps' slots as they were
     if constexpr (HasPhaseWork<Sim>::value) {
       grid_.start(setup_.stream);
       state_.gather(ps, alive, setup_.stream);
@@ -327,9 +332,10 @@ class StreamedRun {
     }
     if constexpr (Observes<Sim>::value) {
       outcome_.sums =
-          outcome_.sums + thrust::transform_reduce(on_stream, ps, ps + alive,
-                                                   PhaseSumsOf<Sim>{prm_, window_},
-                                                   typename Sim::PhaseSums{}, AddSums{});
+          outcome_.sums + (whole ? whole->sums.front()
+                                 : thrust::transform_reduce(on_stream, ps, ps + alive,
+                                                            PhaseSumsOf<Sim>{prm_, window_},
+                                                            typename Sim::PhaseSums{}, AddSums{}));
     }
     outcome_.digest += thrust::transform_reduce(on_stream, ps, ps + alive, HashParticle<Particle>{},
                                                 uint64_t{0}, thrust::plus<uint64_t>());

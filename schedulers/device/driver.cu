@@ -8,6 +8,7 @@
 #include <chrono>
 #include <exception>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "core/cuda_check.hpp"
@@ -240,73 +241,128 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
   ranks::traffic() = {};
   SlotIndex n = initial.size();
   EventTimer grid, mobility, compaction;
-  for (uint32_t phase = 0; phase < plan.count; ++phase) {
-    const DevicePhase<Sim> ph{particles.data(),       c.capacity, counters.data(),
-                              watchdog.device_flag(), prm,        DrawKey::from_seed(c.seed),
-                              plan.window(phase)};
-    if (HasPhaseWork<Sim>::value) {
-      grid.start(stream);
-      device_state.before_phase(ph.particles, n, ph.window, stream);
-      grid.stop(stream);
-      watchdog.sync(stream);
-      r.parts_ms["grid"] += grid.elapsed_ms();
-    }
-    const DeviceCounters start = counters_at_start(n);
-    SB_CUDA_CHECK(
-        cudaMemcpyAsync(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
-    // The phase on this rank; its counts, summed over the ranks once every rank has run it.
-    std::exception_ptr failed;
-    PhaseTally tally{0, 0, 0};
-    PhaseCount here;
-    SlotIndex claimed = n;
-    try {
-      mobility.start(stream);
-      scheduler->run_phase(ph, n);
-      mobility.stop(stream);
-      watchdog.sync(stream);
-      const DeviceCounters end = counters.to_host().front();
-      claimed = scheduler->slots_claimed(end);
-      // The capacity bounds the slots this scheduler claimed, not the particles it ran: a
-      // scheduler that keeps children without a slot or reuses dead slots fits populations that
-      // one storing every particle would not (docs/design.md §3).
-      if (end.overflow == kWorkQueueFull)
-        throw CapacityError::of_work_queue(c.capacity, kWorkQueuePerSlot);
-      if (end.overflow != 0) throw CapacityError(c.capacity, claimed);
-      tally = thrust::transform_reduce(on_stream, particles.data(), particles.data() + claimed,
-                                       TallyParticle<Particle>{ph.window}, PhaseTally{0, 0, 0},
-                                       AddTally{});
-      // The particles there were: the slots a scheduler that stores each once would have used;
-      // the held ones all died.
-      here = {n,        claimed + end.held - tally.vacated, tally.removed,
-              end.held, tally.steps + end.held_steps,       claimed};
-    } catch (const RunError&) {
-      failed = std::current_exception();
-    }
-    ranks::agree_on_failure(failed, comm);
-    r.parts_ms["mobility"] += mobility.elapsed_ms();
-    const PhaseCount total = sum_over_ranks(here, comm);
-    add_phase(r.counts, total, sizeof(Particle));
-    n = claimed;
-    if (tally.removed + tally.vacated > 0) {
-      compaction.start(stream);
-      n = compactor.compact(n);
-      compaction.stop(stream);
-      watchdog.sync(stream);
-      r.parts_ms["compaction"] += compaction.elapsed_ms();
-    }
-    // Observed outside the timed regions, summed on the device exactly (as every engine sums).
+  const auto run_grid_work = [&](const DevicePhase<Sim>& ph) {
+    grid.start(stream);
+    device_state.before_phase(ph.particles, n, ph.window, stream);
+    grid.stop(stream);
+    watchdog.sync(stream);
+    r.parts_ms["grid"] += grid.elapsed_ms();
+  };
+  // A phase's observation from its sums (`sums()`, made inside the agreement on failure).
+  const auto observe = [&](const auto& sums, PhaseWindow w, const PhaseCount& total) {
     if constexpr (Observes<Sim>::value) {
+      std::exception_ptr failed;
       try {
-        const typename Sim::PhaseSums sums = thrust::transform_reduce(
-            on_stream, particles.data(), particles.data() + n, PhaseSumsOf<Sim>{prm, ph.window},
-            typename Sim::PhaseSums{}, AddSums{});
-        add_observation(r.observables, host_state.observe(sums, ph.window,
+        add_observation(r.observables, host_state.observe(sums(), w,
                                                           {total.start, total.held - total.start,
                                                            total.dead + total.gone}));
       } catch (const RunError&) {
         failed = std::current_exception();
       }
       ranks::agree_on_failure(failed, comm);
+    }
+  };
+  // A scheduler of whole phases runs every phase up to the next snapshot in launches of its
+  // length where one rank runs and the sim's grid work runs inside its kernel or there is none;
+  // otherwise one phase a launch, after the driver's grid work (whole_phases.cuh).
+  const bool whole = scheduler->runs_whole_phases();
+  const bool many = comm.size() == 1 && (kGridInside<Sim> || !HasPhaseWork<Sim>::value);
+  const auto launch_length = [&](uint32_t phase) {
+    uint32_t k = many ? std::min(plan.count - phase, scheduler->phases_per_launch()) : 1;
+    if (opt.on_snapshot) {
+      for (const uint32_t wanted : opt.snapshot_phases) {
+        if (wanted >= phase) k = std::min(k, wanted - phase + 1);
+      }
+    }
+    return k;
+  };
+  for (uint32_t phase = 0; phase < plan.count; ++phase) {
+    const DevicePhase<Sim> ph{particles.data(),       c.capacity, counters.data(),
+                              watchdog.device_flag(), prm,        DrawKey::from_seed(c.seed),
+                              plan.window(phase)};
+    if (HasPhaseWork<Sim>::value && !(whole && many)) run_grid_work(ph);
+    const DeviceCounters start = counters_at_start(n);
+    SB_CUDA_CHECK(
+        cudaMemcpyAsync(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
+    if (whole) {
+      const uint32_t k = launch_length(phase);
+      std::exception_ptr failed;
+      WholePhases<Sim> run;
+      try {
+        std::optional<StepGridOf<Sim>> inside;
+        if constexpr (kGridInside<Sim>) {
+          if (many) inside = device_state.step_grid(ph.window.start, k * plan.steps, stream);
+        }
+        mobility.start(stream);
+        run = scheduler->run_phases(ph, n, k, plan.steps, inside ? &*inside : nullptr);
+        mobility.stop(stream);
+        watchdog.sync(stream);
+        if (counters.to_host().front().overflow != 0) throw CapacityError(c.capacity, run.claimed);
+      } catch (const RunError&) {
+        failed = std::current_exception();
+      }
+      ranks::agree_on_failure(failed, comm);
+      r.parts_ms["mobility"] += mobility.elapsed_ms();
+      for (uint32_t j = 0; j < k; ++j) {
+        const PhaseRecord& x = run.records[j];
+        const PhaseCount total = sum_over_ranks(
+            PhaseCount{x.start, x.start + x.spawned, x.died, 0, x.steps, x.most_slots}, comm);
+        add_phase(r.counts, total, sizeof(Particle));
+        observe([&] { return run.sums[j]; }, plan.window(phase + j), total);
+      }
+      n = run.n;
+      phase += k - 1;
+    } else {
+      // The phase on this rank; its counts, summed over the ranks once every rank has run it.
+      std::exception_ptr failed;
+      PhaseTally tally{0, 0, 0};
+      PhaseCount here;
+      SlotIndex claimed = n;
+      try {
+        mobility.start(stream);
+        scheduler->run_phase(ph, n);
+        mobility.stop(stream);
+        watchdog.sync(stream);
+        const DeviceCounters end = counters.to_host().front();
+        claimed = scheduler->slots_claimed(end);
+        // The capacity bounds the slots this scheduler claimed, not the particles it ran: a
+        // scheduler that keeps children without a slot or reuses dead slots fits populations
+        // that one storing every particle would not (docs/design.md §3).
+        if (end.overflow == kWorkQueueFull)
+          throw CapacityError::of_work_queue(c.capacity, kWorkQueuePerSlot);
+        if (end.overflow != 0) throw CapacityError(c.capacity, claimed);
+        tally = thrust::transform_reduce(on_stream, particles.data(), particles.data() + claimed,
+                                         TallyParticle<Particle>{ph.window}, PhaseTally{0, 0, 0},
+                                         AddTally{});
+        // The particles there were: the slots a scheduler that stores each once would have
+        // used; the held ones all died.
+        here = {n,        claimed + end.held - tally.vacated, tally.removed,
+                end.held, tally.steps + end.held_steps,       claimed};
+      } catch (const RunError&) {
+        failed = std::current_exception();
+      }
+      ranks::agree_on_failure(failed, comm);
+      r.parts_ms["mobility"] += mobility.elapsed_ms();
+      const PhaseCount total = sum_over_ranks(here, comm);
+      add_phase(r.counts, total, sizeof(Particle));
+      n = claimed;
+      if (tally.removed + tally.vacated > 0) {
+        compaction.start(stream);
+        n = compactor.compact(n);
+        compaction.stop(stream);
+        watchdog.sync(stream);
+        r.parts_ms["compaction"] += compaction.elapsed_ms();
+      }
+      // Observed outside the timed regions, summed on the device exactly (as every engine sums).
+      if constexpr (Observes<Sim>::value) {
+        observe(
+            [&] {
+              return thrust::transform_reduce(on_stream, particles.data(), particles.data() + n,
+                                              PhaseSumsOf<Sim>{prm, ph.window},
+                                              typename Sim::PhaseSums{}, AddSums{});
+            },
+            ph.window, total);
+      }
     }
     if (wants_snapshot(opt, phase))
       opt.on_snapshot(phase, HostParticleSet<Sim>(particles.to_host(n)));

@@ -20,6 +20,7 @@
 
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -27,6 +28,7 @@
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
 #include "schedulers/device/phase.cuh"
+#include "schedulers/device/whole_phases.cuh"
 #include "schedulers/run_spec.hpp"
 #include "schedulers/scheduler.hpp"
 #include "schedulers/scheduler_interface.hpp"
@@ -93,6 +95,11 @@ class DeviceScheduler {
   // The slots the phase claimed, from the counters at its end: n, unless the scheduler hands
   // out work through a queue (WorkQueue, phase.cuh).
   virtual SlotIndex slots_claimed(const DeviceCounters& end) const = 0;
+  // A scheduler of whole phases (whole_phases.cuh) runs them through run_phases instead.
+  virtual bool runs_whole_phases() const = 0;
+  virtual uint32_t phases_per_launch() const = 0;
+  virtual WholePhases<Sim> run_phases(const DevicePhase<Sim>& first, SlotIndex n, uint32_t phases,
+                                      uint32_t steps, const StepGridOf<Sim>* grid) = 0;
 };
 
 // A scheduler's optional `SlotIndex slots_claimed(const DeviceCounters&) const`.
@@ -102,6 +109,15 @@ template <class Scheduler>
 struct CountsItsSlots<Scheduler,
                       std::void_t<decltype(std::declval<const Scheduler&>().slots_claimed(
                           std::declval<const DeviceCounters&>()))>> : std::true_type {};
+
+// A scheduler of whole phases: one with run_phases (whole_phases.cuh).
+template <class Scheduler, class Sim, class = void>
+struct RunsWholePhases : std::false_type {};
+template <class Scheduler, class Sim>
+struct RunsWholePhases<Scheduler, Sim,
+                       std::void_t<decltype(std::declval<Scheduler&>().run_phases(
+                           std::declval<const DevicePhase<Sim>&>(), SlotIndex{}, 0u, 0u,
+                           std::declval<const StepGridOf<Sim>*>()))>> : std::true_type {};
 
 // Makes the run's scheduler once the driver has set up the device.
 template <class Sim>
@@ -117,20 +133,39 @@ class SchedulerOfRun final : public DeviceScheduler<Sim> {
  public:
   explicit SchedulerOfRun(const DeviceSetup& s) : scheduler_(s) {}
   void run_phase(const DevicePhase<Sim>& ph, SlotIndex n_start) override {
-    scheduler_.run_phase(ph, n_start);
+    if constexpr (kWhole) {
+      throw std::logic_error("a scheduler of whole phases runs them through run_phases");
+    } else {
+      scheduler_.run_phase(ph, n_start);
+    }
   }
   SlotIndex slots_claimed(const DeviceCounters& end) const override {
     if constexpr (CountsItsSlots<Scheduler<Sim>>::value) return scheduler_.slots_claimed(end);
     return end.n;
   }
+  bool runs_whole_phases() const override { return kWhole; }
+  uint32_t phases_per_launch() const override {
+    if constexpr (kWhole) return scheduler_.phases_per_launch();
+    return 1;
+  }
+  WholePhases<Sim> run_phases(const DevicePhase<Sim>& first, SlotIndex n, uint32_t phases,
+                              uint32_t steps, const StepGridOf<Sim>* grid) override {
+    if constexpr (kWhole) {
+      return scheduler_.run_phases(first, n, phases, steps, grid);
+    } else {
+      throw std::logic_error("a scheduler of single phases runs them through run_phase");
+    }
+  }
 
  private:
+  static constexpr bool kWhole = RunsWholePhases<Scheduler<Sim>, Sim>::value;
   Scheduler<Sim> scheduler_;
 };
 
 template <class Sim, template <class> class Scheduler>
 RunResult run_on_device(const RunSpec& spec, const RunOptions& opt) {
-  static_assert(check_device_scheduler<Scheduler<Sim>, DeviceSetup, DevicePhase<Sim>>());
+  static_assert(check_device_scheduler<Scheduler<Sim>, DeviceSetup, DevicePhase<Sim>,
+                                       RunsWholePhases<Scheduler<Sim>, Sim>::value>());
   return run_device_phases<Sim>(spec, opt,
                                 [](const DeviceSetup& s) -> std::unique_ptr<DeviceScheduler<Sim>> {
                                   return std::make_unique<SchedulerOfRun<Sim, Scheduler>>(s);

@@ -376,6 +376,7 @@ struct WindowDeposits {
 };
 
 class Setup;
+struct StepGrid;  // sims/ccp/device_state.cuh
 
 // The field on the host, the tallies of the periods and of the window, and the run's summary.
 class HostState {
@@ -415,6 +416,7 @@ class Setup {
   const Mesh& mesh() const { return mesh_; }
   double voltage_at(uint32_t step) const;  // V at the driven electrode at step `step`
   bool in_window(PhaseWindow w) const { return w.start >= average_from_; }
+  uint32_t average_from() const { return average_from_; }  // the window's first step
   uint32_t steps_per_period() const { return steps_per_period_; }
   double weight() const { return weight_; }  // particles per m^2 of electrode per record
   uint32_t replicas() const { return replicas_; }
@@ -460,6 +462,7 @@ struct CcpSim {
   using Setup = ccp::Setup;
   using HostState = ccp::HostState;
   class DeviceState;  // sims/ccp/device_state.cuh
+  using StepGrid = ccp::StepGrid;  // the grid work of whole steps in one kernel (the same file)
   using PhaseSums = ccp::PhaseSums;
 
   static constexpr const char* kName = "ccp";

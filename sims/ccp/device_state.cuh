@@ -1,9 +1,12 @@
 // ccp on the device (the host's is sims/ccp/ccp.cpp): the cross sections uploaded once per run,
-// and each step's grid work as two kernels on the run's stream: the deposit of both species on
-// the nodes (integer weights, summed in shared memory and then added to the device's nodes, so
-// that no order of additions shows), and the field's solve by one block (sims/ccp/field.hpp, the
-// host's code), which also adds the nodes' weights to the window's where the step is averaged.
-// Over several ranks the weights are summed over them before the solve (ranks/device_reduce.hpp).
+// and each step's grid work, in one of two forms. As kernels on the run's stream before each
+// phase (before_phase): the deposit of both species on the nodes (integer weights, summed in
+// shared memory and then added to the device's nodes, so that no order of additions shows), and
+// the field's solve by one block a replica (sims/ccp/field.hpp, the host's code), which also adds
+// the nodes' weights to the window's where the step is averaged; over several ranks the weights
+// are summed over them before the solve (ranks/device_reduce.hpp). Or inside a kernel that runs
+// whole steps (StepGrid, schedulers/device/whole_phases.cuh): each particle deposited for the
+// next step as it ends this one, and the solve between the grid's barriers.
 #pragma once
 
 #include "core/cuda_check.hpp"
@@ -20,6 +23,15 @@ inline constexpr uint32_t kSolveBlock = 256;
 // Nodes whose weights a block sums in shared memory (both species: 2 x 8 bytes a node, 16 KB);
 // past it, straight to the device's nodes.
 inline constexpr uint32_t kSharedNodes = 1024;
+
+// StepGrid's copies of the nodes' weights, and the most shared memory a block sums its deposits
+// in (R = 1 and 8 replicas of the cases' meshes fit, R = 64 adds to device memory).
+inline constexpr uint32_t kStepCopies = 8;
+inline constexpr size_t kStepSharedBytes = 36 * 1024;
+
+// The largest mesh StepGrid solves in shared memory (32 bytes a node, 16 KB: every case's 512
+// cells at most).
+inline constexpr uint32_t kStepSolveNodes = 513;
 
 __device__ inline void add_weights(const Mesh& m, double x, unsigned long long* nodes) {
   double frac;
@@ -83,6 +95,119 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+
+// The grid work of whole steps inside one kernel (schedulers/device/whole_phases.cuh). The
+// weights of a step are deposited, as the step before ends, into the buffers of the step's
+// parity, so that the solve of one step and the deposit for the next never share one. Each block
+// sums its particles' weights in shared memory (where a replica's meshes fit) and adds them to
+// one of kStepCopies copies of the nodes, by its index, so that the blocks' adds spread over
+// more addresses than one mesh has; the solve sums the copies. The voltages are the host's
+// (Setup::voltage_at), uploaded for the launch's steps: a device sine need not round as the
+// host's does.
+struct StepGrid {
+  Mesh m;
+  uint32_t all, replicas;
+  unsigned long long* weights[2];  // by the parity of the step they are for: kStepCopies x 2 all
+  int64_t* window;
+  const double* voltage;  // each step's from first_step
+  uint32_t first_step, average_from;
+  double rhs_scale, wall_scale;
+  PoissonFactors f;
+  int64_t* net;
+  double *d, *phi, *field;
+
+  // Shared memory a block sums its deposits in: both species' nodes of every replica, or none
+  // (each deposit then an add to the block's copy in device memory).
+  SB_HD size_t shared_bytes() const {
+    const size_t bytes = size_t{2} * all * sizeof(unsigned long long);
+    return bytes <= kStepSharedBytes ? bytes : 0;
+  }
+
+  __device__ unsigned long long* copy_of_block(uint32_t step) const {
+    return weights[step & 1] + uint64_t{blockIdx.x % kStepCopies} * 2 * all;
+  }
+
+  // Every thread of the block, once, before its first deposit (a __syncthreads after it).
+  __device__ void begin_deposits(unsigned long long* shared) const {
+    if (shared == nullptr) return;
+    for (uint32_t j = threadIdx.x; j < 2 * all; j += blockDim.x)
+      shared[j] = 0;
+  }
+
+  __device__ void deposit(const Particle& p, uint32_t step, unsigned long long* shared) const {
+    unsigned long long* sum = shared != nullptr ? shared : copy_of_block(step);
+    unsigned long long* mesh = sum + uint64_t{replica_of(p.flags)} * (m.cells + 1);
+    if (p.flags & kElectron) add_weights(m, p.xe, mesh);
+    if (p.flags & kIon) add_weights(m, p.xi, mesh + all);
+  }
+
+  // Every thread of the block, after a __syncthreads that follows the step's deposits: the
+  // block's sums added to its copy, and emptied for the next step.
+  __device__ void end_deposits(unsigned long long* shared, uint32_t step) const {
+    if (shared == nullptr) return;
+    unsigned long long* copy = copy_of_block(step);
+    for (uint32_t j = threadIdx.x; j < 2 * all; j += blockDim.x) {
+      const unsigned long long v = shared[j];
+      if (v != 0) {
+        atomicAdd(&copy[j], v);
+        shared[j] = 0;
+      }
+    }
+  }
+
+  // The weight of value j (an electron node of a replica below all, an ion node above) summed
+  // over the copies.
+  __device__ int64_t weight(const int64_t* now, uint32_t j) const {
+    int64_t sum = 0;
+    for (uint32_t c = 0; c < kStepCopies; ++c)
+      sum += now[uint64_t{c} * 2 * all + j];
+    return sum;
+  }
+
+  // Block b solves replicas b, b + G, ... (G blocks); the grid empties the next step's weights
+  // and adds this step's to the window's where it is averaged. A mesh of up to kStepSolveNodes
+  // nodes is solved in shared memory, where the sweeps' loads need not wait for the stores before
+  // them (distinct arrays); a larger one in the device's scratch.
+  __device__ void solve(uint32_t step) const {
+    __shared__ int64_t shared_net[kStepSolveNodes];
+    __shared__ double shared_g[kStepSolveNodes], shared_d[kStepSolveNodes],
+        shared_phi[kStepSolveNodes];
+    const auto* now = reinterpret_cast<const int64_t*>(weights[step & 1]);
+    const uint32_t nodes = m.cells + 1;
+    const bool in_shared = nodes <= kStepSolveNodes;
+    for (uint32_t r = blockIdx.x; r < replicas; r += gridDim.x) {
+      const uint32_t mesh = r * nodes;
+      int64_t* q = in_shared ? shared_net : net + mesh;
+      for (uint32_t j = threadIdx.x; j < nodes; j += blockDim.x) {
+        q[j] = weight(now, all + mesh + j) - weight(now, mesh + j);
+        if (in_shared) shared_g[j] = f.g[j];
+      }
+      __syncthreads();
+      double* p = in_shared ? shared_phi : phi + mesh;
+      if (threadIdx.x == 0) {
+        const double v = voltage[step - first_step];
+        if (in_shared) {
+          solve_potential(m, shared_net, rhs_scale, v, {shared_g}, shared_d, shared_phi);
+        } else {
+          solve_potential(m, q, rhs_scale, v, f, d + mesh, p);
+        }
+      }
+      __syncthreads();
+      for (uint32_t j = threadIdx.x; j < nodes; j += blockDim.x)
+        field[mesh + j] = field_at_node(m, q, wall_scale, p, j);
+      __syncthreads();  // the shared arrays are read before the next replica's fill
+    }
+    unsigned long long* next = weights[(step + 1) & 1];
+    const bool average = step >= average_from;
+    for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < 2 * all;
+         j += gridDim.x * blockDim.x) {
+      for (uint32_t c = 0; c < kStepCopies; ++c)
+        next[uint64_t{c} * 2 * all + j] = 0;
+      if (average) window[j] += weight(now, j);
+    }
+  }
+};
+
 }  // namespace ccp
 
 class CcpSim::DeviceState {
@@ -101,7 +226,9 @@ class CcpSim::DeviceState {
         window_(2 * all_, "ccp's averaged node weights"),
         net_(all_, "ccp's net charge"),
         scratch_(2 * all_, "ccp's Poisson scratch"),
-        field_(all_, "ccp's field") {
+        field_(all_, "ccp's field"),
+        step_weights_(2 * ccp::kStepCopies * 2 * all_, "ccp's node weights of two steps"),
+        voltages_("ccp's electrode voltages of a launch") {
     e_energy_.copy_from_host(setup_.electron_energy());
     e_sigma_.copy_from_host(setup_.electron_sigma());
     i_energy_.copy_from_host(setup_.ion_energy());
@@ -145,6 +272,39 @@ class CcpSim::DeviceState {
     if (average) ++steps_;
   }
 
+  // The grid work of `steps` steps from `first` inside one kernel: their voltages uploaded, and
+  // the first one's weights emptied for the deposit of the particles that start it.
+  ccp::StepGrid step_grid(uint32_t first, uint32_t steps, cudaStream_t stream) {
+    voltage_steps_.resize(steps);
+    for (uint32_t k = 0; k < steps; ++k) {
+      voltage_steps_[k] = setup_.voltage_at(first + k);
+      if (setup_.in_window({first + k, first + k + 1})) ++steps_;
+    }
+    voltages_.reserve(steps);
+    SB_CUDA_CHECK(cudaMemcpyAsync(voltages_.data(), voltage_steps_.data(), steps * sizeof(double),
+                                  cudaMemcpyHostToDevice, stream));
+    auto* weights = reinterpret_cast<unsigned long long*>(step_weights_.data());
+    const size_t of_parity = size_t{ccp::kStepCopies} * 2 * all_;
+    unsigned long long* by_parity[2] = {weights, weights + of_parity};
+    SB_CUDA_CHECK(
+        cudaMemsetAsync(by_parity[first & 1], 0, of_parity * sizeof(int64_t), stream));
+    return {setup_.mesh(),
+            all_,
+            setup_.replicas(),
+            {by_parity[0], by_parity[1]},
+            window_.data(),
+            voltages_.data(),
+            first,
+            setup_.average_from(),
+            setup_.rhs_scale(),
+            setup_.wall_scale(),
+            {factors_.data()},
+            net_.data(),
+            scratch_.data(),
+            scratch_.data() + all_,
+            field_.data()};
+  }
+
   ccp::WindowDeposits deposits() const {
     SB_CUDA_CHECK(cudaStreamSynchronize(stream_));
     const std::vector<int64_t> both = window_.to_host();
@@ -160,6 +320,9 @@ class CcpSim::DeviceState {
   DeviceBuffer<double> e_energy_, e_sigma_, i_energy_, i_sigma_, factors_;
   DeviceBuffer<int64_t> weights_, window_, net_;
   DeviceBuffer<double> scratch_, field_;
+  DeviceBuffer<int64_t> step_weights_;
+  DeviceBuffer<double> voltages_;
+  std::vector<double> voltage_steps_;
   uint64_t steps_ = 0;
 };
 

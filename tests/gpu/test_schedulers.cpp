@@ -741,6 +741,46 @@ TEST(GpuCpuSyncTail, LastGenerationsGiveCpuSerialsParticles) {
   }
 }
 
+// persistent-cycle runs many of ccp's steps in one launch, the field solved inside its kernel:
+// launches of 1, 7 and the most phases, with one replica and with four, give cpu-serial's run
+// (particles, counts, the observables of every RF period and the benchmark's summary), however
+// the phases fall into launches. (Over several ranks it runs a phase a launch: test_ranks.cpp.)
+TEST(GpuPersistentCycle, EveryLaunchLengthGivesCpuSerialsRun) {
+  SB_REQUIRE_CUDA_DEVICE();
+  const DeclaredParameter& length = *find_scheduler("persistent-cycle").declared.front();
+  ASSERT_EQ(length.key, "launch_phases");
+  for (const uint64_t replicas : {1u, 4u}) {
+    RunConfig c = engine_cases::ccp(1, 4000 * replicas, 32, 200, 3);
+    for (const DeclaredParameter* p : find_sim("ccp").parameters) {
+      if (p->key == "replicas") p->set(c, replicas);
+    }
+    c.capacity = 4'000'000;
+    c.timeout_s = 60;
+    const Config config{replicas == 1 ? "ccp_case1_launches" : "ccp_case1_4_replicas_launches", c};
+    const RunResult& ref = reference(config);
+    ASSERT_TRUE(ref.summary);
+    for (const uint64_t phases : {1u, 7u, 1u << 20}) {
+      RunConfig one = c;
+      one.scheduler = "persistent-cycle";
+      length.set(one, phases);
+      RunOptions keep;
+      keep.keep_particles = true;
+      const RunResult r = run(one, keep);
+      const std::string what = fmt::format("{} phases a launch", phases);
+      expect_cpu_serial_result(r, ref, "persistent-cycle", std::string(config.name) + ", " + what);
+      EXPECT_EQ(r.observables, ref.observables) << what;
+      ASSERT_TRUE(r.summary) << what;
+      EXPECT_EQ(r.summary->values, ref.summary->values) << what;
+      EXPECT_EQ(r.summary->profiles, ref.summary->profiles) << what;
+      testing_support::summary().push_back(
+          {"persistent-cycle = cpu-serial",
+           fmt::format("{}, {} ({} final)", config.name, what, ref.counts.final),
+           r.digest == ref.digest && r.observables == ref.observables ? "identical"
+                                                                       : "DIFFERENT"});
+    }
+  }
+}
+
 class GpuWatchdog : public testing::TestWithParam<std::string> {};
 
 // A run that outlasts --timeout fails with an error naming the scheduler and configuration,
@@ -771,7 +811,7 @@ TEST_P(GpuWatchdog, EndsARunThatDoesNotFinishInTime) {
 INSTANTIATE_TEST_SUITE_P(PersistentSchedulers, GpuWatchdog,
                          testing::Values("static-full", "dynamic-thread", "dynamic-block",
                                          "dynamic-warp", "gpu-iterate-global",
-                                         "gpu-iterate-organised"),
+                                         "gpu-iterate-organised", "persistent-cycle"),
                          [](const testing::TestParamInfo<std::string>& i) {
                            std::string name = i.param;
                            for (char& ch : name)

@@ -1,0 +1,363 @@
+// persistent-cycle (docs/design.md §4, "Several phases in one launch"): one cooperative kernel runs
+// many whole phases, for sims whose phases are short (ccp: a phase is one PIC cycle). Each step
+// the grid solves the sim's field where the sim does its grid work inside the kernel
+// (whole_phases.cuh), meets at a barrier, moves every particle one step from one list of slots
+// into the other, the survivors and their children packed by one atomic add a block, each
+// deposited for the next step as it is stored, and meets again. The dead are so removed as they
+// die, and the counts and the sim's sums of each phase are kept on the device, a partial sum a
+// block, summed by a second kernel once the launch ends: the host waits once a launch, not once a
+// phase. Where the sim's grid work runs on the host's side of the driver (a field solved by cuFFT,
+// or summed over ranks), a launch runs one phase after it.
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+#include "core/grid_shape.hpp"
+#include "schedulers/device/driver.cuh"
+#include "schedulers/device/grid.cuh"
+#include "schedulers/device/launch_parameters.hpp"
+#include "schedulers/device/step_once.cuh"
+#include "schedulers/entries.hpp"
+#include "sims/device_states.cuh"
+
+namespace sb {
+namespace {
+
+const DeclaredParameter& launch_phases() {
+  static const DeclaredParameter p = whole_parameter(
+      "launch_phases", "--launch-phases",
+      "persistent-cycle: the most phases one launch runs (default 1024; fewer where the phases' "
+      "partial sums would pass 64 MiB)",
+      "phases per launch", 1, uint64_t{1} << 20, 1024);
+  return p;
+}
+
+// The partial sums a launch may keep: a record and the sim's sums of every block for each phase.
+inline constexpr size_t kPartialBytes = size_t{64} << 20;
+
+// The kernel's own counters. Step s of a launch stores its particles at length[s % 3], zeroed
+// during step s - 1 (whose own count is read after its barrier, and the one before it was read
+// before the barrier ahead of that); stop[s % 3] is one thread's reading of the run's stop
+// flags during step s, read by every thread after the step's barrier, so that all leave at once.
+struct CycleState {
+  SlotIndex length[3];
+  unsigned int stop[3];
+  unsigned int list;  // the list that holds the survivors at the end
+  SlotIndex n;        // the survivors
+  SlotIndex claimed;  // the most slots a step asked for
+};
+
+template <class Sim, class Grid>
+struct CycleLaunch {
+  DevicePhase<Sim> first;              // the first phase; its particles are list 0
+  typename Sim::Particle* lists[2];    // `first.capacity` slots each
+  SlotIndex n;                         // particles in list 0
+  uint32_t phases, steps;              // phases of `steps` steps each
+  CycleState* state;
+  PhaseRecord* records;                // [phase][block]
+  ObservedSums<Sim>* sums;             // [phase][block]
+  Grid grid;
+};
+
+// v from the lane `delta` above, for any trivially copyable value.
+template <class T>
+__device__ T shuffle_down(const T& v, unsigned int delta) {
+  constexpr size_t kWords = (sizeof(T) + 3) / 4;
+  uint32_t words[kWords] = {};
+  memcpy(words, &v, sizeof(T));
+  for (uint32_t& w : words)
+    w = __shfl_down_sync(0xffffffffu, w, delta);
+  T out;
+  memcpy(&out, words, sizeof(T));
+  return out;
+}
+
+// The sum of every thread's v over the block, in thread 0. Every thread of the block calls it.
+template <class T>
+__device__ T block_sum(T v) {
+  if constexpr (std::is_same_v<T, NoPhaseSums>) {
+    return v;
+  } else {
+    __shared__ alignas(alignof(T)) unsigned char raw[32 * sizeof(T)];
+    T* warps = reinterpret_cast<T*>(raw);
+    for (unsigned int d = 16; d > 0; d /= 2)
+      v = v + shuffle_down(v, d);
+    if (threadIdx.x % 32 == 0) memcpy(&warps[threadIdx.x / 32], &v, sizeof(T));
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      for (uint32_t w = 1; w < blockDim.x / 32; ++w) {
+        T other;
+        memcpy(&other, &warps[w], sizeof(T));
+        v = v + other;
+      }
+    }
+    __syncthreads();
+    return v;
+  }
+}
+
+// Slots for this thread's `count` particles (0, 1 or 2) at `counter`, one atomic add for the
+// whole block: the first of them. Where they pass the capacity the run's overflow flag is set
+// and the run fails with CapacityError; slots at and past it are not stored. Every thread of the
+// block calls it.
+template <class Sim>
+__device__ SlotIndex claim_in_block(const DevicePhase<Sim>& ph, SlotIndex& counter,
+                                    uint32_t count) {
+  __shared__ uint32_t warp_first[32];
+  __shared__ SlotIndex block_first;
+  const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  uint32_t through = count;  // this lane's and those below it
+  for (uint32_t d = 1; d < 32; d *= 2) {
+    const uint32_t below = __shfl_up_sync(0xffffffffu, through, d);
+    if (lane >= d) through += below;
+  }
+  if (lane == 31) warp_first[warp] = through;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    uint32_t total = 0;
+    for (uint32_t w = 0; w < blockDim.x / 32; ++w) {
+      const uint32_t of_warp = warp_first[w];
+      warp_first[w] = total;
+      total += of_warp;
+    }
+    block_first = total == 0 ? 0 : add_to_counter(counter, total);
+    if (block_first + total > ph.capacity) {
+      DeviceAtomicU32(ph.counters->overflow).store(kSlotsFull, cuda::memory_order_relaxed);
+    }
+  }
+  __syncthreads();
+  const SlotIndex first = block_first + warp_first[warp] + through - count;
+  __syncthreads();  // read before the next claim writes them
+  return first;
+}
+
+template <class Sim, class Grid, int kBound>
+__global__ void SB_BLOCK_BOUND(kBound) persistent_cycle(CycleLaunch<Sim, Grid> a) {
+  using Particle = typename Sim::Particle;
+  constexpr bool kGrid = !std::is_same_v<Grid, NoStepGrid<Sim>>;
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const SlotIndex stride = grid.num_threads();
+  const SlotIndex capacity = a.first.capacity;
+  const bool leader = grid.thread_rank() == 0;
+  SlotIndex n = a.n, claimed = a.n;
+  uint32_t s = 0;  // steps this launch has taken
+  extern __shared__ unsigned long long grid_sums[];
+  unsigned long long* shared = a.grid.shared_bytes() > 0 ? grid_sums : nullptr;
+  if constexpr (kGrid) {
+    a.grid.begin_deposits(shared);
+    __syncthreads();
+    for (SlotIndex i = grid.thread_rank(); i < n; i += stride)
+      a.grid.deposit(a.lists[0][i], a.first.window.start, shared);
+    __syncthreads();
+    a.grid.end_deposits(shared, a.first.window.start);
+    grid.sync();
+  }
+  for (uint32_t k = 0; k < a.phases; ++k) {
+    DevicePhase<Sim> ph = a.first;
+    ph.window = {a.first.window.start + k * a.steps, a.first.window.start + (k + 1) * a.steps};
+    PhaseRecord mine{};
+    ObservedSums<Sim> sums{};
+    if (leader) mine.start = mine.most_slots = n;
+    for (uint32_t t = ph.window.start; t < ph.window.end; ++t, ++s) {
+      if constexpr (kGrid) {
+        a.grid.solve(t);
+        grid.sync();
+      }
+      const Particle* from = a.lists[s & 1];
+      Particle* to = a.lists[(s + 1) & 1];
+      SlotIndex& length = a.state->length[s % 3];
+      if (leader) {
+        a.state->length[(s + 1) % 3] = 0;
+        a.state->stop[s % 3] = stop_requested(ph);
+      }
+      const bool last = t + 1 == ph.window.end;
+      // The block walks the list together, as claim_in_block needs.
+      for (SlotIndex base = SlotIndex{blockIdx.x} * blockDim.x; base < n; base += stride) {
+        const SlotIndex i = base + threadIdx.x;
+        Particle p{}, child{};
+        bool kept = false, spawned = false;
+        if (i < n) {
+          p = from[i];
+          if (has_work(p.tag, ph.window)) spawned = step_once(ph, p, child);
+          kept = is_alive(p.tag);
+          if (!kept) {
+            ++mine.died;
+            mine.steps += steps_in_phase(p, ph.window);
+          }
+          mine.spawned += spawned ? 1 : 0;
+        }
+        const SlotIndex slot = claim_in_block(ph, length, (kept ? 1u : 0u) + (spawned ? 1u : 0u));
+        const auto store = [&](const Particle& q, SlotIndex at) {
+          if (at < capacity) to[at] = q;
+          if constexpr (kGrid) a.grid.deposit(q, t + 1, shared);
+          if (last) {
+            mine.steps += steps_in_phase(q, ph.window);
+            if constexpr (Observes<Sim>::value) sums = sums + Sim::phase_sums(q, ph.params, ph.window);
+          }
+        };
+        if (kept) store(p, slot);
+        if (spawned) store(child, slot + (kept ? 1 : 0));
+      }
+      if constexpr (kGrid) {
+        __syncthreads();
+        a.grid.end_deposits(shared, t + 1);
+      }
+      grid.sync();
+      const SlotIndex asked = *static_cast<volatile SlotIndex*>(&length);
+      claimed = std::max(claimed, asked);
+      n = std::min(asked, capacity);
+      if (leader) mine.most_slots = std::max<unsigned long long>(mine.most_slots, n);
+      if (*static_cast<volatile unsigned int*>(&a.state->stop[s % 3]) != 0) {
+        if (leader) a.state->claimed = claimed;
+        return;
+      }
+    }
+    const PhaseRecord block = block_sum(mine);
+    const ObservedSums<Sim> block_sums = block_sum(sums);
+    if (threadIdx.x == 0) {
+      a.records[SlotIndex{k} * gridDim.x + blockIdx.x] = block;
+      a.sums[SlotIndex{k} * gridDim.x + blockIdx.x] = block_sums;
+    }
+  }
+  if (leader) {
+    a.state->list = s & 1;
+    a.state->n = n;
+    a.state->claimed = claimed;
+  }
+}
+
+// Each phase's record and sums from its blocks' partial ones: a thread a phase.
+template <class Sums>
+__global__ void sum_partials(const PhaseRecord* records, const Sums* sums, uint32_t blocks,
+                             uint32_t phases, PhaseRecord* record_out, Sums* sums_out) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= phases) return;
+  PhaseRecord r{};
+  Sums s{};
+  for (uint32_t b = 0; b < blocks; ++b) {
+    r = r + records[SlotIndex{k} * blocks + b];
+    s = s + sums[SlotIndex{k} * blocks + b];
+  }
+  record_out[k] = r;
+  sums_out[k] = s;
+}
+
+// The kernel for the configured block with `shared_bytes` of the grid work's shared memory, and
+// its persistent grid. Its particle and its child take more registers than a block of 1024 leaves
+// for every sim, so every sim gets the bounded instantiation for the largest blocks.
+template <class Sim, class Grid>
+struct CycleKernel {
+  void (*kernel)(CycleLaunch<Sim, Grid>);
+  uint32_t grid;
+
+  CycleKernel(const DeviceSetup& s, size_t shared_bytes)
+      : kernel(kernel_for_block(persistent_cycle<Sim, Grid, kAnyBlock>,
+                                persistent_cycle<Sim, Grid, kLargestBlock>, s, shared_bytes)),
+        grid(persistent_grid(kernel, s, shared_bytes)) {}
+};
+
+template <class Sim>
+class PersistentCycle {
+  using Particle = typename Sim::Particle;
+  using Sums = ObservedSums<Sim>;
+  static_assert(sizeof(StepGridOf<Sim>) > 0, "a sim's StepGrid is defined with its device state");
+
+ public:
+  explicit PersistentCycle(const DeviceSetup& s)
+      : s_(s),
+        plain_(s, 0),
+        other_(s.config.capacity, "persistent-cycle's second list of slots (--capacity)"),
+        state_(1, "persistent-cycle's counters"),
+        records_("persistent-cycle's partial counts"),
+        sums_("persistent-cycle's partial sums"),
+        phase_records_("persistent-cycle's counts of each phase"),
+        phase_sums_("persistent-cycle's sums of each phase") {
+    if (s.config.block_size % 32 != 0) {
+      throw UsageError(fmt::format(
+          "--block-size {}: persistent-cycle's blocks are whole warps; accepted: a multiple of 32",
+          s.config.block_size));
+    }
+    // The grid work's shared memory only makes the grid smaller.
+    const size_t per_phase = size_t{plain_.grid} * (sizeof(PhaseRecord) + sizeof(Sums));
+    phases_ = static_cast<uint32_t>(std::clamp<uint64_t>(
+        kPartialBytes / per_phase, 1, launch_phases().whole(s.config)));
+  }
+
+  uint32_t phases_per_launch() const { return phases_; }
+
+  WholePhases<Sim> run_phases(const DevicePhase<Sim>& first, SlotIndex n, uint32_t phases,
+                              uint32_t steps, const StepGridOf<Sim>* grid) {
+    if constexpr (kGridInside<Sim>) {
+      if (grid != nullptr) {
+        const size_t bytes = grid->shared_bytes();
+        if (!inside_ || inside_bytes_ != bytes) {
+          inside_.emplace(s_, bytes);
+          inside_bytes_ = bytes;
+        }
+        return launch(*inside_, *grid, first, n, phases, steps);
+      }
+    }
+    return launch(plain_, NoStepGrid<Sim>{}, first, n, phases, steps);
+  }
+
+ private:
+  template <class Grid>
+  WholePhases<Sim> launch(const CycleKernel<Sim, Grid>& k, const Grid& grid,
+                          const DevicePhase<Sim>& first, SlotIndex n, uint32_t phases,
+                          uint32_t steps) {
+    const cudaStream_t stream = s_.stream;
+    records_.reserve(size_t{phases} * k.grid);
+    sums_.reserve(size_t{phases} * k.grid);
+    phase_records_.reserve(phases);
+    phase_sums_.reserve(phases);
+    SB_CUDA_CHECK(cudaMemsetAsync(state_.data(), 0, sizeof(CycleState), stream));
+    const CycleLaunch<Sim, Grid> a{first,  {first.particles, other_.data()}, n, phases, steps,
+                                   state_.data(), records_.data(), sums_.data(), grid};
+    launch_cooperative(k.kernel, k.grid, s_.config.block_size, grid.shared_bytes(), stream, a);
+    constexpr uint32_t kSumBlock = 128;
+    sum_partials<<<blocks_for(phases, kSumBlock), kSumBlock, 0, stream>>>(
+        records_.data(), sums_.data(), k.grid, phases, phase_records_.data(), phase_sums_.data());
+    SB_CUDA_CHECK(cudaGetLastError());
+    s_.watchdog.sync(stream);
+    WholePhases<Sim> out;
+    const CycleState end = state_.to_host().front();
+    out.claimed = end.claimed;
+    out.n = end.n;
+    out.records = phase_records_.to_host(phases);
+    out.sums = phase_sums_.to_host(phases);
+    if (end.list == 1 && end.n > 0) {
+      SB_CUDA_CHECK(cudaMemcpyAsync(first.particles, other_.data(), end.n * sizeof(Particle),
+                                    cudaMemcpyDeviceToDevice, stream));
+    }
+    return out;
+  }
+
+  const DeviceSetup& s_;
+  CycleKernel<Sim, NoStepGrid<Sim>> plain_;
+  std::optional<CycleKernel<Sim, StepGridOf<Sim>>> inside_;  // made for the first grid's memory
+  size_t inside_bytes_ = 0;
+  DeviceBuffer<Particle> other_;
+  DeviceBuffer<CycleState> state_;
+  DeviceBuffer<PhaseRecord> records_;
+  DeviceBuffer<Sums> sums_;
+  DeviceBuffer<PhaseRecord> phase_records_;
+  DeviceBuffer<Sums> phase_sums_;
+  uint32_t phases_ = 1;
+};
+
+}  // namespace
+
+SchedulerEntry persistent_cycle_entry() {
+  return {"persistent-cycle",
+          "one cooperative kernel runs many whole phases: the field (where the sim's grid work "
+          "runs inside it), every step, and the removal of the dead, with grid barriers",
+          SchedulerKind::kGpu,
+          launch_knobs::grid_shape(),
+          device_runners<PersistentCycle>(),
+          {},
+          {&launch_phases()}};
+}
+
+}  // namespace sb
