@@ -34,19 +34,24 @@ install(DIRECTORY data DESTINATION .)
 install(DIRECTORY core ranks fields sims schedulers harness DESTINATION include
         FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")
 
-# The host engines' sources (schedulers/*.cpp but registry.cpp and policy.cpp), which a project
-# compiles for its own sims: each engine is a template instantiated in its file
-# (schedbench_add_schedulers).
-file(GLOB sb_host_engine_sources CONFIGURE_DEPENDS schedulers/*.cpp)
-list(FILTER sb_host_engine_sources EXCLUDE REGEX "/(registry|policy)\\.cpp$")
+# The schedulers' sources (schedulers/*.cpp and *.cu but registry.cpp and policy.cpp) and the GPU
+# schedulers' driver, which a project compiles for its own sims: each scheduler is a template
+# instantiated in its file (schedbench_add_schedulers); and the two mains of the command line
+# (schedbench_add_executable).
+file(GLOB sb_scheduler_sources CONFIGURE_DEPENDS schedulers/*.cpp schedulers/*.cu)
+list(FILTER sb_scheduler_sources EXCLUDE REGEX "/(registry|policy)\\.cpp$")
 set(SB_SCHEDULER_SOURCES_DIR share/schedbench/schedulers)
-install(FILES ${sb_host_engine_sources} cmake/project_runs.cpp
+install(FILES ${sb_scheduler_sources} cmake/project_runs.cpp
         DESTINATION ${SB_SCHEDULER_SOURCES_DIR})
+install(FILES schedulers/device/driver.cu DESTINATION ${SB_SCHEDULER_SOURCES_DIR}/device)
+set(SB_CLI_SOURCES_DIR share/schedbench/cli)
+install(FILES harness/cli/main.cpp harness/sweep/point_runner.cpp DESTINATION ${SB_CLI_SOURCES_DIR})
+set(SB_DATA_DIR data)
 
 install(EXPORT schedbenchTargets NAMESPACE schedbench:: DESTINATION ${sb_package_dir})
 configure_package_config_file(cmake/schedbenchConfig.cmake.in
   ${CMAKE_BINARY_DIR}/generated/schedbenchConfig.cmake INSTALL_DESTINATION ${sb_package_dir}
-  PATH_VARS SB_SCHEDULER_SOURCES_DIR)
+  PATH_VARS SB_SCHEDULER_SOURCES_DIR SB_CLI_SOURCES_DIR SB_DATA_DIR)
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/generated/schedbenchConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/generated/schedbenchConfig.cmake

@@ -1,6 +1,6 @@
-// Where a sim's shipped data lives (data/ of the source tree, README "Data"): the source tree the
-// binary was built from, else beside the executable's build directory (build/bin/..) or install
-// prefix (bin/..).
+// Where a sim's shipped data lives (data/ of the source tree, README "Data"): the data a project's
+// program was built against (add_data_root), else beside the executable's install prefix (bin/..)
+// or build directory (build/bin/..), else the source tree the binary was built from.
 #pragma once
 
 #include <string>
@@ -10,5 +10,9 @@ namespace sb {
 
 // The places `relative` (e.g. "data/lxcat-siglo.txt") may be, in the order they are tried.
 std::vector<std::string> data_candidates(const std::string& relative);
+
+// Tries `root`/`relative` before the others: a project built against an installed schedbench
+// reads the installed prefix's data (cmake/project_runs.cpp calls it before main runs).
+void add_data_root(const std::string& root);
 
 }  // namespace sb

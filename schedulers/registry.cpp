@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 
 #include <new>
+#include <string>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "core/printable.hpp"
@@ -49,6 +51,23 @@ const SchedulerEntry& find_scheduler(const std::string& name) {
 
 namespace {
 
+// How `e` runs the sim `sim`. In the test programs schedulers also run the example sims
+// (add_runs), which the catalog does not list: the tests name them here, users cannot (the
+// command line checks --sim). A project's program may build only some schedulers for its sims
+// (schedbench_add_schedulers): the others do not run them.
+const SimRunner& runner_of(const SchedulerEntry& e, const std::string& sim) {
+  const auto runner = e.by_sim.find(sim);
+  if (runner != e.by_sim.end()) return runner->second;
+  find_sim(sim);  // throws, naming the sims, where there is no such sim
+  std::vector<std::string> built;
+  for (const SchedulerEntry& other : all_schedulers()) {
+    if (other.by_sim.count(sim) > 0) built.push_back(other.name);
+  }
+  throw UsageError(fmt::format("--scheduler: '{}' is not built for sim '{}' in this program; "
+                               "accepted: {}",
+                               e.name, sim, fmt::join(built, ", ")));
+}
+
 // The scheduler whose run of a configuration a yardstick measures against: the fastest on most
 // workloads, so the untimed reference run costs least (docs/design.md §6).
 constexpr const char* kReferenceScheduler = "dynamic-warp";
@@ -62,7 +81,7 @@ std::shared_ptr<const RunResult> yardstick_reference(const RunSpec& spec) {
   RunSpec reference = spec;
   reference.config.scheduler = kReferenceScheduler;
   reference.scheduler = &find_scheduler(kReferenceScheduler);
-  reference.runner = &reference.scheduler->by_sim.at(spec.config.sim);
+  reference.runner = &runner_of(*reference.scheduler, spec.config.sim);
   for (const DeclaredParameter* p : reference.scheduler->own_parameters())
     p->clear(reference.config);
   RunOptions keep;
@@ -80,11 +99,7 @@ RunSpec resolve(const RunConfig& c) {
     throw UsageError(fmt::format("{} on {} ranks: a yardstick runs on one rank; accepted: one rank",
                                  c.scheduler, ranks));
   }
-  // In the test programs schedulers also run the example sims (add_runs), which the catalog does
-  // not list: the tests name them here, users cannot (the command line checks --sim).
-  const auto runner = spec.scheduler->by_sim.find(c.sim);
-  if (runner == spec.scheduler->by_sim.end()) find_sim(c.sim);  // throws, naming the sims
-  spec.runner = &runner->second;
+  spec.runner = &runner_of(*spec.scheduler, c.sim);
   spec.prepared = spec.runner->prepare(c);
   return spec;
 }

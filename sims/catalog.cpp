@@ -4,62 +4,42 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "core/printable.hpp"
-#include "core/sim_state.hpp"
+#include "sims/catalog_entry.hpp"
 #include "sims/registry.hpp"
 
 namespace sb {
 namespace {
 
-template <class Sim>
-SimTable (*table_writer())(const RunConfig&) {
-  if constexpr (kWritesTable<Sim>) {
-    return &Sim::table;
-  } else {
-    return nullptr;
-  }
-}
-
-template <class Sim>
-const DeclaredParameter* frame_parameter() {
-  if constexpr (kDrawsFrames<Sim>) {
-    return &Sim::frame_every();
-  } else {
-    return nullptr;
-  }
+std::vector<SimInfo>& added_sims() {
+  static std::vector<SimInfo> added;
+  return added;
 }
 
 }  // namespace
 
-namespace {
-
-// The checks of the run's variant of Sim: its setup's (sims without variants are their own).
-template <class Sim>
-void check(const RunConfig& c) {
-  with_variant<Sim>(
-      c, [&c](auto* variant) { make_setup<std::remove_pointer_t<decltype(variant)>>(c); });
+void add_sims(std::vector<SimInfo> more) {
+  for (SimInfo& s : more)
+    added_sims().push_back(std::move(s));
 }
-
-}  // namespace
 
 const std::vector<SimInfo>& all_sims() {
   static const std::vector<SimInfo> sims = [] {
-    std::vector<SimInfo> out;
-    AllSims::for_each([&out](auto* sim) {
-      using Sim = std::remove_pointer_t<decltype(sim)>;
-      static_assert(sim_interface::HasParameterList<Sim>::value,
-                    "a sim must define `static DeclaredParameters parameters()` (the declarations "
-                    "of the parameters it reads, core/declared_parameter.hpp; a family's, those "
-                    "its variants read)");
-      // A family's variants all draw pictures and frames, or none, and share their table's form
-      // (core/sim_list.hpp).
-      using First = typename FirstOf<typename VariantsOf<Sim>::type>::type;
-      out.push_back({Sim::kName, Sim::kDescription, Sim::parameters(), check<Sim>,
-                     kHasPicture<First>, frame_parameter<First>(), table_writer<First>(),
-                     kWorkObservable<First>});
-    });
+    std::vector<SimInfo> out = sim_infos<AllSims>();
+    for (const SimInfo& s : added_sims()) {
+      // A project's sim beside a shipped one of the same name would make every lookup ambiguous.
+      const bool taken = std::any_of(out.begin(), out.end(),
+                                     [&](const SimInfo& o) { return o.name == s.name; });
+      if (taken) {
+        throw std::logic_error(fmt::format(
+            "sim '{}' is defined twice: a project's sim needs a name of its own", s.name));
+      }
+      out.push_back(s);
+    }
     return out;
   }();
   return sims;

@@ -1,5 +1,6 @@
-// What the harness knows of each sim of sims/registry.hpp without compiling it: its name, what it
-// is, which parameters it reads, its own checks, and whether it draws pictures.
+// What the harness knows of each sim of sims/registry.hpp, and of a project's own sims, without
+// compiling them: its name, what it is, which parameters it reads, its own checks, and whether it
+// draws pictures.
 #pragma once
 
 #include <cstdint>
@@ -27,8 +28,13 @@ struct SimInfo {
   const char* work_observable;
 };
 
-// Every sim, in registry order.
+// Every sim: the shipped ones in registry order, then those a project's build added.
 const std::vector<SimInfo>& all_sims();
+
+// Adds a project's own sims to the catalog (sim_infos, sims/catalog_entry.hpp), before main runs:
+// cmake/project_runs.cpp calls it from a static initialiser. all_sims() throws std::logic_error
+// where one has a shipped sim's name.
+void add_sims(std::vector<SimInfo> more);
 
 // Whether the sim reads the parameter `key`.
 bool reads(const SimInfo& sim, const std::string& key);

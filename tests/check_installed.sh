@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Installs a built schedbench into a fresh prefix and uses it as another CMake project would
 # (docs/design.md §11): the installed tool and point runner start from the prefix, and
-# examples/out_of_tree, configured with -DCMAKE_PREFIX_PATH=prefix, builds the example sim and
-# engine against the package and runs them against cpu-serial. Installs what is built (no rebuild
-# of schedbench); CPU only.
-# Usage: check_installed.sh BUILD_DIR SOURCE_DIR WORK_DIR [COMPILER_LAUNCHER]
+# examples/out_of_tree, configured with -DCMAKE_PREFIX_PATH=prefix, builds its own sim slab and
+# the example sim walk on schedbench's schedulers (nvcc builds the GPU ones) with its own
+# schedbench, whose CPU engines it runs against each other, and walk_check, which runs the example
+# engine against cpu-serial. Installs what is built (no rebuild of schedbench); runs on the CPU.
+# Usage: check_installed.sh BUILD_DIR SOURCE_DIR WORK_DIR [COMPILER_LAUNCHER] [SCHEDULERS]
+# SCHEDULERS (e.g. "cpu_serial;cpu_openmp;dynamic_warp") builds only those: every one by default.
 # $CMAKE names the cmake to run (ctest passes the one that configured the build), else cmake.
 set -euo pipefail
 cmake=${CMAKE:-cmake}
 build=$(realpath "$1") source=$(realpath "$2") work=$(realpath -m "$3") launcher=${4:-}
+schedulers=${5:-}
 rm -rf "$work"
 prefix=$work/prefix
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null
@@ -33,6 +36,46 @@ if [ -n "$launcher" ]; then
   launch=(-DCMAKE_CXX_COMPILER_LAUNCHER="$launcher" -DCMAKE_CUDA_COMPILER_LAUNCHER="$launcher")
 fi
 "$cmake" -S "$source/examples/out_of_tree" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix" "${launch[@]}" >/dev/null
+  -DCMAKE_PREFIX_PATH="$prefix" -DSLAB_SCHEDULERS="$schedulers" "${launch[@]}" >/dev/null
 "$cmake" --build "$work/build" -j 2 >/dev/null
 "$work/build/walk_check"
+
+# The project's own command line: its sims in the catalog, and run like any shipped sim.
+cli=$work/build/bin/schedbench
+fail() { echo "check_installed: $*" >&2; exit 1; }
+"$cli" list | grep -q '^slab ' || fail "$cli list does not name the project's sim slab"
+for engine in cpu-serial cpu-openmp; do
+  "$cli" run --sim slab --scheduler "$engine" --init-n 4000 --steps 60 --slab-width 6 \
+    --json "$work/slab-$engine.json" >/dev/null
+done
+python3 - "$work/slab-cpu-serial.json" "$work/slab-cpu-openmp.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p))["result"] for p in sys.argv[1:])
+counts = a["counts"]
+if counts["spawned"] == 0 or counts["removed"] == 0 or counts["final"] == 0:
+    sys.exit(f"check_installed: slab's neutrons must split, die and survive: {counts}")
+# slots_used is each engine's own: cpu-openmp's threads reuse the slots of the dead as they come.
+same = lambda r: (r["digest"], {k: v for k, v in r["counts"].items() if k != "slots_used"})
+if same(a) != same(b):
+    sys.exit(f"check_installed: slab on cpu-openmp differs from cpu-serial: {b['counts']}")
+print(f"slab: cpu-openmp gives cpu-serial's digest {a['digest']} ({counts['final']} left)")
+PY
+# A bad value of the project's own parameter: one line, exit 2.
+rc=0
+"$cli" run --sim slab --scheduler cpu-serial --init-n 10 --steps 10 --fission-chance 80 >/dev/null 2>"$work/err.txt" ||
+  rc=$?
+[ "$rc" -eq 2 ] && grep -q -- "--fission-chance 80" "$work/err.txt" ||
+  fail "--fission-chance 80 with the default --absorb-chance: exit $rc, $(cat "$work/err.txt")"
+# A job naming the project's sim, swept through its own point runner.
+cat >"$work/slab-job.json" <<'JSON'
+{"name": "slab-engines", "sims": ["slab"], "schedulers": ["cpu-serial", "cpu-openmp"],
+ "repetitions": 1, "warmup": 0, "axes": [{"init_n": 2000, "steps": 40}]}
+JSON
+"$cli" sweep "$work/slab-job.json" --out "$work/slab-sweep.json" >/dev/null
+python3 - "$work/slab-sweep.json" <<'PY'
+import json, sys
+points = json.load(open(sys.argv[1]))["points"]
+digests = {p.get("digest") for p in points}
+if len(points) != 2 or any(p["status"] != "ok" for p in points) or len(digests) != 1:
+    sys.exit(f"check_installed: the slab job's 2 points gave digests {digests}")
+PY
