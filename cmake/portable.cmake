@@ -12,7 +12,8 @@ endif()
 # Compiles `target` with OpenMP and links the static runtime into whatever links it.
 function(sb_use_static_openmp target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${OpenMP_CXX_FLAGS}>)
-  target_link_libraries(${target} PUBLIC ${SB_LIBGOMP_STATIC} Threads::Threads ${CMAKE_DL_LIBS})
+  target_link_libraries(${target} PUBLIC $<BUILD_INTERFACE:${SB_LIBGOMP_STATIC}>
+                        $<INSTALL_INTERFACE:schedbench::gomp> Threads::Threads ${CMAKE_DL_LIBS})
 endfunction()
 
 function(sb_portable_executable target)

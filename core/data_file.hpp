@@ -11,8 +11,9 @@ namespace sb {
 // The places `relative` (e.g. "data/lxcat-siglo.txt") may be, in the order they are tried.
 std::vector<std::string> data_candidates(const std::string& relative);
 
-// Tries `root`/`relative` before the others: a project built against an installed schedbench
-// reads the installed prefix's data (cmake/project_runs.cpp calls it before main runs).
+// Tries `root`/`relative` before the others (`root` holds data/): a project built against an
+// installed schedbench reads the installed prefix's data (cmake/project_runs.cpp calls it with
+// the prefix before main runs).
 void add_data_root(const std::string& root);
 
 }  // namespace sb

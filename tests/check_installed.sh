@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs a built schedbench into a fresh prefix and uses it as another CMake project would
-# (docs/design.md §11): the installed tool and point runner start from the prefix, and
-# examples/out_of_tree, configured with -DCMAKE_PREFIX_PATH=prefix, builds its own sim slab and
+# (docs/design.md §12): the installed tool and point runner start from the prefix, the package
+# names no path of this machine, and examples/out_of_tree, configured with -DCMAKE_PREFIX_PATH=
+# the prefix moved elsewhere, builds its own sim slab and
 # the example sim walk on schedbench's schedulers (nvcc builds the GPU ones) with its own
 # schedbench, whose CPU engines it runs against each other, and walk_check, which runs the example
 # engine against cpu-serial. Installs what is built (no rebuild of schedbench); runs on the CPU.
@@ -30,6 +31,18 @@ if [ ! -f "$prefix/data/lxcat-siglo.txt" ]; then
   echo "check_installed: $prefix/data/lxcat-siglo.txt is missing" >&2
   exit 1
 fi
+
+# The package is relocatable: its files name no path of this build or source tree, and its
+# targets none of the archives they link (its configuration finds those where it is used).
+if grep -lE "$build|$source" "$prefix"/lib/cmake/schedbench/*.cmake ||
+  grep -lE "lib(fftw3|gif|gomp)\.a" "$prefix"/lib/cmake/schedbench/schedbenchTargets*.cmake; then
+  echo "check_installed: the package files above name a path of the build machine" >&2
+  exit 1
+fi
+
+# ... and the project below builds against it moved elsewhere.
+mv "$prefix" "$work/moved"
+prefix=$work/moved
 
 launch=()
 if [ -n "$launcher" ]; then
@@ -60,6 +73,8 @@ if same(a) != same(b):
     sys.exit(f"check_installed: slab on cpu-openmp differs from cpu-serial: {b['counts']}")
 print(f"slab: cpu-openmp gives cpu-serial's digest {a['digest']} ({counts['final']} left)")
 PY
+# A shipped sim reads its data from the moved prefix.
+"$cli" run --sim air --scheduler cpu-serial --init-n 100 --reduced-field 100 >/dev/null
 # A bad value of the project's own parameter: one line, exit 2.
 rc=0
 "$cli" run --sim slab --scheduler cpu-serial --init-n 10 --steps 10 --fission-chance 80 >/dev/null 2>"$work/err.txt" ||
