@@ -8,6 +8,12 @@
 // block, summed by a second kernel once the launch ends: the host waits once a launch, not once a
 // phase. Where the sim's grid work runs on the host's side of the driver (a field solved by cuFFT,
 // or summed over ranks), a launch runs one phase after it.
+//
+// The barrier is the grid's (cooperative groups' grid sync: a counter in device memory that every
+// block polls) or, on devices of compute capability 9.0, the grid is one thread-block cluster and
+// the barrier the cluster's, which the SMs keep in hardware (--cycle-barrier cluster): fewer SMs
+// for a cheaper barrier, the trade a small population asks about (docs/performance.md, "Small
+// populations, many steps").
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -34,6 +40,30 @@ const DeclaredParameter& launch_phases() {
   return p;
 }
 
+const DeclaredParameter& cycle_barrier() {
+  static const DeclaredParameter p = choice_parameter(
+      "cycle_barrier", "--cycle-barrier",
+      "persistent-cycle: the barrier between a step's parts: grid (a persistent grid, "
+      "cooperative groups' grid sync) or cluster (the grid is one thread-block cluster, the "
+      "cluster's hardware barrier; compute capability 9.0) (default grid)",
+      "barrier", {"grid", "cluster"}, "grid");
+  return p;
+}
+
+const DeclaredParameter& cycle_blocks() {
+  static const DeclaredParameter p = [] {
+    DeclaredParameter d = whole_parameter(
+        "cycle_blocks", "--cycle-blocks",
+        "persistent-cycle: the blocks of its grid; fill (default): every block that fits "
+        "(--blocks-per-sm on every SM), or with --cycle-barrier cluster the largest cluster",
+        "blocks", 1, 1u << 20, std::nullopt);
+    d.zero_word = "fill";
+    d.fallback = d.zero_word;
+    return d;
+  }();
+  return p;
+}
+
 // The partial sums a launch may keep: a record and the sim's sums of every block for each phase.
 inline constexpr size_t kPartialBytes = size_t{64} << 20;
 
@@ -47,6 +77,20 @@ struct CycleState {
   unsigned int list;  // the list that holds the survivors at the end
   SlotIndex n;        // the survivors
   SlotIndex claimed;  // the most slots a step asked for
+};
+
+// The barrier every thread of the launch meets at between a step's parts.
+struct GridBarrier {
+  __device__ static void sync() { cooperative_groups::this_grid().sync(); }
+};
+struct ClusterBarrier {  // the launch is one cluster
+  __device__ static void sync() {
+#if __CUDA_ARCH__ >= 900
+    cooperative_groups::this_cluster().sync();
+#else
+    __trap();  // refused on the host before launch
+#endif
+  }
 };
 
 template <class Sim, class Grid>
@@ -74,7 +118,8 @@ __device__ T shuffle_down(const T& v, unsigned int delta) {
   return out;
 }
 
-// The sum of every thread's v over the block, in thread 0. Every thread of the block calls it.
+// The sum of every thread's v over the block, in thread 0: over each warp by shuffles, then over
+// the warps' sums by the first warp's. Every thread of the block calls it; T() is the sum of none.
 template <class T>
 __device__ T block_sum(T v) {
   if constexpr (std::is_same_v<T, NoPhaseSums>) {
@@ -82,20 +127,30 @@ __device__ T block_sum(T v) {
   } else {
     __shared__ alignas(alignof(T)) unsigned char raw[32 * sizeof(T)];
     T* warps = reinterpret_cast<T*>(raw);
+    const uint32_t lane = threadIdx.x % 32;
     for (unsigned int d = 16; d > 0; d /= 2)
       v = v + shuffle_down(v, d);
-    if (threadIdx.x % 32 == 0) memcpy(&warps[threadIdx.x / 32], &v, sizeof(T));
+    if (lane == 0) memcpy(&warps[threadIdx.x / 32], &v, sizeof(T));
     __syncthreads();
-    if (threadIdx.x == 0) {
-      for (uint32_t w = 1; w < blockDim.x / 32; ++w) {
-        T other;
-        memcpy(&other, &warps[w], sizeof(T));
-        v = v + other;
-      }
+    if (threadIdx.x < 32) {
+      v = T{};
+      if (lane < blockDim.x / 32) memcpy(&v, &warps[lane], sizeof(T));
+      for (unsigned int d = 16; d > 0; d /= 2)
+        v = v + shuffle_down(v, d);
     }
     __syncthreads();
     return v;
   }
+}
+
+// v summed over this lane and those below it in the warp.
+__device__ inline uint32_t inclusive_warp_sum(uint32_t v) {
+  const uint32_t lane = threadIdx.x % 32;
+  for (uint32_t d = 1; d < 32; d *= 2) {
+    const uint32_t below = __shfl_up_sync(0xffffffffu, v, d);
+    if (lane >= d) v += below;
+  }
+  return v;
 }
 
 // Slots for this thread's `count` particles (0, 1 or 2) at `counter`, one atomic add for the
@@ -108,23 +163,19 @@ __device__ SlotIndex claim_in_block(const DevicePhase<Sim>& ph, SlotIndex& count
   __shared__ uint32_t warp_first[32];
   __shared__ SlotIndex block_first;
   const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  uint32_t through = count;  // this lane's and those below it
-  for (uint32_t d = 1; d < 32; d *= 2) {
-    const uint32_t below = __shfl_up_sync(0xffffffffu, through, d);
-    if (lane >= d) through += below;
-  }
+  uint32_t through = inclusive_warp_sum(count);  // this lane's and those below it
   if (lane == 31) warp_first[warp] = through;
   __syncthreads();
-  if (threadIdx.x == 0) {
-    uint32_t total = 0;
-    for (uint32_t w = 0; w < blockDim.x / 32; ++w) {
-      const uint32_t of_warp = warp_first[w];
-      warp_first[w] = total;
-      total += of_warp;
-    }
-    block_first = total == 0 ? 0 : add_to_counter(counter, total);
-    if (block_first + total > ph.capacity) {
-      DeviceAtomicU32(ph.counters->overflow).store(kSlotsFull, cuda::memory_order_relaxed);
+  if (warp == 0) {  // the warps' totals to their firsts, by the first warp
+    const uint32_t of_warp = lane < blockDim.x / 32 ? warp_first[lane] : 0;
+    const uint32_t upto = inclusive_warp_sum(of_warp);
+    const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
+    if (lane < blockDim.x / 32) warp_first[lane] = upto - of_warp;
+    if (lane == 0) {
+      block_first = total == 0 ? 0 : add_to_counter(counter, total);
+      if (block_first + total > ph.capacity) {
+        DeviceAtomicU32(ph.counters->overflow).store(kSlotsFull, cuda::memory_order_relaxed);
+      }
     }
   }
   __syncthreads();
@@ -133,14 +184,14 @@ __device__ SlotIndex claim_in_block(const DevicePhase<Sim>& ph, SlotIndex& count
   return first;
 }
 
-template <class Sim, class Grid, int kBound>
+template <class Sim, class Grid, class Barrier, int kBound>
 __global__ void SB_BLOCK_BOUND(kBound) persistent_cycle(CycleLaunch<Sim, Grid> a) {
   using Particle = typename Sim::Particle;
   constexpr bool kGrid = !std::is_same_v<Grid, NoStepGrid<Sim>>;
-  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-  const SlotIndex stride = grid.num_threads();
+  const SlotIndex stride = SlotIndex{gridDim.x} * blockDim.x;
+  const SlotIndex rank = SlotIndex{blockIdx.x} * blockDim.x + threadIdx.x;
   const SlotIndex capacity = a.first.capacity;
-  const bool leader = grid.thread_rank() == 0;
+  const bool leader = rank == 0;
   SlotIndex n = a.n, claimed = a.n;
   uint32_t s = 0;  // steps this launch has taken
   extern __shared__ unsigned long long grid_sums[];
@@ -148,11 +199,11 @@ __global__ void SB_BLOCK_BOUND(kBound) persistent_cycle(CycleLaunch<Sim, Grid> a
   if constexpr (kGrid) {
     a.grid.begin_deposits(shared);
     __syncthreads();
-    for (SlotIndex i = grid.thread_rank(); i < n; i += stride)
+    for (SlotIndex i = rank; i < n; i += stride)
       a.grid.deposit(a.lists[0][i], a.first.window.start, shared);
     __syncthreads();
     a.grid.end_deposits(shared, a.first.window.start);
-    grid.sync();
+    Barrier::sync();
   }
   for (uint32_t k = 0; k < a.phases; ++k) {
     DevicePhase<Sim> ph = a.first;
@@ -163,7 +214,7 @@ __global__ void SB_BLOCK_BOUND(kBound) persistent_cycle(CycleLaunch<Sim, Grid> a
     for (uint32_t t = ph.window.start; t < ph.window.end; ++t, ++s) {
       if constexpr (kGrid) {
         a.grid.solve(t);
-        grid.sync();
+        Barrier::sync();
       }
       const Particle* from = a.lists[s & 1];
       Particle* to = a.lists[(s + 1) & 1];
@@ -204,7 +255,7 @@ __global__ void SB_BLOCK_BOUND(kBound) persistent_cycle(CycleLaunch<Sim, Grid> a
         __syncthreads();
         a.grid.end_deposits(shared, t + 1);
       }
-      grid.sync();
+      Barrier::sync();
       const SlotIndex asked = *static_cast<volatile SlotIndex*>(&length);
       claimed = std::max(claimed, asked);
       n = std::min(asked, capacity);
@@ -244,18 +295,93 @@ __global__ void sum_partials(const PhaseRecord* records, const Sums* sums, uint3
   sums_out[k] = s;
 }
 
-// The kernel for the configured block with `shared_bytes` of the grid work's shared memory, and
-// its persistent grid. Its particle and its child take more registers than a block of 1024 leaves
-// for every sim, so every sim gets the bounded instantiation for the largest blocks.
+// The kernel for the configured block and barrier with `shared_bytes` of the grid work's shared
+// memory, its grid, and its launch. Its particle and its child take more registers than a block
+// of 1024 leaves for every sim, so every sim gets the bounded instantiation for the largest
+// blocks.
 template <class Sim, class Grid>
-struct CycleKernel {
-  void (*kernel)(CycleLaunch<Sim, Grid>);
-  uint32_t grid;
+class CycleKernel {
+ public:
+  using Kernel = void (*)(CycleLaunch<Sim, Grid>);
 
   CycleKernel(const DeviceSetup& s, size_t shared_bytes)
-      : kernel(kernel_for_block(persistent_cycle<Sim, Grid, kAnyBlock>,
-                                persistent_cycle<Sim, Grid, kLargestBlock>, s, shared_bytes)),
-        grid(persistent_grid(kernel, s, shared_bytes)) {}
+      : cluster_(cycle_barrier().text(s.config) == "cluster"), shared_bytes_(shared_bytes) {
+    const uint64_t asked = cycle_blocks().whole(s.config);
+    if (!cluster_) {
+      kernel_ = kernel_for_block(persistent_cycle<Sim, Grid, GridBarrier, kAnyBlock>,
+                                 persistent_cycle<Sim, Grid, GridBarrier, kLargestBlock>, s,
+                                 shared_bytes);
+      const uint32_t most = persistent_grid(kernel_, s, shared_bytes);
+      grid_ = asked == 0 ? most : static_cast<uint32_t>(asked);
+      if (asked > most) {
+        throw UsageError(fmt::format(
+            "--cycle-blocks: {} is more than the {} blocks of {} threads that are resident at "
+            "once for persistent-cycle (--blocks-per-sm {}); accepted: fill or 1 to {}",
+            asked, most, s.config.block_size, most / s.device.sm_count, most));
+      }
+      return;
+    }
+    if (s.device.compute_major < 9) {
+      throw UsageError(fmt::format(
+          "--cycle-barrier cluster: the device's compute capability is {}.{}; accepted there: "
+          "grid (clusters need 9.0)",
+          s.device.compute_major, s.device.compute_minor));
+    }
+    kernel_ = kernel_for_block(persistent_cycle<Sim, Grid, ClusterBarrier, kAnyBlock>,
+                               persistent_cycle<Sim, Grid, ClusterBarrier, kLargestBlock>, s,
+                               shared_bytes);
+    SB_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel_),
+                                       cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchConfig_t config =
+        launch_config(s.config.block_size, static_cast<uint32_t>(s.device.sm_count), nullptr);
+    int most = 0;
+    SB_CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&most, kernel_, &config));
+    if (most < 1 || asked > static_cast<uint64_t>(most)) {
+      throw UsageError(fmt::format(
+          "--cycle-blocks: {} blocks of {} threads are more than one cluster of persistent-cycle "
+          "holds on this device; accepted with --cycle-barrier cluster: fill or 1 to {}",
+          asked == 0 ? "fill's" : std::to_string(asked), s.config.block_size, most));
+    }
+    grid_ = asked == 0 ? static_cast<uint32_t>(most) : static_cast<uint32_t>(asked);
+  }
+
+  uint32_t grid() const { return grid_; }
+
+  void launch(const CycleLaunch<Sim, Grid>& a, uint32_t block, cudaStream_t stream) const {
+    if (!cluster_) {
+      launch_cooperative(kernel_, grid_, block, shared_bytes_, stream, a);
+      return;
+    }
+    cudaLaunchAttribute attribute[1];
+    cudaLaunchConfig_t config = launch_config(block, grid_, attribute);
+    config.stream = stream;
+    SB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel_, a));
+  }
+
+ private:
+  // A launch of `blocks` blocks in one cluster, where `attribute` (one) is given to hold its
+  // shape.
+  cudaLaunchConfig_t launch_config(uint32_t block, uint32_t blocks,
+                                   cudaLaunchAttribute* attribute) const {
+    cudaLaunchConfig_t c{};
+    c.gridDim = dim3(blocks);
+    c.blockDim = dim3(block);
+    c.dynamicSmemBytes = shared_bytes_;
+    if (attribute != nullptr) {
+      attribute[0].id = cudaLaunchAttributeClusterDimension;
+      attribute[0].val.clusterDim.x = blocks;
+      attribute[0].val.clusterDim.y = 1;
+      attribute[0].val.clusterDim.z = 1;
+      c.attrs = attribute;
+      c.numAttrs = 1;
+    }
+    return c;
+  }
+
+  bool cluster_;
+  size_t shared_bytes_;
+  Kernel kernel_ = nullptr;
+  uint32_t grid_ = 0;
 };
 
 template <class Sim>
@@ -280,7 +406,7 @@ class PersistentCycle {
           s.config.block_size));
     }
     // The grid work's shared memory only makes the grid smaller.
-    const size_t per_phase = size_t{plain_.grid} * (sizeof(PhaseRecord) + sizeof(Sums));
+    const size_t per_phase = size_t{plain_.grid()} * (sizeof(PhaseRecord) + sizeof(Sums));
     phases_ = static_cast<uint32_t>(std::clamp<uint64_t>(
         kPartialBytes / per_phase, 1, launch_phases().whole(s.config)));
   }
@@ -308,17 +434,17 @@ class PersistentCycle {
                           const DevicePhase<Sim>& first, SlotIndex n, uint32_t phases,
                           uint32_t steps) {
     const cudaStream_t stream = s_.stream;
-    records_.reserve(size_t{phases} * k.grid);
-    sums_.reserve(size_t{phases} * k.grid);
+    records_.reserve(size_t{phases} * k.grid());
+    sums_.reserve(size_t{phases} * k.grid());
     phase_records_.reserve(phases);
     phase_sums_.reserve(phases);
     SB_CUDA_CHECK(cudaMemsetAsync(state_.data(), 0, sizeof(CycleState), stream));
     const CycleLaunch<Sim, Grid> a{first,  {first.particles, other_.data()}, n, phases, steps,
                                    state_.data(), records_.data(), sums_.data(), grid};
-    launch_cooperative(k.kernel, k.grid, s_.config.block_size, grid.shared_bytes(), stream, a);
+    k.launch(a, s_.config.block_size, stream);
     constexpr uint32_t kSumBlock = 128;
     sum_partials<<<blocks_for(phases, kSumBlock), kSumBlock, 0, stream>>>(
-        records_.data(), sums_.data(), k.grid, phases, phase_records_.data(), phase_sums_.data());
+        records_.data(), sums_.data(), k.grid(), phases, phase_records_.data(), phase_sums_.data());
     SB_CUDA_CHECK(cudaGetLastError());
     s_.watchdog.sync(stream);
     WholePhases<Sim> out;
@@ -357,7 +483,7 @@ SchedulerEntry persistent_cycle_entry() {
           launch_knobs::grid_shape(),
           device_runners<PersistentCycle>(),
           {},
-          {&launch_phases()}};
+          {&launch_phases(), &cycle_barrier(), &cycle_blocks()}};
 }
 
 }  // namespace sb

@@ -781,6 +781,54 @@ TEST(GpuPersistentCycle, EveryLaunchLengthGivesCpuSerialsRun) {
   }
 }
 
+// persistent-cycle's grids and barriers: a grid smaller than the persistent one, and the grid as
+// one thread-block cluster with the cluster's barrier (the largest cluster and one of 4 blocks),
+// give cpu-serial's run of ccp with four replicas, in one launch and in launches of 7 phases.
+TEST(GpuPersistentCycle, EveryGridAndBarrierGivesCpuSerialsRun) {
+  SB_REQUIRE_CUDA_DEVICE();
+  const SchedulerEntry& cycle = find_scheduler("persistent-cycle");
+  const auto knob = [&](const std::string& key) -> const DeclaredParameter& {
+    for (const DeclaredParameter* p : cycle.declared) {
+      if (p->key == key) return *p;
+    }
+    throw std::logic_error("persistent-cycle declares no " + key);
+  };
+  RunConfig c = engine_cases::ccp(1, 16000, 32, 200, 3);
+  for (const DeclaredParameter* p : find_sim("ccp").parameters) {
+    if (p->key == "replicas") p->set(c, 4);
+  }
+  c.capacity = 4'000'000;
+  c.timeout_s = 60;
+  const Config config{"ccp_case1_4_replicas_grids", c};
+  const RunResult& ref = reference(config);
+  ASSERT_TRUE(ref.summary);
+  struct Shape {
+    const char* barrier;
+    const char* blocks;
+    uint64_t phases;
+  };
+  for (const Shape& shape : {Shape{"grid", "8", 1u << 20}, Shape{"grid", "3", 7},
+                             Shape{"cluster", "fill", 1u << 20}, Shape{"cluster", "4", 7}}) {
+    RunConfig one = c;
+    one.scheduler = "persistent-cycle";
+    knob("cycle_barrier").set(one, shape.barrier);
+    knob("cycle_blocks").set(one, shape.blocks);
+    knob("launch_phases").set(one, shape.phases);
+    RunOptions keep;
+    keep.keep_particles = true;
+    const RunResult r = run(one, keep);
+    const std::string what = fmt::format("--cycle-barrier {} --cycle-blocks {}, {} phases a launch",
+                                         shape.barrier, shape.blocks, shape.phases);
+    expect_cpu_serial_result(r, ref, "persistent-cycle", std::string(config.name) + ", " + what);
+    EXPECT_EQ(r.observables, ref.observables) << what;
+    ASSERT_TRUE(r.summary) << what;
+    EXPECT_EQ(r.summary->values, ref.summary->values) << what;
+    testing_support::summary().push_back(
+        {"persistent-cycle = cpu-serial", fmt::format("{}, {}", config.name, what),
+         r.digest == ref.digest && r.observables == ref.observables ? "identical" : "DIFFERENT"});
+  }
+}
+
 class GpuWatchdog : public testing::TestWithParam<std::string> {};
 
 // A run that outlasts --timeout fails with an error naming the scheduler and configuration,
