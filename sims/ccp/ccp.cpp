@@ -293,9 +293,6 @@ Setup::Setup(const RunConfig& c) {
   rhs_scale_ = kElementaryCharge * weight_ * mesh_.dx / (kWeightScale * kVacuumPermittivity);
   wall_scale_ = kElementaryCharge * weight_ / (kWeightScale * kVacuumPermittivity);
   electron_speed_ = std::sqrt(kBoltzmann * electron_temperature().real(c) / kElectronMass);
-  factors_.assign(mesh_.cells, 0);
-  for (uint32_t j = 1; j < mesh_.cells; ++j)
-    factors_[j] = 1.0 / (2.0 - (j == 1 ? 0 : factors_[j - 1]));
 
   const std::string dir = turner_dir();
   const auto file = [&](const char* name) { return read_table(dir + "/" + name); };
@@ -387,7 +384,7 @@ void HostState::before_phase(std::vector<Particle>& ps, PhaseWindow w) {
     for (size_t j = 0; j < setup_->nodes(); ++j)
       net_[j] = both[all + mesh + j] - both[mesh + j];
     solve_field(m, net_.data(), setup_->rhs_scale(), setup_->wall_scale(), voltage,
-                {setup_->factors().data()}, scratch_.data(), potential_.data(),
+                scratch_.data(), potential_.data(),
                 field_.data() + mesh);
   }
   if (setup_->in_window(w)) {

@@ -398,7 +398,8 @@ class HostState {
  private:
   std::shared_ptr<const Setup> setup_;
   std::vector<int64_t> net_;
-  std::vector<double> scratch_, potential_, field_;
+  std::vector<ChargeSum> scratch_;
+  std::vector<double> potential_, field_;
   WindowDeposits window_;
   // This period's ledger and the window's sums.
   PhaseSums period_{}, window_sums_{};
@@ -424,7 +425,6 @@ class Setup {
   double dt() const { return dt_; }
   double rhs_scale() const { return rhs_scale_; }
   double wall_scale() const { return wall_scale_; }
-  const std::vector<double>& factors() const { return factors_; }
   const std::vector<double>& electron_energy() const { return e_energy_; }
   const std::vector<double>& electron_sigma() const { return e_sigma_; }
   const std::vector<double>& ion_energy() const { return i_energy_; }
@@ -446,7 +446,7 @@ class Setup {
   uint32_t steps_per_period_ = 0, total_steps_ = 0, average_from_ = 0, replicas_ = 1;
   uint64_t init_electrons_ = 0;
   uint64_t seed_ = 0;
-  std::vector<double> factors_, e_energy_, e_sigma_, i_energy_, i_sigma_, ref_mean_, ref_sigma_;
+  std::vector<double> e_energy_, e_sigma_, i_energy_, i_sigma_, ref_mean_, ref_sigma_;
 };
 
 // The reference profiles' file for a mesh of `cells` cells, or empty.

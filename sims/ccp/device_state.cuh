@@ -2,12 +2,15 @@
 // and each step's grid work, in one of two forms. As kernels on the run's stream before each
 // phase (before_phase): the deposit of both species on the nodes (integer weights, summed in
 // shared memory and then added to the device's nodes, so that no order of additions shows), and
-// the field's solve by one block a replica (sims/ccp/field.hpp, the host's code), which also adds
+// the field's solve by one block a replica (sims/ccp/field.hpp's exact solution, the host's
+// arithmetic, its double charge sums by the block's first warp), which also adds
 // the nodes' weights to the window's where the step is averaged; over several ranks the weights
 // are summed over them before the solve (ranks/device_reduce.hpp). Or inside a kernel that runs
 // whole steps (StepGrid, schedulers/device/whole_phases.cuh): each particle deposited for the
 // next step as it ends this one, and the solve between the grid's barriers.
 #pragma once
+
+#include <cub/warp/warp_scan.cuh>
 
 #include "core/cuda_check.hpp"
 #include "core/grid_shape.hpp"
@@ -32,6 +35,40 @@ inline constexpr size_t kStepSharedBytes = 36 * 1024;
 // The largest mesh StepGrid solves in shared memory (32 bytes a node, 16 KB: every case's 512
 // cells at most).
 inline constexpr uint32_t kStepSolveNodes = 513;
+
+// field.hpp's double charge sums P_0 .. P_N of one mesh by the block's first warp, each lane
+// summing a run of consecutive nodes in three passes (q, then Q, then P), the runs joined by warp
+// scans: the same integers as the host's loop. Every thread of the block calls it; a
+// __syncthreads after it orders the sums before their reads.
+__device__ inline void double_charge_sums_by_warp(const Mesh& m, const int64_t* net,
+                                                  ChargeSum* p) {
+  using QScan = cub::WarpScan<int64_t>;
+  using PScan = cub::WarpScan<ChargeSum>;
+  __shared__ typename QScan::TempStorage q_scan;
+  __shared__ typename PScan::TempStorage p_scan;
+  if (threadIdx.x >= 32) return;
+  const uint32_t nodes = m.cells + 1, run = (nodes + 31) / 32;
+  const uint32_t first = min(threadIdx.x * run, nodes), end = min(first + run, nodes);
+  int64_t q_run = 0;
+  for (uint32_t j = first; j < end; ++j)
+    q_run += interior_charge(m, net, j);
+  int64_t q_before;  // Q_{first - 1}
+  QScan(q_scan).ExclusiveSum(q_run, q_before);
+  ChargeSum p_run = 0;  // the run's Q_j, those below N
+  int64_t q = q_before;
+  for (uint32_t j = first; j < end; ++j) {
+    q += interior_charge(m, net, j);
+    if (j < m.cells) p_run += q;
+  }
+  ChargeSum p_sum;  // P_first
+  PScan(p_scan).ExclusiveSum(p_run, p_sum);
+  q = q_before;
+  for (uint32_t j = first; j < end; ++j) {
+    p[j] = p_sum;
+    q += interior_charge(m, net, j);
+    p_sum += q;
+  }
+}
 
 __device__ inline void add_weights(const Mesh& m, double x, unsigned long long* nodes) {
   double frac;
@@ -70,23 +107,26 @@ __global__ void deposit_weights(const Particle* ps, uint64_t n, Mesh m, uint32_t
   }
 }
 
-// The field of replica blockIdx.x from its weights: the net charge by the block, the solve by its
-// first thread, then the window's sums by the block. `net`, `d` and `phi` are scratch of a mesh
-// per replica. A template (of its block size), as every kernel of a header is, so that every CUDA
-// unit that includes it may instantiate it.
+// The field of replica blockIdx.x from its weights: the net charge by the block, its double sums
+// by the first warp, the potential and the field by the block, then the window's sums. `net`,
+// `sums` and `phi` are scratch of a mesh per replica. A template (of its block size), as every
+// kernel of a header is, so that every CUDA unit that includes it may instantiate it.
 template <uint32_t kThreads>
 __global__ void __launch_bounds__(kThreads)
     solve_on_device(Mesh m, uint32_t all, const int64_t* weights, double rhs_scale,
-                    double wall_scale, double voltage, PoissonFactors f, int64_t* net, double* d,
-                    double* phi, double* field, int64_t* window, bool average) {
+                    double wall_scale, double voltage, int64_t* net, ChargeSum* sums, double* phi,
+                    double* field, int64_t* window, bool average) {
   const uint32_t nodes = m.cells + 1, mesh = blockIdx.x * nodes;
   for (uint32_t j = threadIdx.x; j < nodes; j += kThreads)
     net[mesh + j] = weights[all + mesh + j] - weights[mesh + j];
   __syncthreads();
-  if (threadIdx.x == 0) {
-    solve_field(m, net + mesh, rhs_scale, wall_scale, voltage, f, d + mesh, phi + mesh,
-                field + mesh);
-  }
+  double_charge_sums_by_warp(m, net + mesh, sums + mesh);
+  __syncthreads();
+  for (uint32_t j = threadIdx.x; j < nodes; j += kThreads)
+    phi[mesh + j] = potential_at(m, sums + mesh, rhs_scale, voltage, j);
+  __syncthreads();
+  for (uint32_t j = threadIdx.x; j < nodes; j += kThreads)
+    field[mesh + j] = field_at_node(m, net + mesh, wall_scale, phi + mesh, j);
   if (average) {
     for (uint32_t j = threadIdx.x; j < nodes; j += kThreads) {
       window[mesh + j] += weights[mesh + j];
@@ -94,7 +134,6 @@ __global__ void __launch_bounds__(kThreads)
     }
   }
 }
-
 
 // The grid work of whole steps inside one kernel (schedulers/device/whole_phases.cuh). The
 // weights of a step are deposited, as the step before ends, into the buffers of the step's
@@ -112,9 +151,9 @@ struct StepGrid {
   const double* voltage;  // each step's from first_step
   uint32_t first_step, average_from;
   double rhs_scale, wall_scale;
-  PoissonFactors f;
   int64_t* net;
-  double *d, *phi, *field;
+  ChargeSum* sums;
+  double *phi, *field;
 
   // Shared memory a block sums its deposits in: both species' nodes of every replica, or none
   // (each deposit then an add to the block's copy in device memory).
@@ -166,35 +205,30 @@ struct StepGrid {
 
   // Block b solves replicas b, b + G, ... (G blocks); the grid empties the next step's weights
   // and adds this step's to the window's where it is averaged. A mesh of up to kStepSolveNodes
-  // nodes is solved in shared memory, where the sweeps' loads need not wait for the stores before
-  // them (distinct arrays); a larger one in the device's scratch.
+  // nodes is solved in shared memory, a larger one in the device's scratch.
   __device__ void solve(uint32_t step) const {
     __shared__ int64_t shared_net[kStepSolveNodes];
-    __shared__ double shared_g[kStepSolveNodes], shared_d[kStepSolveNodes],
-        shared_phi[kStepSolveNodes];
+    __shared__ ChargeSum shared_sums[kStepSolveNodes];
+    __shared__ double shared_phi[kStepSolveNodes];
     const auto* now = reinterpret_cast<const int64_t*>(weights[step & 1]);
     const uint32_t nodes = m.cells + 1;
     const bool in_shared = nodes <= kStepSolveNodes;
     for (uint32_t r = blockIdx.x; r < replicas; r += gridDim.x) {
       const uint32_t mesh = r * nodes;
       int64_t* q = in_shared ? shared_net : net + mesh;
-      for (uint32_t j = threadIdx.x; j < nodes; j += blockDim.x) {
+      ChargeSum* p = in_shared ? shared_sums : sums + mesh;
+      double* potential = in_shared ? shared_phi : phi + mesh;
+      for (uint32_t j = threadIdx.x; j < nodes; j += blockDim.x)
         q[j] = weight(now, all + mesh + j) - weight(now, mesh + j);
-        if (in_shared) shared_g[j] = f.g[j];
-      }
       __syncthreads();
-      double* p = in_shared ? shared_phi : phi + mesh;
-      if (threadIdx.x == 0) {
-        const double v = voltage[step - first_step];
-        if (in_shared) {
-          solve_potential(m, shared_net, rhs_scale, v, {shared_g}, shared_d, shared_phi);
-        } else {
-          solve_potential(m, q, rhs_scale, v, f, d + mesh, p);
-        }
-      }
+      double_charge_sums_by_warp(m, q, p);
+      __syncthreads();
+      const double v = voltage[step - first_step];
+      for (uint32_t j = threadIdx.x; j < nodes; j += blockDim.x)
+        potential[j] = potential_at(m, p, rhs_scale, v, j);
       __syncthreads();
       for (uint32_t j = threadIdx.x; j < nodes; j += blockDim.x)
-        field[mesh + j] = field_at_node(m, q, wall_scale, p, j);
+        field[mesh + j] = field_at_node(m, q, wall_scale, potential, j);
       __syncthreads();  // the shared arrays are read before the next replica's fill
     }
     unsigned long long* next = weights[(step + 1) & 1];
@@ -221,11 +255,11 @@ class CcpSim::DeviceState {
         e_sigma_(setup_.electron_sigma().size(), "ccp's electron cross sections"),
         i_energy_(setup_.ion_energy().size(), "ccp's ion cross sections"),
         i_sigma_(setup_.ion_sigma().size(), "ccp's ion cross sections"),
-        factors_(nodes_, "ccp's Poisson factors"),
         weights_(2 * all_, "ccp's node weights"),
         window_(2 * all_, "ccp's averaged node weights"),
         net_(all_, "ccp's net charge"),
-        scratch_(2 * all_, "ccp's Poisson scratch"),
+        sums_(all_, "ccp's double charge sums"),
+        phi_(all_, "ccp's potential"),
         field_(all_, "ccp's field"),
         step_weights_(2 * ccp::kStepCopies * 2 * all_, "ccp's node weights of two steps"),
         voltages_("ccp's electrode voltages of a launch") {
@@ -233,7 +267,6 @@ class CcpSim::DeviceState {
     e_sigma_.copy_from_host(setup_.electron_sigma());
     i_energy_.copy_from_host(setup_.ion_energy());
     i_sigma_.copy_from_host(setup_.ion_sigma());
-    factors_.copy_from_host(setup_.factors().data(), setup_.factors().size());
     SB_CUDA_CHECK(cudaMemsetAsync(window_.data(), 0, 2 * all_ * sizeof(int64_t), stream));
     SB_CUDA_CHECK(cudaMemsetAsync(field_.data(), 0, all_ * sizeof(double), stream));
   }
@@ -266,8 +299,8 @@ class CcpSim::DeviceState {
     const bool average = setup_.in_window(w);
     ccp::solve_on_device<ccp::kSolveBlock><<<setup_.replicas(), ccp::kSolveBlock, 0, stream>>>(
         m, all_, weights_.data(), setup_.rhs_scale(), setup_.wall_scale(),
-        setup_.voltage_at(w.start), {factors_.data()}, net_.data(), scratch_.data(),
-        scratch_.data() + all_, field_.data(), window_.data(), average);
+        setup_.voltage_at(w.start), net_.data(), sums_.data(), phi_.data(), field_.data(),
+        window_.data(), average);
     SB_CUDA_CHECK(cudaGetLastError());
     if (average) ++steps_;
   }
@@ -298,10 +331,9 @@ class CcpSim::DeviceState {
             setup_.average_from(),
             setup_.rhs_scale(),
             setup_.wall_scale(),
-            {factors_.data()},
             net_.data(),
-            scratch_.data(),
-            scratch_.data() + all_,
+            sums_.data(),
+            phi_.data(),
             field_.data()};
   }
 
@@ -317,9 +349,10 @@ class CcpSim::DeviceState {
   const ccp::Setup& setup_;
   cudaStream_t stream_;
   uint32_t nodes_, all_;  // a mesh's nodes, and every replica's
-  DeviceBuffer<double> e_energy_, e_sigma_, i_energy_, i_sigma_, factors_;
+  DeviceBuffer<double> e_energy_, e_sigma_, i_energy_, i_sigma_;
   DeviceBuffer<int64_t> weights_, window_, net_;
-  DeviceBuffer<double> scratch_, field_;
+  DeviceBuffer<ccp::ChargeSum> sums_;
+  DeviceBuffer<double> phi_, field_;
   DeviceBuffer<int64_t> step_weights_;
   DeviceBuffer<double> voltages_;
   std::vector<double> voltage_steps_;

@@ -1,8 +1,8 @@
 // ccp's field (docs/physics.md, "ccp: the Turner helium discharge"), what host and device share:
 // linear (cloud-in-cell) weights on the nodes of a uniform 1D mesh, counted in 32-bit fixed point
 // so that a deposit is an integer sum, the same in any order; the potential between a grounded
-// electrode (x = 0) and a driven one (x = L) by a direct tridiagonal (Thomas) solve; the field at
-// the nodes, and a particle's read of it.
+// electrode (x = 0) and a driven one (x = L) by the tridiagonal system's exact solution from
+// double sums of the charge; the field at the nodes, and a particle's read of it.
 #pragma once
 
 #include <cstdint>
@@ -43,35 +43,56 @@ SB_HD inline double gather(const Mesh& m, const double* e, double x) {
   return e[j] * (1.0 - frac) + e[j + 1] * frac;
 }
 
-// The constant elimination factors of the Poisson matrix (-1, 2, -1), interior nodes 1 .. N-1:
-// g[1] = 1/2, g[j] = 1 / (2 - g[j-1]). Computed once on the host.
-struct PoissonFactors {
-  const double* g;  // g[0] unused
-};
+// The potential by the exact solution of the three-point Laplacian's tridiagonal system (-1, 2, -1)
+// over the interior nodes 1 .. N-1 with phi[0] = 0 and phi[N] = voltage: with q the interior
+// nodes' net charge (ions less electrons, in weight units; rhs_scale turns one into rho dx^2 /
+// eps0), Q_k = q_1 + ... + q_k (Q_0 = 0) and P_j = Q_0 + ... + Q_{j-1},
+//   phi_j = j D - rhs_scale P_j,  D = (voltage + rhs_scale P_N) / N,
+// as the differences phi_j - phi_{j-1} fall by rhs_scale q_j at each interior node. P is a double
+// sum of integers, exact in 128 bits (the same in any order, so a block may sum it in parallel
+// while the host sums it in a loop); each phi_j then rounds on its own, the same on host and
+// device, and none depends on the one before it.
+__extension__ typedef __int128 ChargeSum;
 
-// The potential at every node from the interior nodes' net charge (ions less electrons, in
-// weight units: rhs_scale turns one into the right side rho dx^2 / eps0), with phi[0] = 0 and
-// phi[N] = voltage; d is scratch of N + 1 values. Each sweep carries its last value in a register
-// rather than reading it back from d or phi: the same arithmetic, without a memory round trip in
-// the dependent chain (it runs on one GPU thread).
+// q at node j where it enters the system: the interior nodes' net charge, none at the electrodes.
+SB_HD inline int64_t interior_charge(const Mesh& m, const int64_t* net, uint32_t j) {
+  return j == 0 || j >= m.cells ? 0 : net[j];
+}
+
+// P_j for j = 0 .. N into p, by one thread in node order.
+SB_HD inline void double_charge_sums(const Mesh& m, const int64_t* net, ChargeSum* p) {
+  int64_t q_sum = 0;  // Q_{j-1}
+  ChargeSum p_sum = 0;
+  for (uint32_t j = 0; j <= m.cells; ++j) {
+    p[j] = p_sum;
+    q_sum += interior_charge(m, net, j);
+    p_sum += q_sum;
+  }
+}
+
+// A 128-bit sum as the nearest double to its high half's value plus the nearest to its low half's:
+// two correctly rounded conversions, the same on host and device.
+SB_HD inline double to_double(ChargeSum v) {
+  const auto high = static_cast<int64_t>(v >> 64);
+  const auto low = static_cast<uint64_t>(v);
+  return static_cast<double>(high) * 18446744073709551616.0 + static_cast<double>(low);
+}
+
+// phi_j from the double sums p (P_0 .. P_N).
+SB_HD inline double potential_at(const Mesh& m, const ChargeSum* p, double rhs_scale,
+                                 double voltage, uint32_t j) {
+  if (j == 0) return 0;
+  if (j == m.cells) return voltage;
+  const double slope = (voltage + rhs_scale * to_double(p[m.cells])) / m.cells;
+  return static_cast<double>(j) * slope - rhs_scale * to_double(p[j]);
+}
+
+// The potential at every node (p is scratch of N + 1 sums).
 SB_HD inline void solve_potential(const Mesh& m, const int64_t* net, double rhs_scale,
-                                  double voltage, PoissonFactors f, double* d, double* phi) {
-  const uint32_t n = m.cells;
-  double carried = 0;
-  d[0] = 0;
-  for (uint32_t j = 1; j < n; ++j) {
-    double rhs = static_cast<double>(net[j]) * rhs_scale;
-    if (j == n - 1) rhs = rhs + voltage;
-    carried = (rhs + carried) * f.g[j];
-    d[j] = carried;
-  }
-  phi[0] = 0;
-  phi[n] = voltage;
-  phi[n - 1] = carried;
-  for (uint32_t j = n - 1; j-- > 1;) {
-    carried = d[j] + f.g[j] * carried;
-    phi[j] = carried;
-  }
+                                  double voltage, ChargeSum* p, double* phi) {
+  double_charge_sums(m, net, p);
+  for (uint32_t j = 0; j <= m.cells; ++j)
+    phi[j] = potential_at(m, p, rhs_scale, voltage, j);
 }
 
 // The field at node j from the potential: central differences inside, and at the electrodes
@@ -84,11 +105,11 @@ SB_HD inline double field_at_node(const Mesh& m, const int64_t* net, double wall
   return (phi[j - 1] - phi[j + 1]) * (0.5 * m.inv_dx);
 }
 
-// The potential, then the field `e` at every node.
+// The potential, then the field `e` at every node (p is scratch of N + 1 sums).
 SB_HD inline void solve_field(const Mesh& m, const int64_t* net, double rhs_scale,
-                              double wall_scale, double voltage, PoissonFactors f, double* d,
-                              double* phi, double* e) {
-  solve_potential(m, net, rhs_scale, voltage, f, d, phi);
+                              double wall_scale, double voltage, ChargeSum* p, double* phi,
+                              double* e) {
+  solve_potential(m, net, rhs_scale, voltage, p, phi);
   for (uint32_t j = 0; j <= m.cells; ++j)
     e[j] = field_at_node(m, net, wall_scale, phi, j);
 }

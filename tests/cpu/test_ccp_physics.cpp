@@ -65,9 +65,9 @@ TEST(CcpField, ThePoissonSolveWithTheRfElectrodeIsExactForAUniformCharge) {
   std::vector<int64_t> net(n + 1, int64_t{3} << 32);
   net[0] = net[n] = int64_t{3} << 31;  // half cells
   const double rhs = 2.5e-12, wall = rhs / m.dx, voltage = 170;
-  std::vector<double> d(n + 1), phi(n + 1), e(n + 1);
-  ccp::solve_field(m, net.data(), rhs, wall, voltage, {s.factors().data()}, d.data(), phi.data(),
-                   e.data());
+  std::vector<ccp::ChargeSum> sums(n + 1);
+  std::vector<double> phi(n + 1), e(n + 1);
+  ccp::solve_field(m, net.data(), rhs, wall, voltage, sums.data(), phi.data(), e.data());
   const double a = 3 * ccp::kWeightScale * rhs / (m.dx * m.dx);  // rho / eps0
   const double b = voltage / m.length + a * m.length / 2;
   for (uint32_t j = 0; j <= n; ++j) {
