@@ -81,10 +81,15 @@ void refuse_mistyped_values(const std::string& path, const std::string& where, c
     check(value[i], fmt::format("{}[{}]", where, i));
 }
 
-// The axes of one sub-sweep, every value checked by its parameter whether or not the parameter
-// applies to the job's sims and schedulers.
+// The sims and schedulers a job names (its fallback schedulers too), as runs that check its axes.
+using JobOwners = std::vector<RunConfig>;
+
+// The axes of one sub-sweep, every value checked by each of the job's sims and schedulers that
+// reads its parameter, whether or not a point of them runs here (a GPU scheduler's knob on a
+// machine without a GPU), so that a refusal names the owner whose values it breaks; an axis that
+// none of them reads is checked all the same, by every owner that declares it (check_unread).
 std::vector<Axis> read_axes(const std::string& path, const std::string& where, const Json& axes,
-                            uint64_t max_points) {
+                            uint64_t max_points, const JobOwners& owners) {
   std::vector<std::string> keys;
   for (const Parameter& q : parameters())
     keys.push_back(q.key);
@@ -99,9 +104,20 @@ std::vector<Axis> read_axes(const std::string& path, const std::string& where, c
     }
     refuse_mistyped_values(path, where + "." + text.key, axes.at(text.key), *p);
     Axis axis{text.key, p, std::move(text.values)};
-    RunConfig scratch;
-    for (const auto& [at, value] : axis.values)
-      axis.parameter->set(scratch, printable(path) + ": " + at, value);
+    bool read = false;
+    for (const RunConfig& owner : owners) {
+      const Parameter* q = parameter_for(axis.key, owner);
+      if (q == nullptr || !applies(*q, owner)) continue;
+      read = true;
+      RunConfig scratch = owner;
+      for (const auto& [at, value] : axis.values)
+        q->set(scratch, printable(path) + ": " + at, value);
+    }
+    if (!read) {
+      RunConfig scratch = owners.front();
+      for (const auto& [at, value] : axis.values)
+        p->set(scratch, printable(path) + ": " + at, value);
+    }
     out.push_back(std::move(axis));
   }
   return out;
@@ -316,18 +332,29 @@ Job job_of(const std::string& path, const Json& job_doc, bool have_gpu, uint64_t
   read_job_header(path, doc, job_keys(), {"sims", "schedulers", "axes"}, job);
   const std::vector<std::string> sims = known_names(path, doc, "sims", find_sim);
   std::vector<std::string> schedulers = known_names(path, doc, "schedulers", find_scheduler);
+  std::vector<std::string> named_schedulers = schedulers;
   if (doc.contains("fallback_schedulers")) {
     const std::vector<std::string> fallback =
         known_names(path, doc, "fallback_schedulers", find_scheduler);
+    named_schedulers.insert(named_schedulers.end(), fallback.begin(), fallback.end());
     if (!have_gpu) {
       job.skipped.push_back(fmt::format("no CUDA device: running fallback_schedulers instead of {}",
                                         fmt::join(schedulers, ", ")));
       schedulers = fallback;
     }
   }
+  JobOwners owners;
+  for (const std::string& sim : sims) {
+    for (const std::string& scheduler : named_schedulers) {
+      RunConfig c;
+      c.sim = sim;
+      c.scheduler = scheduler;
+      owners.push_back(c);
+    }
+  }
   std::vector<std::pair<std::string, std::vector<Axis>>> sweeps;
   for (const auto& [where, axes] : sub_sweeps(path, doc.at("axes")))
-    sweeps.emplace_back(where, read_axes(path, where, *axes, max_points));
+    sweeps.emplace_back(where, read_axes(path, where, *axes, max_points, owners));
   const std::vector<RunConfig> bases = runnable(sims, schedulers, have_gpu, job.skipped);
 
   // How many points there are, before any is built.

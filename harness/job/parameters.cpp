@@ -76,23 +76,18 @@ const DeclaredParameter* own_declaration(const Parameter& p, const RunConfig& c)
   return nullptr;
 }
 
-// Checks and stores a value for `p` as the run's owner declares it. An owner that does not
-// declare it (a job's axis checked before its points exist, a knob given to a scheduler that
-// ignores it) takes the first declaration that accepts the value; with none, the message names
-// every value that some declaration of a choice accepts.
-void set_declared(const Parameter& p, RunConfig& c, const std::string& where,
-                  const std::string& text) {
-  // Where owners declare it each their own way, the message names whose values it gives.
-  if (const DeclaredParameter* d = own_declaration(p, c)) {
-    const bool shared = std::all_of(p.declarations.begin(), p.declarations.end(),
-                                    [d](const auto& other) { return other.second == d; });
-    return d->set(c, shared ? where : fmt::format("{} ({})", where, owner(p, c)), text);
-  }
+// Checks a value for `p`, given where no owner of it reads it (a job's axis that applies to none
+// of its points, an option the run's sim or scheduler will refuse), by every owner that declares
+// it, and stores it nowhere: a bad value is still bad input, and the run that does not read it
+// refuses it after (check_parameters). With no owner that accepts it, the message names every
+// value that some declaration of a choice accepts.
+void check_unread(const Parameter& p, const std::string& where, const std::string& text) {
   std::vector<std::string> choices;
   bool all_choices = true;
   for (const auto& [name, d] : p.declarations) {
+    RunConfig scratch;
     try {
-      return d->set(c, where, text);
+      return d->set(scratch, where, text);
     } catch (const UsageError&) {
       all_choices = all_choices && d->kind == ValueKind::kChoice;
       for (const std::string& v : d->choices) {
@@ -101,10 +96,26 @@ void set_declared(const Parameter& p, RunConfig& c, const std::string& where,
     }
   }
   // Declarations of different kinds: the first one's message (it refused the value above).
-  if (!all_choices) p.declarations.front().second->set(c, where, text);
+  if (!all_choices) {
+    RunConfig scratch;
+    p.declarations.front().second->set(scratch, where, text);
+  }
   throw UsageError(fmt::format(
       "{}: '{}' is not accepted by any {} that reads it; accepted: {}", where, printable(text),
       p.scope == ParameterScope::kSim ? "sim" : "scheduler", fmt::join(choices, ", ")));
+}
+
+// Checks and stores a value for `p` as the run's owner declares it: its sim for a sim's parameter,
+// its scheduler for a scheduler's own, the one declaration of what every run or the GPU driver
+// reads. Where the owner does not declare it, check_unread.
+void set_declared(const Parameter& p, RunConfig& c, const std::string& where,
+                  const std::string& text) {
+  const DeclaredParameter* d = own_declaration(p, c);
+  if (d == nullptr) return check_unread(p, where, text);
+  // Where owners declare it each their own way, the message names whose values it gives.
+  const bool shared = std::all_of(p.declarations.begin(), p.declarations.end(),
+                                  [d](const auto& other) { return other.second == d; });
+  d->set(c, shared ? where : fmt::format("{} ({})", where, owner(p, c)), text);
 }
 
 // The row of a key from its declarations. Owners that share a parameter share its declaration

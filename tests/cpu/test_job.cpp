@@ -93,11 +93,24 @@ TEST(Job, PolicyAxisNamesAPolicyOfTheSchedulers) {
                                     "accepted: default, sm90, steps-16, regs-80"),
             std::string::npos)
       << refusal("pool-64");
-  EXPECT_NE(refusal("fastest").find("axes.policy: 'fastest' is not accepted by any scheduler that "
-                                    "reads it; accepted: default, sm90, steps-16, pool-64, "
-                                    "no-tail, min-lanes-8, regs-80"),
+  // No scheduler's: the first of the job's that reads it refuses it, as its owner.
+  EXPECT_NE(refusal("fastest").find("axes.policy (dynamic-warp): 'fastest' is not accepted; "
+                                    "accepted: default, sm90, steps-16, regs-80"),
             std::string::npos)
       << refusal("fastest");
+  // An axis that none of the job's schedulers reads is checked by every one that declares it.
+  try {
+    load_job(dir.write("k.json", R"({"sims": ["mvp"], "schedulers": ["cpu-serial"],
+      "axes": {"init_n": 10, "steps": 5, "policy": "fastest"}})"),
+             true);
+    ADD_FAILURE() << "a policy that no scheduler has was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("axes.policy: 'fastest' is not accepted by any scheduler "
+                                         "that reads it; accepted: default, sm90, steps-16, "
+                                         "pool-64, no-tail, min-lanes-8, regs-80"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Job, RangesLinearAndLog) {
