@@ -22,4 +22,5 @@
   X(dynamic_warp)          \
   X(event_compact)         \
   X(persistent_cycle)      \
+  X(graph_cycle)           \
   X(bound)

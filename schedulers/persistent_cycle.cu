@@ -17,10 +17,10 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
-#include <cstring>
 #include <optional>
 
 #include "core/grid_shape.hpp"
+#include "schedulers/device/cycle_step.cuh"
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
 #include "schedulers/device/launch_parameters.hpp"
@@ -64,9 +64,6 @@ const DeclaredParameter& cycle_blocks() {
   return p;
 }
 
-// The partial sums a launch may keep: a record and the sim's sums of every block for each phase.
-inline constexpr size_t kPartialBytes = size_t{64} << 20;
-
 // The kernel's own counters. Step s of a launch stores its particles at length[s % 3], zeroed
 // during step s - 1 (whose own count is read after its barrier, and the one before it was read
 // before the barrier ahead of that); stop[s % 3] is one thread's reading of the run's stop
@@ -105,104 +102,17 @@ struct CycleLaunch {
   Grid grid;
 };
 
-// v from the lane `delta` above, for any trivially copyable value.
-template <class T>
-__device__ T shuffle_down(const T& v, unsigned int delta) {
-  constexpr size_t kWords = (sizeof(T) + 3) / 4;
-  uint32_t words[kWords] = {};
-  memcpy(words, &v, sizeof(T));
-  for (uint32_t& w : words)
-    w = __shfl_down_sync(0xffffffffu, w, delta);
-  T out;
-  memcpy(&out, words, sizeof(T));
-  return out;
-}
-
-// The sum of every thread's v over the block, in thread 0: over each warp by shuffles, then over
-// the warps' sums by the first warp's. Every thread of the block calls it; T() is the sum of none.
-template <class T>
-__device__ T block_sum(T v) {
-  if constexpr (std::is_same_v<T, NoPhaseSums>) {
-    return v;
-  } else {
-    __shared__ alignas(alignof(T)) unsigned char raw[32 * sizeof(T)];
-    T* warps = reinterpret_cast<T*>(raw);
-    const uint32_t lane = threadIdx.x % 32;
-    for (unsigned int d = 16; d > 0; d /= 2)
-      v = v + shuffle_down(v, d);
-    if (lane == 0) memcpy(&warps[threadIdx.x / 32], &v, sizeof(T));
-    __syncthreads();
-    if (threadIdx.x < 32) {
-      v = T{};
-      if (lane < blockDim.x / 32) memcpy(&v, &warps[lane], sizeof(T));
-      for (unsigned int d = 16; d > 0; d /= 2)
-        v = v + shuffle_down(v, d);
-    }
-    __syncthreads();
-    return v;
-  }
-}
-
-// v summed over this lane and those below it in the warp.
-__device__ inline uint32_t inclusive_warp_sum(uint32_t v) {
-  const uint32_t lane = threadIdx.x % 32;
-  for (uint32_t d = 1; d < 32; d *= 2) {
-    const uint32_t below = __shfl_up_sync(0xffffffffu, v, d);
-    if (lane >= d) v += below;
-  }
-  return v;
-}
-
-// Slots for this thread's `count` particles (0, 1 or 2) at `counter`, one atomic add for the
-// whole block: the first of them. Where they pass the capacity the run's overflow flag is set
-// and the run fails with CapacityError; slots at and past it are not stored. Every thread of the
-// block calls it.
-template <class Sim>
-__device__ SlotIndex claim_in_block(const DevicePhase<Sim>& ph, SlotIndex& counter,
-                                    uint32_t count) {
-  __shared__ uint32_t warp_first[32];
-  __shared__ SlotIndex block_first;
-  const uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  uint32_t through = inclusive_warp_sum(count);  // this lane's and those below it
-  if (lane == 31) warp_first[warp] = through;
-  __syncthreads();
-  if (warp == 0) {  // the warps' totals to their firsts, by the first warp
-    const uint32_t of_warp = lane < blockDim.x / 32 ? warp_first[lane] : 0;
-    const uint32_t upto = inclusive_warp_sum(of_warp);
-    const uint32_t total = __shfl_sync(0xffffffffu, upto, 31);
-    if (lane < blockDim.x / 32) warp_first[lane] = upto - of_warp;
-    if (lane == 0) {
-      block_first = total == 0 ? 0 : add_to_counter(counter, total);
-      if (block_first + total > ph.capacity) {
-        DeviceAtomicU32(ph.counters->overflow).store(kSlotsFull, cuda::memory_order_relaxed);
-      }
-    }
-  }
-  __syncthreads();
-  const SlotIndex first = block_first + warp_first[warp] + through - count;
-  __syncthreads();  // read before the next claim writes them
-  return first;
-}
-
 template <class Sim, class Grid, class Barrier, int kBound>
 __global__ void SB_BLOCK_BOUND(kBound) persistent_cycle(CycleLaunch<Sim, Grid> a) {
-  using Particle = typename Sim::Particle;
   constexpr bool kGrid = !std::is_same_v<Grid, NoStepGrid<Sim>>;
-  const SlotIndex stride = SlotIndex{gridDim.x} * blockDim.x;
-  const SlotIndex rank = SlotIndex{blockIdx.x} * blockDim.x + threadIdx.x;
   const SlotIndex capacity = a.first.capacity;
-  const bool leader = rank == 0;
+  const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
   SlotIndex n = a.n, claimed = a.n;
   uint32_t s = 0;  // steps this launch has taken
   extern __shared__ unsigned long long grid_sums[];
   unsigned long long* shared = a.grid.shared_bytes() > 0 ? grid_sums : nullptr;
   if constexpr (kGrid) {
-    a.grid.begin_deposits(shared);
-    __syncthreads();
-    for (SlotIndex i = rank; i < n; i += stride)
-      a.grid.deposit(a.lists[0][i], a.first.window.start, shared);
-    __syncthreads();
-    a.grid.end_deposits(shared, a.first.window.start);
+    deposit_all<Sim>(a.grid, a.lists[0], n, a.first.window.start, shared);
     Barrier::sync();
   }
   for (uint32_t k = 0; k < a.phases; ++k) {
@@ -216,41 +126,13 @@ __global__ void SB_BLOCK_BOUND(kBound) persistent_cycle(CycleLaunch<Sim, Grid> a
         a.grid.solve(t);
         Barrier::sync();
       }
-      const Particle* from = a.lists[s & 1];
-      Particle* to = a.lists[(s + 1) & 1];
       SlotIndex& length = a.state->length[s % 3];
       if (leader) {
         a.state->length[(s + 1) % 3] = 0;
         a.state->stop[s % 3] = stop_requested(ph);
       }
-      const bool last = t + 1 == ph.window.end;
-      // The block walks the list together, as claim_in_block needs.
-      for (SlotIndex base = SlotIndex{blockIdx.x} * blockDim.x; base < n; base += stride) {
-        const SlotIndex i = base + threadIdx.x;
-        Particle p{}, child{};
-        bool kept = false, spawned = false;
-        if (i < n) {
-          p = from[i];
-          if (has_work(p.tag, ph.window)) spawned = step_once(ph, p, child);
-          kept = is_alive(p.tag);
-          if (!kept) {
-            ++mine.died;
-            mine.steps += steps_in_phase(p, ph.window);
-          }
-          mine.spawned += spawned ? 1 : 0;
-        }
-        const SlotIndex slot = claim_in_block(ph, length, (kept ? 1u : 0u) + (spawned ? 1u : 0u));
-        const auto store = [&](const Particle& q, SlotIndex at) {
-          if (at < capacity) to[at] = q;
-          if constexpr (kGrid) a.grid.deposit(q, t + 1, shared);
-          if (last) {
-            mine.steps += steps_in_phase(q, ph.window);
-            if constexpr (Observes<Sim>::value) sums = sums + Sim::phase_sums(q, ph.params, ph.window);
-          }
-        };
-        if (kept) store(p, slot);
-        if (spawned) store(child, slot + (kept ? 1 : 0));
-      }
+      move_step(ph, a.grid, a.lists[s & 1], a.lists[(s + 1) & 1], n, length, t,
+                t + 1 == ph.window.end, shared, mine, sums);
       if constexpr (kGrid) {
         __syncthreads();
         a.grid.end_deposits(shared, t + 1);
@@ -277,22 +159,6 @@ __global__ void SB_BLOCK_BOUND(kBound) persistent_cycle(CycleLaunch<Sim, Grid> a
     a.state->n = n;
     a.state->claimed = claimed;
   }
-}
-
-// Each phase's record and sums from its blocks' partial ones: a thread a phase.
-template <class Sums>
-__global__ void sum_partials(const PhaseRecord* records, const Sums* sums, uint32_t blocks,
-                             uint32_t phases, PhaseRecord* record_out, Sums* sums_out) {
-  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= phases) return;
-  PhaseRecord r{};
-  Sums s{};
-  for (uint32_t b = 0; b < blocks; ++b) {
-    r = r + records[SlotIndex{k} * blocks + b];
-    s = s + sums[SlotIndex{k} * blocks + b];
-  }
-  record_out[k] = r;
-  sums_out[k] = s;
 }
 
 // The kernel for the configured block and barrier with `shared_bytes` of the grid work's shared
@@ -406,9 +272,7 @@ class PersistentCycle {
           s.config.block_size));
     }
     // The grid work's shared memory only makes the grid smaller.
-    const size_t per_phase = size_t{plain_.grid()} * (sizeof(PhaseRecord) + sizeof(Sums));
-    phases_ = static_cast<uint32_t>(std::clamp<uint64_t>(
-        kPartialBytes / per_phase, 1, launch_phases().whole(s.config)));
+    phases_ = phases_within_partials<Sim>(plain_.grid(), launch_phases().whole(s.config));
   }
 
   uint32_t phases_per_launch() const { return phases_; }

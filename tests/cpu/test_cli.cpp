@@ -292,7 +292,7 @@ TEST(Cli, ListJsonIsTheCatalog) {
   std::map<std::string, std::string> kinds;
   for (const auto& s : c["schedulers"])
     kinds[s["name"]] = s["kind"];
-  EXPECT_EQ(kinds.size(), 18u);
+  EXPECT_EQ(kinds.size(), 19u);
   EXPECT_EQ(kinds["bound"], "yardstick");
   EXPECT_EQ(kinds["dynamic-warp"], "gpu");
   EXPECT_EQ(kinds["cpu-serial"], "cpu");

@@ -829,6 +829,46 @@ TEST(GpuPersistentCycle, EveryGridAndBarrierGivesCpuSerialsRun) {
   }
 }
 
+// graph-cycle replays a graph of --graph-steps of ccp's steps, the field solved by a kernel of
+// it: graphs of 1 step, of 7 (which a launch's steps do not fill) and of more steps than a launch
+// has, with one replica and with four, give cpu-serial's run (particles, counts, the observables
+// of every RF period and the benchmark's summary).
+TEST(GpuGraphCycle, EveryGraphLengthGivesCpuSerialsRun) {
+  SB_REQUIRE_CUDA_DEVICE();
+  const DeclaredParameter& length = *find_scheduler("graph-cycle").declared.front();
+  ASSERT_EQ(length.key, "graph_steps");
+  for (const uint64_t replicas : {1u, 4u}) {
+    RunConfig c = engine_cases::ccp(1, 4000 * replicas, 32, 200, 3);
+    for (const DeclaredParameter* p : find_sim("ccp").parameters) {
+      if (p->key == "replicas") p->set(c, replicas);
+    }
+    c.capacity = 4'000'000;
+    c.timeout_s = 60;
+    const Config config{replicas == 1 ? "ccp_case1_graphs" : "ccp_case1_4_replicas_graphs", c};
+    const RunResult& ref = reference(config);
+    ASSERT_TRUE(ref.summary);
+    for (const uint64_t steps : {1u, 7u, 4096u}) {
+      RunConfig one = c;
+      one.scheduler = "graph-cycle";
+      length.set(one, steps);
+      RunOptions keep;
+      keep.keep_particles = true;
+      const RunResult r = run(one, keep);
+      const std::string what = fmt::format("{} steps a graph", steps);
+      expect_cpu_serial_result(r, ref, "graph-cycle", std::string(config.name) + ", " + what);
+      EXPECT_EQ(r.observables, ref.observables) << what;
+      ASSERT_TRUE(r.summary) << what;
+      EXPECT_EQ(r.summary->values, ref.summary->values) << what;
+      EXPECT_EQ(r.summary->profiles, ref.summary->profiles) << what;
+      testing_support::summary().push_back(
+          {"graph-cycle = cpu-serial",
+           fmt::format("{}, {} ({} final)", config.name, what, ref.counts.final),
+           r.digest == ref.digest && r.observables == ref.observables ? "identical"
+                                                                       : "DIFFERENT"});
+    }
+  }
+}
+
 class GpuWatchdog : public testing::TestWithParam<std::string> {};
 
 // A run that outlasts --timeout fails with an error naming the scheduler and configuration,
@@ -859,7 +899,8 @@ TEST_P(GpuWatchdog, EndsARunThatDoesNotFinishInTime) {
 INSTANTIATE_TEST_SUITE_P(PersistentSchedulers, GpuWatchdog,
                          testing::Values("static-full", "dynamic-thread", "dynamic-block",
                                          "dynamic-warp", "gpu-iterate-global",
-                                         "gpu-iterate-organised", "persistent-cycle"),
+                                         "gpu-iterate-organised", "persistent-cycle",
+                                         "graph-cycle"),
                          [](const testing::TestParamInfo<std::string>& i) {
                            std::string name = i.param;
                            for (char& ch : name)
