@@ -844,7 +844,7 @@ TEST(GpuGraphCycle, EveryGraphLengthGivesCpuSerialsRun) {
       if (p->key == "replicas") p->set(c, replicas);
     }
     c.capacity = 4'000'000;
-    c.timeout_s = 60;
+    launch_knobs::timeout().set(c, 60);
     const Config config{replicas == 1 ? "ccp_case1_graphs" : "ccp_case1_4_replicas_graphs", c};
     const RunResult& ref = reference(config);
     ASSERT_TRUE(ref.summary);
