@@ -80,7 +80,7 @@ class StreamedRun {
               uint64_t lane_slots, uint32_t block)
       : c_(setup.config),
         lane_config_(lane_config(setup.config, lane_slots)),
-        setup_{lane_config_, setup.device, setup.stream, setup.watchdog},
+        setup_{lane_config_, setup.knobs, setup.device, setup.stream, setup.watchdog},
         state_(state),
         prm_(state.params()),
         store_(c_.capacity, "the particles in host memory (--capacity)"),
