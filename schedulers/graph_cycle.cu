@@ -171,7 +171,7 @@ class CycleGraph {
   // are taken, and its end.
   void run(const Launch& a) {
     const cudaStream_t stream = s_.stream;
-    const uint32_t block = s_.knobs.block_size;
+    const uint32_t block = s_.config.block_size;
     if constexpr (!std::is_same_v<Grid, NoStepGrid<Sim>>) {
       deposit_first<<<grid_, block, shared_bytes_, stream>>>(a);
       SB_CUDA_CHECK(cudaGetLastError());
@@ -189,7 +189,7 @@ class CycleGraph {
   // recorded rather than run; the executable graph made once and updated after, or made anew
   // where the chunk changed (a launch shorter than --graph-steps).
   void capture(const Launch& a, uint32_t chunk) {
-    const uint32_t block = s_.knobs.block_size;
+    const uint32_t block = s_.config.block_size;
     SB_CUDA_CHECK(cudaStreamBeginCapture(capture_, cudaStreamCaptureModeThreadLocal));
     for (uint32_t i = 0; i < chunk; ++i) {
       if constexpr (!std::is_same_v<Grid, NoStepGrid<Sim>>) {
@@ -239,10 +239,10 @@ class GraphCycle {
         sums_("graph-cycle's partial sums"),
         phase_records_("graph-cycle's counts of each phase"),
         phase_sums_("graph-cycle's sums of each phase") {
-    if (s.knobs.block_size % 32 != 0) {
+    if (s.config.block_size % 32 != 0) {
       throw UsageError(fmt::format(
           "--block-size {}: graph-cycle's blocks are whole warps; accepted: a multiple of 32",
-          s.knobs.block_size));
+          s.config.block_size));
     }
     // The grid work's shared memory only makes the grid smaller.
     phases_ = phases_within_partials<Sim>(plain_.grid(), uint64_t{1} << 32);

@@ -183,7 +183,7 @@ class CycleKernel {
         throw UsageError(fmt::format(
             "--cycle-blocks: {} is more than the {} blocks of {} threads that are resident at "
             "once for persistent-cycle (--blocks-per-sm {}); accepted: fill or 1 to {}",
-            asked, most, s.knobs.block_size, most / s.device.sm_count, most));
+            asked, most, s.config.block_size, most / s.device.sm_count, most));
       }
       return;
     }
@@ -199,14 +199,14 @@ class CycleKernel {
     SB_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel_),
                                        cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchConfig_t config =
-        launch_config(s.knobs.block_size, static_cast<uint32_t>(s.device.sm_count), nullptr);
+        launch_config(s.config.block_size, static_cast<uint32_t>(s.device.sm_count), nullptr);
     int most = 0;
     SB_CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&most, kernel_, &config));
     if (most < 1 || asked > static_cast<uint64_t>(most)) {
       throw UsageError(fmt::format(
           "--cycle-blocks: {} blocks of {} threads are more than one cluster of persistent-cycle "
           "holds on this device; accepted with --cycle-barrier cluster: fill or 1 to {}",
-          asked == 0 ? "fill's" : std::to_string(asked), s.knobs.block_size, most));
+          asked == 0 ? "fill's" : std::to_string(asked), s.config.block_size, most));
     }
     grid_ = asked == 0 ? static_cast<uint32_t>(most) : static_cast<uint32_t>(asked);
   }
@@ -266,10 +266,10 @@ class PersistentCycle {
         sums_("persistent-cycle's partial sums"),
         phase_records_("persistent-cycle's counts of each phase"),
         phase_sums_("persistent-cycle's sums of each phase") {
-    if (s.knobs.block_size % 32 != 0) {
+    if (s.config.block_size % 32 != 0) {
       throw UsageError(fmt::format(
           "--block-size {}: persistent-cycle's blocks are whole warps; accepted: a multiple of 32",
-          s.knobs.block_size));
+          s.config.block_size));
     }
     // The grid work's shared memory only makes the grid smaller.
     phases_ = phases_within_partials<Sim>(plain_.grid(), launch_phases().whole(s.config));
@@ -305,7 +305,7 @@ class PersistentCycle {
     SB_CUDA_CHECK(cudaMemsetAsync(state_.data(), 0, sizeof(CycleState), stream));
     const CycleLaunch<Sim, Grid> a{first,  {first.particles, other_.data()}, n, phases, steps,
                                    state_.data(), records_.data(), sums_.data(), grid};
-    k.launch(a, s_.knobs.block_size, stream);
+    k.launch(a, s_.config.block_size, stream);
     constexpr uint32_t kSumBlock = 128;
     sum_partials<<<blocks_for(phases, kSumBlock), kSumBlock, 0, stream>>>(
         records_.data(), sums_.data(), k.grid(), phases, phase_records_.data(), phase_sums_.data());

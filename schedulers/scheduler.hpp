@@ -8,14 +8,10 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "core/declared_parameter.hpp"
-#include "core/errors.hpp"
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
 #include "core/sim_state.hpp"
-#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/policy.hpp"
 #include "sims/registry.hpp"
 #if defined(SB_SIMS_HEADER)
@@ -80,20 +76,10 @@ struct SchedulerEntry {
 };
 
 // The setup of a run of Sim, built once: a family's variant's, the one the configuration selects.
-// A streamed run (--batch, docs/design.md §11) of a variant whose grid work between phases needs
-// every particle on the device at once is refused here, where every run and every job's point is
-// checked.
 template <class Sim>
 PreparedSetup prepare_setup(const RunConfig& c) {
   return with_variant<Sim>(c, [&c](auto* variant) {
     using Variant = std::remove_pointer_t<decltype(variant)>;
-    const uint64_t batch = launch_knobs::batch().whole(c);
-    if (batch > 0 && !kStreams<Variant>) {
-      throw UsageError(fmt::format(
-          "--batch {}: {} has grid work between phases that needs all its particles on the "
-          "device; accepted: --batch auto, or a sim that streams (docs/design.md §11)",
-          batch, c.sim));
-    }
     std::shared_ptr<const SimSetup<Variant>> setup = make_setup<Variant>(c);
     const PhasePlan plan = setup->phases();
     return PreparedSetup{std::move(setup), plan};

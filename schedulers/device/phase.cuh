@@ -11,7 +11,6 @@
 #include "core/draws.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
-#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/device/watchdog.hpp"
 
 namespace sb {
@@ -96,7 +95,6 @@ struct DevicePhase {
 // Host side: how to launch, for the whole run.
 struct DeviceSetup {
   const RunConfig& config;
-  LaunchKnobs knobs;  // the GPU driver's, read once from config
   DeviceDescription device;
   cudaStream_t stream;
   Watchdog& watchdog;
