@@ -9,9 +9,9 @@
 // without the host reading anything until the launch ends. The counts and the sim's sums of each
 // phase are kept a partial sum a block, as persistent-cycle keeps them.
 #include <algorithm>
-#include <optional>
 
 #include "core/grid_shape.hpp"
+#include "schedulers/device/cycle_launch.cuh"
 #include "schedulers/device/cycle_step.cuh"
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
@@ -167,11 +167,17 @@ class CycleGraph {
 
   uint32_t grid() const { return grid_; }
 
-  // The launch's steps on the run's stream: its first deposit, the graph replayed until they
-  // are taken, and its end.
-  void run(const Launch& a) {
+  // The launch of `phases` phases of `steps` steps from `first`'s n particles, on the run's
+  // stream: its first deposit, the graph replayed until its steps are taken, and its end.
+  void run(const CycleBuffers<Sim, GraphState>& b, const DevicePhase<Sim>& first, SlotIndex n,
+           uint32_t phases, uint32_t steps, const Grid& grid) {
     const cudaStream_t stream = s_.stream;
     const uint32_t block = s_.config.block_size;
+    const Launch a{first,   {b.lists[0], b.lists[1]}, n,      steps, phases * steps,
+                   b.state, b.records,                b.sums, grid};
+    // move() adds each step's counts to its phase's.
+    SB_CUDA_CHECK(cudaMemsetAsync(b.records, 0, size_t{phases} * grid_ * sizeof(PhaseRecord),
+                                  stream));
     if constexpr (!std::is_same_v<Grid, NoStepGrid<Sim>>) {
       deposit_first<<<grid_, block, shared_bytes_, stream>>>(a);
       SB_CUDA_CHECK(cudaGetLastError());
@@ -224,93 +230,12 @@ class CycleGraph {
   cudaGraphExec_t exec_ = nullptr;
 };
 
+// A launch runs as many phases as their partial sums allow.
 template <class Sim>
-class GraphCycle {
-  using Particle = typename Sim::Particle;
-  using Sums = ObservedSums<Sim>;
-
+class GraphCycle : public WholeCycles<Sim, GraphState, CycleGraph> {
  public:
   explicit GraphCycle(const DeviceSetup& s)
-      : s_(s),
-        plain_(s, 0),
-        other_(s.config.capacity, "graph-cycle's second list of slots (--capacity)"),
-        state_(1, "graph-cycle's counters"),
-        records_("graph-cycle's partial counts"),
-        sums_("graph-cycle's partial sums"),
-        phase_records_("graph-cycle's counts of each phase"),
-        phase_sums_("graph-cycle's sums of each phase") {
-    if (s.config.block_size % 32 != 0) {
-      throw UsageError(fmt::format(
-          "--block-size {}: graph-cycle's blocks are whole warps; accepted: a multiple of 32",
-          s.config.block_size));
-    }
-    // The grid work's shared memory only makes the grid smaller.
-    phases_ = phases_within_partials<Sim>(plain_.grid(), uint64_t{1} << 32);
-  }
-
-  uint32_t phases_per_launch() const { return phases_; }
-
-  WholePhases<Sim> run_phases(const DevicePhase<Sim>& first, SlotIndex n, uint32_t phases,
-                              uint32_t steps, const StepGridOf<Sim>* grid) {
-    if constexpr (kGridInside<Sim>) {
-      if (grid != nullptr) {
-        const size_t bytes = grid->shared_bytes();
-        if (!inside_ || inside_bytes_ != bytes) {
-          inside_.emplace(s_, bytes);
-          inside_bytes_ = bytes;
-        }
-        return launch(*inside_, *grid, first, n, phases, steps);
-      }
-    }
-    return launch(plain_, NoStepGrid<Sim>{}, first, n, phases, steps);
-  }
-
- private:
-  template <class Grid>
-  WholePhases<Sim> launch(CycleGraph<Sim, Grid>& g, const Grid& grid,
-                          const DevicePhase<Sim>& first, SlotIndex n, uint32_t phases,
-                          uint32_t steps) {
-    const cudaStream_t stream = s_.stream;
-    const size_t partials = size_t{phases} * g.grid();
-    records_.reserve(partials);
-    sums_.reserve(partials);
-    phase_records_.reserve(phases);
-    phase_sums_.reserve(phases);
-    SB_CUDA_CHECK(cudaMemsetAsync(state_.data(), 0, sizeof(GraphState), stream));
-    SB_CUDA_CHECK(cudaMemsetAsync(records_.data(), 0, partials * sizeof(PhaseRecord), stream));
-    const GraphLaunch<Sim, Grid> a{first, {first.particles, other_.data()}, n,
-                                   steps, phases * steps, state_.data(), records_.data(),
-                                   sums_.data(), grid};
-    g.run(a);
-    constexpr uint32_t kSumBlock = 128;
-    sum_partials<<<blocks_for(phases, kSumBlock), kSumBlock, 0, stream>>>(
-        records_.data(), sums_.data(), g.grid(), phases, phase_records_.data(), phase_sums_.data());
-    SB_CUDA_CHECK(cudaGetLastError());
-    s_.watchdog.sync(stream);
-    WholePhases<Sim> out;
-    const GraphState end = state_.to_host().front();
-    out.claimed = end.claimed;
-    out.n = end.n;
-    out.records = phase_records_.to_host(phases);
-    out.sums = phase_sums_.to_host(phases);
-    if (end.list == 1 && end.n > 0) {
-      SB_CUDA_CHECK(cudaMemcpyAsync(first.particles, other_.data(), end.n * sizeof(Particle),
-                                    cudaMemcpyDeviceToDevice, stream));
-    }
-    return out;
-  }
-
-  const DeviceSetup& s_;
-  CycleGraph<Sim, NoStepGrid<Sim>> plain_;
-  std::optional<CycleGraph<Sim, StepGridOf<Sim>>> inside_;  // made for the first grid's memory
-  size_t inside_bytes_ = 0;
-  DeviceBuffer<Particle> other_;
-  DeviceBuffer<GraphState> state_;
-  DeviceBuffer<PhaseRecord> records_;
-  DeviceBuffer<Sums> sums_;
-  DeviceBuffer<PhaseRecord> phase_records_;
-  DeviceBuffer<Sums> phase_sums_;
-  uint32_t phases_ = 1;
+      : WholeCycles<Sim, GraphState, CycleGraph>(s, "graph-cycle", uint64_t{1} << 32) {}
 };
 
 }  // namespace

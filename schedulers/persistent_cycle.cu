@@ -17,9 +17,9 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
-#include <optional>
 
 #include "core/grid_shape.hpp"
+#include "schedulers/device/cycle_launch.cuh"
 #include "schedulers/device/cycle_step.cuh"
 #include "schedulers/device/driver.cuh"
 #include "schedulers/device/grid.cuh"
@@ -171,7 +171,7 @@ class CycleKernel {
   using Kernel = void (*)(CycleLaunch<Sim, Grid>);
 
   CycleKernel(const DeviceSetup& s, size_t shared_bytes)
-      : cluster_(cycle_barrier().text(s.config) == "cluster"), shared_bytes_(shared_bytes) {
+      : s_(s), cluster_(cycle_barrier().text(s.config) == "cluster"), shared_bytes_(shared_bytes) {
     const uint64_t asked = cycle_blocks().whole(s.config);
     if (!cluster_) {
       kernel_ = kernel_for_block(persistent_cycle<Sim, Grid, GridBarrier, kAnyBlock>,
@@ -213,14 +213,20 @@ class CycleKernel {
 
   uint32_t grid() const { return grid_; }
 
-  void launch(const CycleLaunch<Sim, Grid>& a, uint32_t block, cudaStream_t stream) const {
+  // The launch of `phases` phases of `steps` steps from `first`'s n particles, on the run's
+  // stream.
+  void run(const CycleBuffers<Sim, CycleState>& b, const DevicePhase<Sim>& first, SlotIndex n,
+           uint32_t phases, uint32_t steps, const Grid& grid) const {
+    const CycleLaunch<Sim, Grid> a{first,   {b.lists[0], b.lists[1]}, n, phases, steps,
+                                   b.state, b.records, b.sums, grid};
+    const uint32_t block = s_.config.block_size;
     if (!cluster_) {
-      launch_cooperative(kernel_, grid_, block, shared_bytes_, stream, a);
+      launch_cooperative(kernel_, grid_, block, shared_bytes_, s_.stream, a);
       return;
     }
     cudaLaunchAttribute attribute[1];
     cudaLaunchConfig_t config = launch_config(block, grid_, attribute);
-    config.stream = stream;
+    config.stream = s_.stream;
     SB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel_, a));
   }
 
@@ -244,6 +250,7 @@ class CycleKernel {
     return c;
   }
 
+  const DeviceSetup& s_;
   bool cluster_;
   size_t shared_bytes_;
   Kernel kernel_ = nullptr;
@@ -251,90 +258,11 @@ class CycleKernel {
 };
 
 template <class Sim>
-class PersistentCycle {
-  using Particle = typename Sim::Particle;
-  using Sums = ObservedSums<Sim>;
-  static_assert(sizeof(StepGridOf<Sim>) > 0, "a sim's StepGrid is defined with its device state");
-
+class PersistentCycle : public WholeCycles<Sim, CycleState, CycleKernel> {
  public:
   explicit PersistentCycle(const DeviceSetup& s)
-      : s_(s),
-        plain_(s, 0),
-        other_(s.config.capacity, "persistent-cycle's second list of slots (--capacity)"),
-        state_(1, "persistent-cycle's counters"),
-        records_("persistent-cycle's partial counts"),
-        sums_("persistent-cycle's partial sums"),
-        phase_records_("persistent-cycle's counts of each phase"),
-        phase_sums_("persistent-cycle's sums of each phase") {
-    if (s.config.block_size % 32 != 0) {
-      throw UsageError(fmt::format(
-          "--block-size {}: persistent-cycle's blocks are whole warps; accepted: a multiple of 32",
-          s.config.block_size));
-    }
-    // The grid work's shared memory only makes the grid smaller.
-    phases_ = phases_within_partials<Sim>(plain_.grid(), launch_phases().whole(s.config));
-  }
-
-  uint32_t phases_per_launch() const { return phases_; }
-
-  WholePhases<Sim> run_phases(const DevicePhase<Sim>& first, SlotIndex n, uint32_t phases,
-                              uint32_t steps, const StepGridOf<Sim>* grid) {
-    if constexpr (kGridInside<Sim>) {
-      if (grid != nullptr) {
-        const size_t bytes = grid->shared_bytes();
-        if (!inside_ || inside_bytes_ != bytes) {
-          inside_.emplace(s_, bytes);
-          inside_bytes_ = bytes;
-        }
-        return launch(*inside_, *grid, first, n, phases, steps);
-      }
-    }
-    return launch(plain_, NoStepGrid<Sim>{}, first, n, phases, steps);
-  }
-
- private:
-  template <class Grid>
-  WholePhases<Sim> launch(const CycleKernel<Sim, Grid>& k, const Grid& grid,
-                          const DevicePhase<Sim>& first, SlotIndex n, uint32_t phases,
-                          uint32_t steps) {
-    const cudaStream_t stream = s_.stream;
-    records_.reserve(size_t{phases} * k.grid());
-    sums_.reserve(size_t{phases} * k.grid());
-    phase_records_.reserve(phases);
-    phase_sums_.reserve(phases);
-    SB_CUDA_CHECK(cudaMemsetAsync(state_.data(), 0, sizeof(CycleState), stream));
-    const CycleLaunch<Sim, Grid> a{first,  {first.particles, other_.data()}, n, phases, steps,
-                                   state_.data(), records_.data(), sums_.data(), grid};
-    k.launch(a, s_.config.block_size, stream);
-    constexpr uint32_t kSumBlock = 128;
-    sum_partials<<<blocks_for(phases, kSumBlock), kSumBlock, 0, stream>>>(
-        records_.data(), sums_.data(), k.grid(), phases, phase_records_.data(), phase_sums_.data());
-    SB_CUDA_CHECK(cudaGetLastError());
-    s_.watchdog.sync(stream);
-    WholePhases<Sim> out;
-    const CycleState end = state_.to_host().front();
-    out.claimed = end.claimed;
-    out.n = end.n;
-    out.records = phase_records_.to_host(phases);
-    out.sums = phase_sums_.to_host(phases);
-    if (end.list == 1 && end.n > 0) {
-      SB_CUDA_CHECK(cudaMemcpyAsync(first.particles, other_.data(), end.n * sizeof(Particle),
-                                    cudaMemcpyDeviceToDevice, stream));
-    }
-    return out;
-  }
-
-  const DeviceSetup& s_;
-  CycleKernel<Sim, NoStepGrid<Sim>> plain_;
-  std::optional<CycleKernel<Sim, StepGridOf<Sim>>> inside_;  // made for the first grid's memory
-  size_t inside_bytes_ = 0;
-  DeviceBuffer<Particle> other_;
-  DeviceBuffer<CycleState> state_;
-  DeviceBuffer<PhaseRecord> records_;
-  DeviceBuffer<Sums> sums_;
-  DeviceBuffer<PhaseRecord> phase_records_;
-  DeviceBuffer<Sums> phase_sums_;
-  uint32_t phases_ = 1;
+      : WholeCycles<Sim, CycleState, CycleKernel>(s, "persistent-cycle",
+                                                  launch_phases().whole(s.config)) {}
 };
 
 }  // namespace

@@ -741,14 +741,25 @@ TEST(GpuCpuSyncTail, LastGenerationsGiveCpuSerialsParticles) {
   }
 }
 
-// persistent-cycle runs many of ccp's steps in one launch, the field solved inside its kernel:
-// launches of 1, 7 and the most phases, with one replica and with four, give cpu-serial's run
-// (particles, counts, the observables of every RF period and the benchmark's summary), however
-// the phases fall into launches. (Over several ranks it runs a phase a launch: test_ranks.cpp.)
-TEST(GpuPersistentCycle, EveryLaunchLengthGivesCpuSerialsRun) {
+// The schedulers of whole cycles run many of ccp's steps in one launch, the field solved inside
+// it: persistent-cycle in launches of 1, 7 and the most phases, graph-cycle replaying graphs of
+// 1 step, of 7 (which a launch's steps do not fill) and of more steps than a launch has. With one
+// replica and with four, every length gives cpu-serial's run (particles, counts, the observables
+// of every RF period and the benchmark's summary), however the steps fall into launches and
+// graphs. (Over several ranks they run a phase a launch: test_ranks.cpp.)
+struct CycleLengths {
+  const char* scheduler;
+  const char* key;  // the scheduler's declared length, its first
+  std::vector<uint64_t> lengths;
+};
+
+class GpuCycleLengths : public testing::TestWithParam<CycleLengths> {};
+
+TEST_P(GpuCycleLengths, EveryLengthGivesCpuSerialsRun) {
   SB_REQUIRE_CUDA_DEVICE();
-  const DeclaredParameter& length = *find_scheduler("persistent-cycle").declared.front();
-  ASSERT_EQ(length.key, "launch_phases");
+  const CycleLengths& param = GetParam();
+  const DeclaredParameter& length = *find_scheduler(param.scheduler).declared.front();
+  ASSERT_EQ(length.key, param.key);
   for (const uint64_t replicas : {1u, 4u}) {
     RunConfig c = engine_cases::ccp(1, 4000 * replicas, 32, 200, 3);
     for (const DeclaredParameter* p : find_sim("ccp").parameters) {
@@ -756,30 +767,38 @@ TEST(GpuPersistentCycle, EveryLaunchLengthGivesCpuSerialsRun) {
     }
     c.capacity = 4'000'000;
     c.timeout_s = 60;
-    const Config config{replicas == 1 ? "ccp_case1_launches" : "ccp_case1_4_replicas_launches", c};
+    const Config config{replicas == 1 ? "ccp_case1_lengths" : "ccp_case1_4_replicas_lengths", c};
     const RunResult& ref = reference(config);
     ASSERT_TRUE(ref.summary);
-    for (const uint64_t phases : {1u, 7u, 1u << 20}) {
+    for (const uint64_t n : param.lengths) {
       RunConfig one = c;
-      one.scheduler = "persistent-cycle";
-      length.set(one, phases);
+      one.scheduler = param.scheduler;
+      length.set(one, n);
       RunOptions keep;
       keep.keep_particles = true;
       const RunResult r = run(one, keep);
-      const std::string what = fmt::format("{} phases a launch", phases);
-      expect_cpu_serial_result(r, ref, "persistent-cycle", std::string(config.name) + ", " + what);
+      const std::string what = fmt::format("{} {}", length.flag, n);
+      expect_cpu_serial_result(r, ref, param.scheduler, std::string(config.name) + ", " + what);
       EXPECT_EQ(r.observables, ref.observables) << what;
       ASSERT_TRUE(r.summary) << what;
       EXPECT_EQ(r.summary->values, ref.summary->values) << what;
       EXPECT_EQ(r.summary->profiles, ref.summary->profiles) << what;
       testing_support::summary().push_back(
-          {"persistent-cycle = cpu-serial",
+          {fmt::format("{} = cpu-serial", param.scheduler),
            fmt::format("{}, {} ({} final)", config.name, what, ref.counts.final),
            r.digest == ref.digest && r.observables == ref.observables ? "identical"
                                                                        : "DIFFERENT"});
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryCycleScheduler, GpuCycleLengths,
+    testing::Values(CycleLengths{"persistent-cycle", "launch_phases", {1, 7, 1u << 20}},
+                    CycleLengths{"graph-cycle", "graph_steps", {1, 7, 4096}}),
+    [](const testing::TestParamInfo<CycleLengths>& i) {
+      return std::string(i.param.key);
+    });
 
 // persistent-cycle's grids and barriers: a grid smaller than the persistent one, and the grid as
 // one thread-block cluster with the cluster's barrier (the largest cluster and one of 4 blocks),
@@ -826,46 +845,6 @@ TEST(GpuPersistentCycle, EveryGridAndBarrierGivesCpuSerialsRun) {
     testing_support::summary().push_back(
         {"persistent-cycle = cpu-serial", fmt::format("{}, {}", config.name, what),
          r.digest == ref.digest && r.observables == ref.observables ? "identical" : "DIFFERENT"});
-  }
-}
-
-// graph-cycle replays a graph of --graph-steps of ccp's steps, the field solved by a kernel of
-// it: graphs of 1 step, of 7 (which a launch's steps do not fill) and of more steps than a launch
-// has, with one replica and with four, give cpu-serial's run (particles, counts, the observables
-// of every RF period and the benchmark's summary).
-TEST(GpuGraphCycle, EveryGraphLengthGivesCpuSerialsRun) {
-  SB_REQUIRE_CUDA_DEVICE();
-  const DeclaredParameter& length = *find_scheduler("graph-cycle").declared.front();
-  ASSERT_EQ(length.key, "graph_steps");
-  for (const uint64_t replicas : {1u, 4u}) {
-    RunConfig c = engine_cases::ccp(1, 4000 * replicas, 32, 200, 3);
-    for (const DeclaredParameter* p : find_sim("ccp").parameters) {
-      if (p->key == "replicas") p->set(c, replicas);
-    }
-    c.capacity = 4'000'000;
-    c.timeout_s = 60;
-    const Config config{replicas == 1 ? "ccp_case1_graphs" : "ccp_case1_4_replicas_graphs", c};
-    const RunResult& ref = reference(config);
-    ASSERT_TRUE(ref.summary);
-    for (const uint64_t steps : {1u, 7u, 4096u}) {
-      RunConfig one = c;
-      one.scheduler = "graph-cycle";
-      length.set(one, steps);
-      RunOptions keep;
-      keep.keep_particles = true;
-      const RunResult r = run(one, keep);
-      const std::string what = fmt::format("{} steps a graph", steps);
-      expect_cpu_serial_result(r, ref, "graph-cycle", std::string(config.name) + ", " + what);
-      EXPECT_EQ(r.observables, ref.observables) << what;
-      ASSERT_TRUE(r.summary) << what;
-      EXPECT_EQ(r.summary->values, ref.summary->values) << what;
-      EXPECT_EQ(r.summary->profiles, ref.summary->profiles) << what;
-      testing_support::summary().push_back(
-          {"graph-cycle = cpu-serial",
-           fmt::format("{}, {} ({} final)", config.name, what, ref.counts.final),
-           r.digest == ref.digest && r.observables == ref.observables ? "identical"
-                                                                       : "DIFFERENT"});
-    }
   }
 }
 
