@@ -12,7 +12,7 @@ DEVICE ?= nvidia-h100-80gb-hbm3
 # python/schedbench_results/families/fig_<job, - and . as _>.py draws each.
 FIGURE_JOBS := toy-block-size toy-init-n toy-steps mvp pic-cross-section pic-block-size \
 	pic-poisson-steps pic-mobility-steps pic-init-n pic-scale pic-turnover table-3.2-compaction \
-	warp-sync air-reduced-field air-phase-time pic-field air-space-charge
+	warp-sync air-reduced-field air-phase-time pic-field air-space-charge ccp-speed ccp-replicas
 # Figures that draw several jobs' results, in the report after FIGURE_JOBS'; their family module
 # names the jobs (PARTS). The many-GPU jobs need a GPU per rank and a launcher (sweep --launcher),
 # so `make results` does not run them; it runs the precision jobs (MERGED_JOBS).
