@@ -88,10 +88,6 @@ void DeclaredParameter::store(RunConfig& c, const std::string& canonical) const 
         using M = decltype(m);
         if constexpr (std::is_same_v<M, std::monostate>) {
           c.declared_values[key] = canonical;
-        } else if constexpr (std::is_same_v<M, std::string RunConfig::*>) {
-          c.*m = canonical;
-        } else if constexpr (std::is_same_v<M, double RunConfig::*>) {
-          c.*m = std::stod(canonical);
         } else {
           c.*m = static_cast<std::remove_reference_t<decltype(c.*m)>>(number());
         }
@@ -118,10 +114,6 @@ std::string DeclaredParameter::stored(const RunConfig& c) const {
           using M = decltype(m);
           if constexpr (std::is_same_v<M, std::monostate>) {
             return "";
-          } else if constexpr (std::is_same_v<M, std::string RunConfig::*>) {
-            return c.*m;
-          } else if constexpr (std::is_same_v<M, double RunConfig::*>) {
-            return shortest_text(c.*m);
           } else {
             return c.*m == 0 && !zero_word.empty() ? zero_word : std::to_string(c.*m);
           }

@@ -33,11 +33,9 @@ enum class ParameterRole {
   kBookkeeping,  // changes neither (capacity, the watchdog's timeout, when frames are drawn)
 };
 
-// A typed member of RunConfig that holds a parameter's value (what every run has, and the GPU
-// driver's launch knobs), where the engines read it as a field rather than through the
-// declaration.
-using ConfigMember = std::variant<std::monostate, uint64_t RunConfig::*, uint32_t RunConfig::*,
-                                  double RunConfig::*, std::string RunConfig::*>;
+// A typed member of RunConfig that holds a parameter's value (what every run has), where the
+// engines read it as a field rather than through the declaration.
+using ConfigMember = std::variant<std::monostate, uint64_t RunConfig::*, uint32_t RunConfig::*>;
 
 // The shortest decimal text that reads back as `v`.
 std::string shortest_text(double v);

@@ -1,8 +1,8 @@
 // Everything that defines one run: the sim and scheduler it names and the value of every parameter,
 // each declared once by the code that reads it (core/declared_parameter.hpp): what every run has
-// (core/run_parameters.hpp) and the GPU driver's launch knobs (schedulers/device/
-// launch_parameters.hpp) in typed members that the engines read directly; the sims' and the
-// schedulers' own (Sim::parameters(), SchedulerEntry::own_parameters()) by key.
+// (core/run_parameters.hpp) in typed members that the engines read directly; the GPU driver's
+// (schedulers/device/launch_parameters.hpp), the sims' and the schedulers' own
+// (Sim::parameters(), SchedulerEntry::own_parameters()) by key, read through their declarations.
 #pragma once
 
 #include <cstdint>
@@ -30,22 +30,10 @@ struct RunConfig {
   // starts them; a sweep launches a point of several with its --launcher.
   uint32_t ranks = 1;
 
-  // The values given for parameters that the sim or the scheduler declares, by key: checked,
-  // canonical text. The owner reads them through its declarations (core/declared_parameter.hpp),
-  // which hold the defaults.
+  // The values given for parameters that the GPU driver, the sim or the scheduler declares, by
+  // key: checked, canonical text. The owner reads them through its declarations
+  // (core/declared_parameter.hpp), which hold the defaults.
   std::map<std::string, std::string> declared_values;
-
-  // The GPU driver's, which every GPU run has (the CPU engines ignore them): block_size and
-  // blocks_per_sm size its grids (SchedulerEntry::launch says which a scheduler reads), the
-  // watchdog, the removal of the dead and the batches of a streamed run are the driver's own.
-  uint32_t block_size = 128;
-  uint32_t blocks_per_sm = 0;          // 0 = fill: the occupancy maximum
-  double timeout_s = 600;              // watchdog: a GPU run still going after this fails
-  std::string compaction = "inplace";  // GPU removal of the dead: simple, block, warp, cub, inplace
-  uint64_t batch = 0;  // device slots per batch of a streamed run; 0 = auto: only past the device
 };
-
-// One line naming a run, for messages: "mvp with dynamic-warp (init_n 1000, 1 x 100 steps, ...)".
-std::string describe(const RunConfig& c, uint32_t phases, uint32_t steps_per_phase);
 
 }  // namespace sb

@@ -119,17 +119,9 @@ template <class Sim>
 inline constexpr bool kStreams =
     !HasPhaseWork<Sim>::value || StateStreamsPhaseWork<HostState<Sim>>::value;
 
-// The setup of a run of Sim (not of a family: of one of its variants). A streamed run (--batch,
-// docs/design.md §11) of a sim whose grid work between phases needs every particle on the device
-// at once is refused here, where every run and every job's point is checked.
+// The setup of a run of Sim (not of a family: of one of its variants).
 template <class Sim>
 std::shared_ptr<const SimSetup<Sim>> make_setup(const RunConfig& c) {
-  if (c.batch > 0 && !kStreams<Sim>) {
-    throw UsageError(fmt::format(
-        "--batch {}: {} has grid work between phases that needs all its particles on the "
-        "device; accepted: --batch auto, or a sim that streams (docs/design.md §11)",
-        c.batch, c.sim));
-  }
   return std::make_shared<const SimSetup<Sim>>(c);
 }
 

@@ -60,14 +60,15 @@ RunResult run_bound(const RunSpec& spec, const RunOptions& opt) {
   const auto device = describe_device();
   CudaStream stream;
   const PhasePlan& plan = spec.plan();
-  Watchdog watchdog(describe(c, plan.count, plan.steps), c.timeout_s);
-  const DeviceSetup setup{c, *device, stream, watchdog};
+  const LaunchKnobs knobs = launch_knobs::of(c);
+  Watchdog watchdog(describe(c, knobs, plan.count, plan.steps), knobs.timeout_s);
+  const DeviceSetup setup{c, knobs, *device, stream, watchdog};
   DeviceState<Sim> device_state(host_state, stream);
   const typename Sim::Params prm = device_state.params();
   const auto kernel = kernel_for_block(balanced_steps<Sim, kAnyBlock>,
                                        balanced_steps<Sim, kLargestBlockBound<Sim>>, setup);
   const uint32_t grid = persistent_grid(kernel, setup);
-  const uint32_t threads = grid * c.block_size;
+  const uint32_t threads = grid * knobs.block_size;
   // Thread t takes particle t % count: no more than one a thread need be on the device (a run's
   // millions of final particles would otherwise be copied, or drawn, at every repetition).
   const size_t count = std::min<size_t>(final.empty() ? c.init_n : final.size(), threads);

@@ -162,7 +162,7 @@ class CpuSync {
               return cpu_sync_generation < Sim, std::remove_pointer_t<decltype(policy)>,
                      decltype(largest)::value ? kLargestBlockBound<Sim> : kAnyBlock > ;
             })),
-        resident_(blocks_that_fit(k_.kernel, s, k_.shared_bytes) * s.config.block_size *
+        resident_(blocks_that_fit(k_.kernel, s, k_.shared_bytes) * s.knobs.block_size *
                   static_cast<uint32_t>(s.device.sm_count)) {
     if constexpr (!kParticlesDie<Sim>) {
       CpuSyncPolicies::with(cpu_sync_policies().resolve(s.config, s.device), [&](auto* policy) {
@@ -189,7 +189,7 @@ class CpuSync {
         last = run_tail(ph, in, last, count);
       } else {
         // A generation too small to fill the GPU gains nothing from leaving lanes to the next.
-        launch(s_, k_.kernel, blocks_for(count, s_.config.block_size), k_.shared_bytes, ph, in,
+        launch(s_, k_.kernel, blocks_for(count, s_.knobs.block_size), k_.shared_bytes, ph, in,
                last, count, count >= resident_);
         filled = filled || count > tail_threads();
         last = n;

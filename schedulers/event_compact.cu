@@ -109,7 +109,7 @@ class EventCompact {
     const HasWorkAt<Sim> has_work_at{ph.particles, ph.window};
     SlotIndex listed =
         select(thrust::counting_iterator<SlotIndex>(0), list_.data(), n, has_work_at);
-    const uint32_t block = s_.config.block_size;
+    const uint32_t block = s_.knobs.block_size;
     for (uint32_t t = ph.window.start; t < ph.window.end && listed > 0; ++t) {
       SB_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, sizeof(StepCounts), s_.stream));
       launch(s_, step_, blocks_for(listed, block), 0, ph, list_.data(), listed, staged_.data(),

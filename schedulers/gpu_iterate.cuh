@@ -96,7 +96,7 @@ class GpuIterate {
         grid_(persistent_grid(kernel_, s)) {}
 
   void run_phase(const DevicePhase<Sim>& ph, SlotIndex n) {
-    launch_cooperative(kernel_, grid_, s_.config.block_size, 0, s_.stream, ph, n);
+    launch_cooperative(kernel_, grid_, s_.knobs.block_size, 0, s_.stream, ph, n);
   }
 
  private:

@@ -172,7 +172,7 @@ class CycleGraph {
   void run(const CycleBuffers<Sim, GraphState>& b, const DevicePhase<Sim>& first, SlotIndex n,
            uint32_t phases, uint32_t steps, const Grid& grid) {
     const cudaStream_t stream = s_.stream;
-    const uint32_t block = s_.config.block_size;
+    const uint32_t block = s_.knobs.block_size;
     const Launch a{first,   {b.lists[0], b.lists[1]}, n,      steps, phases * steps,
                    b.state, b.records,                b.sums, grid};
     // move() adds each step's counts to its phase's.
@@ -195,7 +195,7 @@ class CycleGraph {
   // recorded rather than run; the executable graph made once and updated after, or made anew
   // where the chunk changed (a launch shorter than --graph-steps).
   void capture(const Launch& a, uint32_t chunk) {
-    const uint32_t block = s_.config.block_size;
+    const uint32_t block = s_.knobs.block_size;
     SB_CUDA_CHECK(cudaStreamBeginCapture(capture_, cudaStreamCaptureModeThreadLocal));
     for (uint32_t i = 0; i < chunk; ++i) {
       if constexpr (!std::is_same_v<Grid, NoStepGrid<Sim>>) {

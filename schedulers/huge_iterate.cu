@@ -33,7 +33,7 @@ class HugeIterate {
                                huge_iterate_step<Sim, kLargestBlockBound<Sim>>, s)) {}
 
   void run_phase(const DevicePhase<Sim>& ph, SlotIndex) {
-    const uint32_t grid = blocks_for(ph.capacity, s_.config.block_size);
+    const uint32_t grid = blocks_for(ph.capacity, s_.knobs.block_size);
     for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
       s_.watchdog.check();
       launch(s_, step_, grid, 0, ph, t);

@@ -33,7 +33,7 @@ class Naive {
 
   void run_phase(const DevicePhase<Sim>& ph, SlotIndex n) {
     for (uint32_t t = ph.window.start; t < ph.window.end && n > 0; ++t) {
-      launch(s_, step_, blocks_for(n, s_.config.block_size), 0, ph, n);
+      launch(s_, step_, blocks_for(n, s_.knobs.block_size), 0, ph, n);
       n = counter_.read_n(s_, ph.counters, ph.capacity);
     }
   }

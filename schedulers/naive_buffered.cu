@@ -43,7 +43,7 @@ template <class Sim>
 class NaiveBuffered {
  public:
   explicit NaiveBuffered(const DeviceSetup& s)
-      : s_(s), shared_bytes_(s.config.block_size * sizeof(typename Sim::Particle)) {
+      : s_(s), shared_bytes_(s.knobs.block_size * sizeof(typename Sim::Particle)) {
     for (const auto kernel :
          {naive_buffered_step<Sim, kAnyBlock>, naive_buffered_step<Sim, kLargestBlockBound<Sim>>}) {
       SB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -55,7 +55,7 @@ class NaiveBuffered {
 
   void run_phase(const DevicePhase<Sim>& ph, SlotIndex n) {
     for (uint32_t t = ph.window.start; t < ph.window.end && n > 0; ++t) {
-      launch(s_, step_, blocks_for(n, s_.config.block_size), shared_bytes_, ph, n);
+      launch(s_, step_, blocks_for(n, s_.knobs.block_size), shared_bytes_, ph, n);
       n = counter_.read_n(s_, ph.counters, ph.capacity);
     }
   }

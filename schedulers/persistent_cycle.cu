@@ -183,7 +183,7 @@ class CycleKernel {
         throw UsageError(fmt::format(
             "--cycle-blocks: {} is more than the {} blocks of {} threads that are resident at "
             "once for persistent-cycle (--blocks-per-sm {}); accepted: fill or 1 to {}",
-            asked, most, s.config.block_size, most / s.device.sm_count, most));
+            asked, most, s.knobs.block_size, most / s.device.sm_count, most));
       }
       return;
     }
@@ -199,14 +199,14 @@ class CycleKernel {
     SB_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel_),
                                        cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchConfig_t config =
-        launch_config(s.config.block_size, static_cast<uint32_t>(s.device.sm_count), nullptr);
+        launch_config(s.knobs.block_size, static_cast<uint32_t>(s.device.sm_count), nullptr);
     int most = 0;
     SB_CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&most, kernel_, &config));
     if (most < 1 || asked > static_cast<uint64_t>(most)) {
       throw UsageError(fmt::format(
           "--cycle-blocks: {} blocks of {} threads are more than one cluster of persistent-cycle "
           "holds on this device; accepted with --cycle-barrier cluster: fill or 1 to {}",
-          asked == 0 ? "fill's" : std::to_string(asked), s.config.block_size, most));
+          asked == 0 ? "fill's" : std::to_string(asked), s.knobs.block_size, most));
     }
     grid_ = asked == 0 ? static_cast<uint32_t>(most) : static_cast<uint32_t>(asked);
   }
@@ -219,7 +219,7 @@ class CycleKernel {
            uint32_t phases, uint32_t steps, const Grid& grid) const {
     const CycleLaunch<Sim, Grid> a{first,   {b.lists[0], b.lists[1]}, n, phases, steps,
                                    b.state, b.records, b.sums, grid};
-    const uint32_t block = s_.config.block_size;
+    const uint32_t block = s_.knobs.block_size;
     if (!cluster_) {
       launch_cooperative(kernel_, grid_, block, shared_bytes_, s_.stream, a);
       return;

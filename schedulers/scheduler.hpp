@@ -12,6 +12,7 @@
 #include "core/run_config.hpp"
 #include "core/run_result.hpp"
 #include "core/sim_state.hpp"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/policy.hpp"
 #include "sims/registry.hpp"
 #if defined(SB_SIMS_HEADER)
@@ -76,10 +77,14 @@ struct SchedulerEntry {
 };
 
 // The setup of a run of Sim, built once: a family's variant's, the one the configuration selects.
+// A streamed run (--batch, docs/design.md §11) of a variant whose grid work between phases needs
+// every particle on the device at once is refused here, where every run and every job's point is
+// checked.
 template <class Sim>
 PreparedSetup prepare_setup(const RunConfig& c) {
   return with_variant<Sim>(c, [&c](auto* variant) {
     using Variant = std::remove_pointer_t<decltype(variant)>;
+    launch_knobs::check_batch(c, kStreams<Variant>);
     std::shared_ptr<const SimSetup<Variant>> setup = make_setup<Variant>(c);
     const PhasePlan plan = setup->phases();
     return PreparedSetup{std::move(setup), plan};

@@ -47,7 +47,7 @@ class StaticFull {
         warp_sync_(warp_sync().on(s.config)) {}
 
   void run_phase(const DevicePhase<Sim>& ph, SlotIndex) {
-    launch_cooperative(kernel_, grid_, s_.config.block_size, 0, s_.stream, ph, warp_sync_);
+    launch_cooperative(kernel_, grid_, s_.knobs.block_size, 0, s_.stream, ph, warp_sync_);
   }
 
  private:

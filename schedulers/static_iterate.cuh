@@ -38,7 +38,7 @@ class StaticIterate {
     for (uint32_t t = ph.window.start; t < ph.window.end; ++t) {
       s_.watchdog.check();
       if constexpr (kCooperative) {
-        launch_cooperative(step_, grid_, s_.config.block_size, 0, s_.stream, ph, t);
+        launch_cooperative(step_, grid_, s_.knobs.block_size, 0, s_.stream, ph, t);
       } else {
         launch(s_, step_, grid_, 0, ph, t);
       }

@@ -20,6 +20,9 @@ struct SimInfo {
   // Builds the setup of a run and drops it: throws UsageError where the sim rejects a value (a
   // run builds it once, schedulers/registry.hpp resolve()).
   void (*check)(const RunConfig&);
+  // Whether the run's variant may run in batches (--batch): its grid work between phases, if
+  // any, streams (kStreams, core/sim_state.hpp).
+  bool (*streams)(const RunConfig&);
   bool has_picture;  // draws its particles (--density-png)
   // Where it draws frames (--frames), its steps per frame (one of its parameters); null: none.
   const DeclaredParameter* frame_every;

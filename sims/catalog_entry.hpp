@@ -37,6 +37,12 @@ void check(const RunConfig& c) {
       c, [&c](auto* variant) { make_setup<std::remove_pointer_t<decltype(variant)>>(c); });
 }
 
+template <class Sim>
+bool streams(const RunConfig& c) {
+  return with_variant<Sim>(
+      c, [](auto* variant) { return kStreams<std::remove_pointer_t<decltype(variant)>>; });
+}
+
 }  // namespace catalog_detail
 
 // The entries of the sims (or families) of the SimList `Sims`, in its order.
@@ -53,6 +59,7 @@ std::vector<SimInfo> sim_infos() {
     // (core/sim_list.hpp).
     using First = typename FirstOf<typename VariantsOf<Sim>::type>::type;
     out.push_back({Sim::kName, Sim::kDescription, Sim::parameters(), catalog_detail::check<Sim>,
+                   catalog_detail::streams<Sim>,
                    kHasPicture<First>, catalog_detail::frame_parameter<First>(),
                    catalog_detail::table_writer<First>(), kWorkObservable<First>});
   });

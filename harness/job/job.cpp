@@ -134,7 +134,7 @@ uint64_t point_count(const std::vector<Axis>& axes, const RunConfig& base) {
 }
 
 // Whether the sim's own check reads `p`: the sim's parameters, and --batch, which the setup of a
-// sim whose grid work does not stream refuses (make_setup, core/sim_state.hpp).
+// sim whose grid work does not stream refuses (check_sim, harness/job/parameters.hpp).
 bool read_by_sim_check(const Parameter& p) {
   return p.scope == ParameterScope::kSim || p.key == launch_knobs::batch().key;
 }
@@ -374,7 +374,7 @@ Job job_of(const std::string& path, const Json& job_doc, bool have_gpu, uint64_t
   }
   for (const auto& [where, i] : sim_checks.points) {
     try {
-      find_sim(points[i].config.sim).check(points[i].config);
+      check_sim(points[i].config);
     } catch (const UsageError& e) {
       job_error(path, where, e.what());
     }

@@ -345,7 +345,13 @@ RunConfig config_from_json(const json& j, const std::string& where) {
 
 void check_config(const RunConfig& c, const std::vector<std::string>& given) {
   check_parameters(c, given);
-  find_sim(c.sim).check(c);
+  check_sim(c);
+}
+
+void check_sim(const RunConfig& c) {
+  const SimInfo& sim = find_sim(c.sim);
+  sim.check(c);
+  launch_knobs::check_batch(c, sim.streams(c));
 }
 
 void check_parameters(const RunConfig& c, const std::vector<std::string>& given) {

@@ -105,9 +105,13 @@ RunConfig config_from_json(const nlohmann::json& j, const std::string& where);
 // and the sim accepts the values (building the run's setup once). Throws UsageError.
 void check_config(const RunConfig& c, const std::vector<std::string>& given);
 
+// The sim's own check of `c` (SimInfo::check: its setup is built once and dropped), and the
+// refusal of --batch for a variant that does not stream. Throws UsageError.
+void check_sim(const RunConfig& c);
+
 // check_config but for the sim's own check (SimInfo::check), which can be slow (pic builds its
 // tables), for a caller that checks many configurations: that check reads only the sim's
-// parameters (Sim::parameters()) and --batch (make_setup, core/sim_state.hpp), so it needs to run
+// parameters (Sim::parameters()) and --batch (check_sim), so it needs to run
 // once for each distinct set of their values.
 void check_parameters(const RunConfig& c, const std::vector<std::string>& given);
 

@@ -23,6 +23,7 @@
 #include "harness/job/job_results.hpp"
 #include "harness/job/parameters.hpp"
 #include "ranks/communicator.hpp"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/registry.hpp"
 #include "schedulers/run_spec.hpp"
 
@@ -139,7 +140,7 @@ double default_point_timeout(const Job& job, const JobPoint& p) {
   const Sampling& s = job.sampling;
   const int runs = s.warmup + (s.repetitions > 0 ? s.repetitions : s.min_samples);
   const double rule_s = s.repetitions > 0 ? 0 : s.max_time_s;
-  return static_cast<double>(runs) * p.config.timeout_s + rule_s + 60;
+  return static_cast<double>(runs) * launch_knobs::timeout().real(p.config) + rule_s + 60;
 }
 
 void write_point_request(const std::string& path, const std::string& label, const RunConfig& config,

@@ -21,6 +21,7 @@
 #include "harness/sweep/halving.hpp"
 #include "harness/sweep/point_process.hpp"
 #include "harness/sweep/sweep_guard.hpp"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/registry.hpp"
 
 namespace sb {
@@ -211,9 +212,11 @@ class ServedMeasurer {
     running.timeout_s = std::min(deadline_s, own);
     RunConfig config = p.config;
     // The watchdog stops a run past the limit; at least its smallest timeout.
-    if (stop_after_ms > 0)
-      config.timeout_s =
-          std::min(config.timeout_s, std::max(kLeastWatchdogS, stop_after_ms * 1e-3));
+    if (stop_after_ms > 0) {
+      const DeclaredParameter& watchdog = launch_knobs::timeout();
+      watchdog.set(config, std::min(watchdog.real(config),
+                                    std::max(kLeastWatchdogS, stop_after_ms * 1e-3)));
+    }
     std::filesystem::remove(running.result);
     write_point_request(running.request, p.label, config, job_.sampling);
     if (!server_) start_server();

@@ -56,9 +56,9 @@ namespace sb {
 // after its compute and its compute after its copies, and the timers of its copies.
 template <class Particle>
 struct BatchLane {
-  BatchLane(const RunConfig& c, uint64_t slots, uint32_t block, cudaStream_t compute)
+  BatchLane(const LaunchKnobs& k, uint64_t slots, uint32_t block, cudaStream_t compute)
       : particles(slots, "a batch's device slots (--batch)"),
-        compactor(c.compaction, particles, 0, block, compute) {
+        compactor(k.compaction, particles, 0, block, compute) {
     SB_CUDA_CHECK(cudaMemsetAsync(particles.data(), 0, slots * sizeof(Particle), compute));
   }
   DeviceBuffer<Particle> particles;
@@ -80,14 +80,14 @@ class StreamedRun {
               uint64_t lane_slots, uint32_t block)
       : c_(setup.config),
         lane_config_(lane_config(setup.config, lane_slots)),
-        setup_{lane_config_, setup.device, setup.stream, setup.watchdog},
+        setup_{lane_config_, setup.knobs, setup.device, setup.stream, setup.watchdog},
         state_(state),
         prm_(state.params()),
         store_(c_.capacity, "the particles in host memory (--capacity)"),
         layout_(c_.capacity),
         counters_(1, "the particle counters"),
-        lanes_{std::make_unique<BatchLane<Particle>>(c_, lane_slots, block, setup.stream),
-               std::make_unique<BatchLane<Particle>>(c_, lane_slots, block, setup.stream)},
+        lanes_{std::make_unique<BatchLane<Particle>>(setup.knobs, lane_slots, block, setup.stream),
+               std::make_unique<BatchLane<Particle>>(setup.knobs, lane_slots, block, setup.stream)},
         scheduler_(make(setup_)) {
     streaming_.batch_slots = lane_slots;
   }

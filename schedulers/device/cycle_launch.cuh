@@ -57,10 +57,10 @@ class WholeCycles {
         sums_(labels_[3].c_str()),
         phase_records_(labels_[4].c_str()),
         phase_sums_(labels_[5].c_str()) {
-    if (s.config.block_size % 32 != 0) {
+    if (s.knobs.block_size % 32 != 0) {
       throw UsageError(fmt::format(
           "--block-size {}: {}'s blocks are whole warps; accepted: a multiple of 32",
-          s.config.block_size, name));
+          s.knobs.block_size, name));
     }
     // The grid work's shared memory only makes the grid smaller.
     phases_ = phases_within_partials<Sim>(plain_.grid(), asked);

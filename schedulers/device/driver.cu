@@ -101,7 +101,8 @@ SlotIndex rebalance_on_device(Particle* particles, SlotIndex n, const ranks::Reb
 // particles are in host memory (docs/design.md §11).
 template <class Sim>
 RunResult run_streamed(const RunSpec& spec, const RunOptions& opt, MakeDeviceScheduler<Sim> make,
-                       HostState<Sim>& host_state, const DeviceDescription& device,
+                       HostState<Sim>& host_state, const LaunchKnobs& knobs,
+                       const DeviceDescription& device,
                        const DeviceMemory& memory, uint64_t arrays) {
   using Particle = typename Sim::Particle;
   const RunConfig& c = spec.config;
@@ -110,16 +111,16 @@ RunResult run_streamed(const RunSpec& spec, const RunOptions& opt, MakeDeviceSch
   const HostMemoryLimit host = host_memory_limit();
   require_memory("host", fmt::format("--capacity {} kept in pinned host memory", c.capacity),
                  c.capacity, sizeof(Particle), host.bytes, host.why);
-  const uint64_t slots = batch_slots(c, sizeof(Particle), arrays, memory.free_bytes);
+  const uint64_t slots = batch_slots(c, knobs, sizeof(Particle), arrays, memory.free_bytes);
   require_memory("device",
                  fmt::format("two batches of {} slots{}", slots,
-                             arrays == 1 ? "" : " with --compaction " + c.compaction),
+                             arrays == 1 ? "" : " with --compaction " + knobs.compaction),
                  2 * arrays * std::max<uint64_t>(slots, 1), sizeof(Particle), memory.free_bytes,
                  memory.describe());
 
   CudaStream stream;
-  Watchdog watchdog(describe(c, plan.count, plan.steps), c.timeout_s);
-  const DeviceSetup setup{c, device, stream, watchdog};
+  Watchdog watchdog(describe(c, knobs, plan.count, plan.steps), knobs.timeout_s);
+  const DeviceSetup setup{c, knobs, device, stream, watchdog};
   DeviceMemoryUse::reset_peak();
   const size_t bytes_before = DeviceMemoryUse::in_use;
   DeviceState<Sim> device_state(host_state, stream);
@@ -204,25 +205,26 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
   // The particle slots (two arrays unless the compaction is in place) must fit in what the
   // device has free, or the run streams them from host memory (batches.cuh): decided before
   // anything runs rather than failing part of the way.
-  const uint64_t arrays = c.compaction == "inplace" ? 1 : 2;
+  const LaunchKnobs knobs = launch_knobs::of(c);
+  const uint64_t arrays = knobs.compaction == "inplace" ? 1 : 2;
   const DeviceMemory memory = device_memory();
   // A sim whose grid work does not stream never streams (make_setup refuses --batch for it), so
   // its streamed driver is not compiled.
   if constexpr (kStreams<Sim>) {
-    if (runs_streamed(c, sizeof(Particle), arrays, memory.free_bytes)) {
-      return run_streamed<Sim>(spec, opt, make, host_state, *device, memory, arrays);
+    if (runs_streamed(c, knobs, sizeof(Particle), arrays, memory.free_bytes)) {
+      return run_streamed<Sim>(spec, opt, make, host_state, knobs, *device, memory, arrays);
     }
   }
   const std::vector<Particle> initial = initial_particles<Sim>(
       c, host_state.params(), ranks::share_start(c.init_n, comm.size(), comm.rank()), share);
   require_memory("device",
                  fmt::format("--capacity {}{}", c.capacity,
-                             arrays == 1 ? "" : " with --compaction " + c.compaction),
+                             arrays == 1 ? "" : " with --compaction " + knobs.compaction),
                  arrays * c.capacity, sizeof(Particle), memory.free_bytes, memory.describe());
 
   CudaStream stream;
-  Watchdog watchdog(describe(c, plan.count, plan.steps), c.timeout_s);
-  const DeviceSetup setup{c, *device, stream, watchdog};
+  Watchdog watchdog(describe(c, knobs, plan.count, plan.steps), knobs.timeout_s);
+  const DeviceSetup setup{c, knobs, *device, stream, watchdog};
   DeviceMemoryUse::reset_peak();
   const size_t bytes_before = DeviceMemoryUse::in_use;
   DeviceBuffer<Particle> particles(c.capacity, "the particle slots (--capacity)");
@@ -232,7 +234,7 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
                                 cudaMemcpyHostToDevice, stream));
   DeviceState<Sim> device_state(host_state, stream);
   const typename Sim::Params prm = device_state.params();
-  Compactor<Particle> compactor(c.compaction, particles, initial.size(), kCompactionBlock, stream);
+  Compactor<Particle> compactor(knobs.compaction, particles, initial.size(), kCompactionBlock, stream);
   const std::unique_ptr<DeviceScheduler<Sim>> scheduler = make(setup);
   const auto on_stream = thrust::cuda::par.on(stream);
 

@@ -62,10 +62,10 @@ Kernel kernel_for_block(Kernel own, Kernel capped, const DeviceSetup& s, size_t 
   // occupancy below does not tell.
   cudaFuncAttributes attributes{};
   SB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, own));
-  if (s.config.block_size > static_cast<uint32_t>(attributes.maxThreadsPerBlock)) return capped;
+  if (s.knobs.block_size > static_cast<uint32_t>(attributes.maxThreadsPerBlock)) return capped;
   int most = 0;
   SB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &most, own, static_cast<int>(s.config.block_size), shared_bytes));
+      &most, own, static_cast<int>(s.knobs.block_size), shared_bytes));
   return most > 0 ? own : capped;
 }
 
@@ -76,10 +76,10 @@ template <class Kernel>
 uint32_t blocks_that_fit(Kernel kernel, const DeviceSetup& s, size_t shared_bytes = 0) {
   int most = 0;
   SB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &most, kernel, static_cast<int>(s.config.block_size), shared_bytes));
+      &most, kernel, static_cast<int>(s.knobs.block_size), shared_bytes));
   if (most == 0) {
     throw RunError(fmt::format("{}: a block of {} threads does not fit on one SM",
-                               s.config.scheduler, s.config.block_size));
+                               s.config.scheduler, s.knobs.block_size));
   }
   return static_cast<uint32_t>(most);
 }
@@ -89,13 +89,13 @@ uint32_t blocks_that_fit(Kernel kernel, const DeviceSetup& s, size_t shared_byte
 template <class Kernel>
 uint32_t blocks_per_sm(Kernel kernel, const DeviceSetup& s, size_t shared_bytes) {
   const uint32_t most = blocks_that_fit(kernel, s, shared_bytes);
-  const uint32_t asked = s.config.blocks_per_sm;
+  const uint32_t asked = s.knobs.blocks_per_sm;
   if (asked == 0) return most;
   if (asked > most) {
     throw UsageError(fmt::format(
         "--blocks-per-sm: {} is more than the {} blocks of {} threads that fit on an SM for {}; "
         "accepted: fill or 1 to {}",
-        asked, most, s.config.block_size, s.config.scheduler, most));
+        asked, most, s.knobs.block_size, s.config.scheduler, most));
   }
   return asked;
 }
@@ -128,18 +128,18 @@ void launch_cooperative(void (*kernel)(Params...), uint32_t grid, uint32_t block
 template <class... Params, class... Args>
 void launch(const DeviceSetup& s, void (*kernel)(Params...), uint32_t grid, size_t shared_bytes,
             Args&&... args) {
-  kernel<<<grid, s.config.block_size, shared_bytes, s.stream>>>(std::forward<Args>(args)...);
+  kernel<<<grid, s.knobs.block_size, shared_bytes, s.stream>>>(std::forward<Args>(args)...);
   const cudaError_t e = cudaGetLastError();
   if (e == cudaErrorLaunchOutOfResources) {
     throw RunError(
         fmt::format("{}: a block of {} threads needs more registers than an SM has; a smaller "
                     "--block-size fits",
-                    s.config.scheduler, s.config.block_size));
+                    s.config.scheduler, s.knobs.block_size));
   }
   if (e != cudaSuccess) {
     throw_cuda_error(e, fmt::format("{}'s launch of {} blocks of {} threads ({} B shared; or an "
                                     "earlier asynchronous error)",
-                                    s.config.scheduler, grid, s.config.block_size, shared_bytes));
+                                    s.config.scheduler, grid, s.knobs.block_size, shared_bytes));
   }
 }
 

@@ -22,7 +22,7 @@ class PersistentPool {
         queue_(k_.work_queue ? kWorkQueuePerSlot * s.config.capacity : 0,
                "the work queue (16 bytes per slot of --capacity)"),
         dead_slots_(
-            k_.work_queue ? dead_slot_ring_words(uint64_t{grid_} * s.config.block_size / 32) : 0,
+            k_.work_queue ? dead_slot_ring_words(uint64_t{grid_} * s.knobs.block_size / 32) : 0,
             "the rings of dead slots that groups of warps share") {
     // Entries read empty until set; each consumer clears its own (work_queue.cuh).
     if (queue_.size() != 0)

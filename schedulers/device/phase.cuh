@@ -11,6 +11,7 @@
 #include "core/draws.hpp"
 #include "core/particle.hpp"
 #include "core/run_config.hpp"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/device/watchdog.hpp"
 
 namespace sb {
@@ -95,6 +96,7 @@ struct DevicePhase {
 // Host side: how to launch, for the whole run.
 struct DeviceSetup {
   const RunConfig& config;
+  LaunchKnobs knobs;  // the GPU driver's, read once from config
   DeviceDescription device;
   cudaStream_t stream;
   Watchdog& watchdog;

@@ -43,7 +43,7 @@ void require_pools_fit(Kernel kernel, const DeviceSetup& s, size_t pool_shared_b
     throw RunError(fmt::format(
         "{}: a block of {} threads does not fit on one SM: it needs {} bytes of shared memory "
         "({} for its warps' pools), more than the {} a block may have",
-        s.config.scheduler, s.config.block_size, needed, pool_shared_bytes, most));
+        s.config.scheduler, s.knobs.block_size, needed, pool_shared_bytes, most));
   }
 }
 
@@ -64,7 +64,7 @@ PoolKernel<Kernel> pool_kernel(const SchedulerPolicies& policies, const DeviceSe
     Policy* const policy = nullptr;
     const Kernel own = kernel_of(policy, std::false_type{});
     const Kernel largest = kernel_of(policy, std::true_type{});
-    out.shared_bytes = pool_bytes<typename Sim::Particle, Policy>(s.config.block_size);
+    out.shared_bytes = pool_bytes<typename Sim::Particle, Policy>(s.knobs.block_size);
     out.work_queue = Policy::kQueue;
     require_pools_fit(own, s, out.shared_bytes);
     for (const Kernel k : {own, largest}) {

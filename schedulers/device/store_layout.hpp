@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/run_config.hpp"
+#include "schedulers/device/launch_parameters.hpp"
 
 namespace sb {
 
@@ -18,17 +19,17 @@ inline constexpr uint64_t kDeviceHeadroom = uint64_t{1} << 30;
 // the particle slots of --capacity (`arrays` particle arrays, two unless the compaction is in
 // place) and kDeviceHeadroom do not fit in the device's `free_bytes`. Asked only for sims that
 // stream (kStreams, core/sim_state.hpp): the others need all their particles on the device.
-inline bool runs_streamed(const RunConfig& c, uint64_t particle_bytes, uint64_t arrays,
-                          uint64_t free_bytes) {
-  return c.batch > 0 || arrays * c.capacity * particle_bytes + kDeviceHeadroom > free_bytes;
+inline bool runs_streamed(const RunConfig& c, const LaunchKnobs& k, uint64_t particle_bytes,
+                          uint64_t arrays, uint64_t free_bytes) {
+  return k.batch > 0 || arrays * c.capacity * particle_bytes + kDeviceHeadroom > free_bytes;
 }
 
 // The device slots of a batch per lane: --batch, or what half the free memory holds for two lanes
 // (the particle arrays the compaction keeps, and 16 bytes a slot for a scheduler's own lists),
 // never more than the capacity.
-inline uint64_t batch_slots(const RunConfig& c, uint64_t particle_bytes, uint64_t arrays,
-                            uint64_t free_bytes) {
-  if (c.batch > 0) return std::min(c.batch, c.capacity);
+inline uint64_t batch_slots(const RunConfig& c, const LaunchKnobs& k, uint64_t particle_bytes,
+                            uint64_t arrays, uint64_t free_bytes) {
+  if (k.batch > 0) return std::min(k.batch, c.capacity);
   const uint64_t per_slot = 2 * (arrays * particle_bytes + 16);
   return std::min<uint64_t>(c.capacity, free_bytes / 2 / per_slot);
 }

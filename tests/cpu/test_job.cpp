@@ -14,6 +14,7 @@
 #include "harness/job/fields_job.hpp"
 #include "harness/job/job.hpp"
 #include "harness/job/parameters.hpp"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/mvp/mvp.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -189,7 +190,7 @@ TEST(Job, TheSchedulerComparisonsAreOneWorkloadAtEveryBlockSize) {
     std::set<std::pair<std::string, uint32_t>> seen;
     const nlohmann::json first = config_json(job.points.front().config);
     for (const JobPoint& p : job.points) {
-      seen.insert({p.config.scheduler, p.config.block_size});
+      seen.insert({p.config.scheduler, launch_knobs::of(p.config).block_size});
       // A parameter only some schedulers read (static-full's warp_sync) says nothing about the
       // workload; every one that both points have must agree, but for how they are scheduled.
       const nlohmann::json config = config_json(p.config);

@@ -91,9 +91,10 @@ TEST(Parameters, RenamedKeysReadAsTheNewOnes) {
   EXPECT_THROW(config_from_json(pic, "pic"), UsageError);
 }
 
-// What every run has and the GPU driver's knobs are typed members of RunConfig, set and recorded
-// through their declarations.
-TEST(Parameters, TypedMembersAreSetAndRecordedThroughTheirDeclarations) {
+// What every run has is typed members of RunConfig, the GPU driver's knobs are the driver's
+// declared values, read once a run into LaunchKnobs: both set and recorded through their
+// declarations.
+TEST(Parameters, TypedMembersAndTheDriversKnobsAreSetAndRecordedThroughTheirDeclarations) {
   RunConfig c;
   c.sim = "mvp";
   c.scheduler = "dynamic-warp";
@@ -103,12 +104,14 @@ TEST(Parameters, TypedMembersAreSetAndRecordedThroughTheirDeclarations) {
   find_parameter("timeout")->set(c, "--timeout", "30");
   find_parameter("compaction")->set(c, "--compaction", "cub");
   EXPECT_EQ(c.init_n, 1000u);
-  EXPECT_EQ(c.block_size, 256u);
-  EXPECT_EQ(c.blocks_per_sm, 4u);
-  EXPECT_EQ(c.timeout_s, 30.0);
-  EXPECT_EQ(c.compaction, "cub");
+  const LaunchKnobs k = launch_knobs::of(c);
+  EXPECT_EQ(k.block_size, 256u);
+  EXPECT_EQ(k.blocks_per_sm, 4u);
+  EXPECT_EQ(k.timeout_s, 30.0);
+  EXPECT_EQ(k.compaction, "cub");
+  EXPECT_EQ(k.batch, 0u);  // auto, the default
   find_parameter("blocks_per_sm")->set(c, "--blocks-per-sm", "fill");
-  EXPECT_EQ(c.blocks_per_sm, 0u);
+  EXPECT_EQ(launch_knobs::of(c).blocks_per_sm, 0u);
   steps_parameter().set(c, 5);
   const nlohmann::json j = config_json(c);
   EXPECT_EQ(j.at("blocks_per_sm"), "fill");

@@ -9,6 +9,7 @@
 
 #include "core/sim_state.hpp"
 #include "schedulers/device/store_layout.hpp"
+#include "schedulers/scheduler.hpp"
 #include "sims/air/space_charge.hpp"
 #include "sims/mvp/mvp.hpp"
 #include "sims/pic/pic_poisson.hpp"
@@ -109,23 +110,23 @@ TEST(StoreLayout, StreamedWhereAskedOrWhereTheSlotsDoNotFit) {
   RunConfig c;
   c.capacity = 1000;
   const uint64_t fits = 40'000 + kDeviceHeadroom;  // the slots, and room for the rest
-  EXPECT_FALSE(runs_streamed(c, 40, 1, fits));
-  EXPECT_TRUE(runs_streamed(c, 40, 1, fits - 1));
-  EXPECT_TRUE(runs_streamed(c, 40, 2, fits));  // a second array for the compaction
-  c.batch = 5000;
-  EXPECT_TRUE(runs_streamed(c, 40, 1, 1'000'000));
+  EXPECT_FALSE(runs_streamed(c, launch_knobs::of(c), 40, 1, fits));
+  EXPECT_TRUE(runs_streamed(c, launch_knobs::of(c), 40, 1, fits - 1));
+  EXPECT_TRUE(runs_streamed(c, launch_knobs::of(c), 40, 2, fits));  // a second array
+  launch_knobs::batch().set(c, 5000);
+  EXPECT_TRUE(runs_streamed(c, launch_knobs::of(c), 40, 1, 1'000'000));
 }
 
 TEST(StoreLayout, BatchSlotsComeFromHalfTheFreeMemoryForTwoLanesOrFromBatch) {
   RunConfig c;
   c.capacity = 1'000'000'000;
   // Two lanes of 40-byte particles and 16 bytes a slot: 112 bytes a slot of each lane.
-  EXPECT_EQ(batch_slots(c, 40, 1, 112'000'000), 500'000u);
-  EXPECT_EQ(batch_slots(c, 40, 2, 192'000'000), 500'000u);  // 192 bytes with two arrays
-  c.batch = 7000;
-  EXPECT_EQ(batch_slots(c, 40, 1, 112'000'000), 7000u);
+  EXPECT_EQ(batch_slots(c, launch_knobs::of(c), 40, 1, 112'000'000), 500'000u);
+  EXPECT_EQ(batch_slots(c, launch_knobs::of(c), 40, 2, 192'000'000), 500'000u);  // two arrays
+  launch_knobs::batch().set(c, 7000);
+  EXPECT_EQ(batch_slots(c, launch_knobs::of(c), 40, 1, 112'000'000), 7000u);
   c.capacity = 5000;  // never more than the capacity
-  EXPECT_EQ(batch_slots(c, 40, 1, 112'000'000), 5000u);
+  EXPECT_EQ(batch_slots(c, launch_knobs::of(c), 40, 1, 112'000'000), 5000u);
 }
 
 // Which sims a run may stream (core/sim_state.hpp): those without grid work between phases, and
@@ -139,9 +140,9 @@ TEST(StreamedSims, PicsFieldsStreamAirsSpaceChargeDoesNot) {
   EXPECT_TRUE(kStreams<PicPoissonSim>);
   EXPECT_FALSE(kStreams<AirSpaceChargeSim>);
   RunConfig c;
-  c.batch = 5000;
+  launch_knobs::batch().set(c, 5000);
   c.sim = "air";
-  EXPECT_THROW(make_setup<AirSpaceChargeSim>(c), UsageError);
+  EXPECT_THROW(prepare_setup<AirSpaceChargeSim>(c), UsageError);
 }
 
 }  // namespace

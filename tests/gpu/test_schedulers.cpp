@@ -14,6 +14,7 @@
 #include "core/errors.hpp"
 #include "core/precision.hpp"
 #include "schedulers/compaction_variants.hpp"
+#include "schedulers/device/launch_parameters.hpp"
 #include "schedulers/registry.hpp"
 #include "sims/pic/pic.hpp"
 #include "tests/support/air_config.hpp"
@@ -41,9 +42,9 @@ RunConfig base(const char* sim, uint64_t init_n, uint32_t steps, uint32_t block 
   c.sim = sim;
   c.init_n = init_n;
   if (steps > 0) sb::steps_parameter().set(c, steps);
-  c.block_size = block;
+  launch_knobs::block_size().set(c, block);
   c.capacity = 4'000'000;  // small enough that huge-iterate's grid over it stays quick
-  c.timeout_s = 30;        // a hang fails the test instead of holding the machine
+  launch_knobs::timeout().set(c, 30);        // a hang fails the test instead of holding the machine
   return c;
 }
 
@@ -130,7 +131,7 @@ std::vector<Config> configs() {
        {std::tuple{"ccp_case1", 1, 3u, 200u}, std::tuple{"ccp_case4", 4, 2u, 400u}}) {
     RunConfig ccp = engine_cases::ccp(number, 6000, 32, steps, periods);
     ccp.capacity = 4'000'000;
-    ccp.timeout_s = 30;
+    launch_knobs::timeout().set(ccp, 30);
     out.push_back({name, ccp});
   }
   // Reduced precision (core/precision.hpp): float arithmetic rounds alike on host and device, so
@@ -158,20 +159,20 @@ std::vector<Config> configs() {
   // scheduler launches its instantiation bounded to 1024 threads (schedulers/device/grid.cuh).
   for (const uint32_t block : {992u, 1024u}) {
     RunConfig large_pic = pic(4000, 2, 150, 30);
-    large_pic.block_size = block;
+    launch_knobs::block_size().set(large_pic, block);
     out.push_back({block == 1024 ? "pic_block_size_1024" : "pic_block_size_992", large_pic});
   }
   RunConfig large_poisson = pic(4000, 2, 150, 30);
   sb::pic::field().set(large_poisson, "poisson");
   sb::fields::grid().set(large_poisson, 32);
   sb::fields::field_solver().set(large_poisson, "host");
-  large_poisson.block_size = 1024;
+  launch_knobs::block_size().set(large_poisson, 1024);
   out.push_back({"pic_poisson_block_size_1024", large_poisson});
   RunConfig large_air = air("N2:0.8,O2:0.2", 300, 4000, 3);
-  large_air.block_size = 1024;
+  launch_knobs::block_size().set(large_air, 1024);
   out.push_back({"air_block_size_1024", large_air});
   RunConfig large_charge = space_charge;
-  large_charge.block_size = 1024;
+  launch_knobs::block_size().set(large_charge, 1024);
   out.push_back({"air_space_charge_block_size_1024", large_charge});
   RunConfig large_mvp = base("mvp", 50'000, 400, 1024);
   sb::mvp::split_chance().set(large_mvp, 0.5);
@@ -303,7 +304,7 @@ TEST_P(GpuBlockSizes, EveryMultipleOf32OnEverySimGivesCpuSerialsParticles) {
     for (uint32_t block = 32; block <= 1024; block += 32) {
       RunConfig c = config.run;
       c.scheduler = GetParam();
-      c.block_size = block;
+      launch_knobs::block_size().set(c, block);
       const RunResult r = run(c);
       EXPECT_EQ(r.digest, ref.digest) << config.name << " at block size " << block;
       EXPECT_EQ(r.counts.particle_steps, ref.counts.particle_steps)
@@ -430,7 +431,7 @@ std::vector<PolicyCase> policy_cases() {
         // more shared memory than sm_90 has (GpuSharedMemory below): 896, the most that fits.
         if (p.name == "pool-64" && std::string(config.name) == "air_block_size_1024") {
           config.name = "air_block_size_896";
-          config.run.block_size = 896;
+          launch_knobs::block_size().set(config.run, 896);
         }
         out.push_back({e.name, p.name, config});
       }
@@ -466,7 +467,7 @@ TEST_P(GpuCompaction, SameParticlesAsCpuSerial) {
   for (const char* scheduler : {"dynamic-warp", "cpu-sync"}) {
     RunConfig c = config.run;
     c.scheduler = scheduler;
-    c.compaction = GetParam();
+    launch_knobs::compaction().set(c, GetParam());
     const RunResult r = run(c);
     EXPECT_EQ(r.digest, ref.digest) << scheduler;
     EXPECT_EQ(r.counts.final, ref.counts.final) << scheduler;
@@ -486,9 +487,9 @@ TEST(GpuCompactionMemory, InPlaceHoldsOneParticleArray) {
   RunConfig c = pic(2000, 2, 100, 60);
   c.scheduler = "dynamic-block";
   const double array = static_cast<double>(c.capacity) * sizeof(PicSim::Particle);
-  c.compaction = "inplace";
+  launch_knobs::compaction().set(c, "inplace");
   const RunResult in_place = run(c);
-  c.compaction = "cub";
+  launch_knobs::compaction().set(c, "cub");
   const RunResult two_arrays = run(c);
   EXPECT_LT(static_cast<double>(in_place.device_bytes), 1.1 * array);
   EXPECT_GE(static_cast<double>(two_arrays.device_bytes), 2.0 * array);
@@ -529,7 +530,7 @@ std::vector<Config> streamed_configs() {
   out.push_back({"streamed_pic_poisson", pic_poisson});
   for (Config& c : out) {
     c.run.capacity = 100'000;
-    c.run.batch = 1000;
+    launch_knobs::batch().set(c.run, 1000);
   }
   return out;
 }
@@ -570,7 +571,7 @@ TEST(GpuStreamedCapacity, OneParticlesChildrenPastABatchAreAnError) {
   RunConfig c = base("mvp", 10, 100);
   sb::mvp::split_chance().set(c, 10);  // some 13,000 descendants per particle
   c.scheduler = "dynamic-warp";
-  c.batch = 1000;
+  launch_knobs::batch().set(c, 1000);
   try {
     run(c);
     FAIL() << "expected a CapacityError";
@@ -586,7 +587,7 @@ TEST(GpuStreamedCapacity, SurvivorsPastTheHostStoreAreAnError) {
   sb::mvp::split_chance().set(c, 2);  // some 15,000 at the end
   c.scheduler = "dynamic-block";
   c.capacity = 5000;
-  c.batch = 1000;
+  launch_knobs::batch().set(c, 1000);
   try {
     run(c);
     FAIL() << "expected a CapacityError";
@@ -603,7 +604,7 @@ TEST_P(GpuCapacity, OverflowIsAnErrorNotADropOrAHang) {
   RunConfig c = base("toy", 100, 2000);  // every particle splits once: 200 needed
   c.scheduler = GetParam();
   c.capacity = 150;
-  c.timeout_s = 60;
+  launch_knobs::timeout().set(c, 60);
   try {
     run(c);
     FAIL() << "expected a CapacityError";
@@ -699,7 +700,7 @@ TEST(GpuSharedMemory, PoolsTooLargeForABlockAreARunError) {
   sb::fields::field_solver().set(c, "host");
   c.scheduler = "cpu-sync";
   find_scheduler(c.scheduler).policies.parameter.set(c, "pool-64");
-  c.block_size = 1024;
+  launch_knobs::block_size().set(c, 1024);
   try {
     run(c);
     ADD_FAILURE() << "pools of 311,808 bytes ran in a block of " << most;
@@ -766,7 +767,7 @@ TEST_P(GpuCycleLengths, EveryLengthGivesCpuSerialsRun) {
       if (p->key == "replicas") p->set(c, replicas);
     }
     c.capacity = 4'000'000;
-    c.timeout_s = 60;
+    launch_knobs::timeout().set(c, 60);
     const Config config{replicas == 1 ? "ccp_case1_lengths" : "ccp_case1_4_replicas_lengths", c};
     const RunResult& ref = reference(config);
     ASSERT_TRUE(ref.summary);
@@ -817,7 +818,7 @@ TEST(GpuPersistentCycle, EveryGridAndBarrierGivesCpuSerialsRun) {
     if (p->key == "replicas") p->set(c, 4);
   }
   c.capacity = 4'000'000;
-  c.timeout_s = 60;
+  launch_knobs::timeout().set(c, 60);
   const Config config{"ccp_case1_4_replicas_grids", c};
   const RunResult& ref = reference(config);
   ASSERT_TRUE(ref.summary);
@@ -858,7 +859,7 @@ TEST_P(GpuWatchdog, EndsARunThatDoesNotFinishInTime) {
   c.capacity = 12'000'000;
   sb::mvp::split_chance().set(c, 0.005);
   c.scheduler = GetParam();
-  c.timeout_s = 0.05;
+  launch_knobs::timeout().set(c, 0.1);
   const auto t0 = std::chrono::steady_clock::now();
   try {
     run(c);
@@ -871,7 +872,7 @@ TEST_P(GpuWatchdog, EndsARunThatDoesNotFinishInTime) {
   }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   testing_support::summary().push_back({fmt::format("watchdog ends {}", GetParam()),
-                                        "timeout 0.05 s on a ~1 s run",
+                                        "timeout 0.1 s (the least --timeout accepts) on a ~1 s run",
                                         fmt::format("ended after {:.2f} s", s)});
 }
 

@@ -17,6 +17,7 @@
 #include "core/declared_parameter.hpp"
 #include "core/run_config.hpp"
 #include "core/run_parameters.hpp"
+#include "schedulers/device/launch_parameters.hpp"
 #include "sims/catalog.hpp"
 #include "tests/support/air_config.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -77,7 +78,7 @@ inline RunConfig base_run(const std::string& sim) {
   RunConfig c;
   c.sim = sim;
   c.capacity = 200'000;  // huge-iterate's grid spans the capacity at every step
-  c.timeout_s = 30;
+  launch_knobs::timeout().set(c, 30);
   const SimInfo& info = find_sim(sim);
   const auto set = [&](const std::string& key, const std::string& value) {
     for (const DeclaredParameter* p : info.parameters) {
