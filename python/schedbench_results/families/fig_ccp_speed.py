@@ -19,8 +19,7 @@ def figures(job):
     what = f"{START_UP}: time per scheduler against the replicas in one run"
     return [new_figure(job, "ccp_speed", what, "replicas", points,
                        (Panel(("time",), logy=True),), xscale="category",
-                       regime="ccp Case 1 start-up", along=("init_n", "capacity"), table=True,
-                       choice=True)]
+                       regime="ccp Case 1 start-up", along=("init_n", "capacity"), table=True)]
 
 
 if __name__ == "__main__":
