@@ -45,10 +45,16 @@ TEST(RecommendGpu, RanksGpuCandidatesMeasuresTheBoundAndItsRunCommandRuns) {
   // Leaders still within noise after halving are settled with more repetitions (and may stay
   // within noise: two block sizes of one scheduler can be equally fast); leaders the first round
   // already told apart are not.
+  // Within noise, the winner's lower median may be the lower in fewer than half of the
+  // resamples (two equally fast leaders, their times on one timer's ticks, tie in many); a
+  // verdict that tells them apart needs at least half.
+  const double p_fastest = rec["verdict"]["p_fastest"].get<double>();
   if (rec["verdict"]["kind"] == "within-noise") {
     EXPECT_GE(rec["ranking"][0]["repetitions"].get<int>(), 6) << rec.dump(2);
+    EXPECT_GE(p_fastest, 0.0) << rec.dump(2);
+  } else {
+    EXPECT_GE(p_fastest, 0.5) << rec.dump(2);
   }
-  EXPECT_GE(rec["verdict"]["p_fastest"].get<double>(), 0.5) << rec.dump(2);
   // Where a point is missing, recommend's own output says what its budget did.
   const json* winner_point = find_point(r, rec["winner"]);
   ASSERT_NE(winner_point, nullptr) << o.out << o.err;
