@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "core/cuda_check.hpp"
+#include "core/digest.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 #include "schedulers/device/compaction.cuh"
@@ -48,7 +49,7 @@
 #include "schedulers/device/phase_reductions.cuh"
 #include "schedulers/device/sim_device_state.cuh"
 #include "schedulers/device/store_layout.hpp"
-#include "schedulers/host_driver.hpp"
+#include "schedulers/phase_loop.hpp"
 
 namespace sb {
 
@@ -76,9 +77,12 @@ class StreamedRun {
  public:
   using Particle = typename Sim::Particle;
 
-  StreamedRun(const DeviceSetup& setup, DeviceState<Sim>& state, MakeDeviceScheduler<Sim> make,
-              uint64_t lane_slots, uint32_t block)
+  static constexpr bool kRebalances = false;  // its ranks' particles are in host memory
+
+  StreamedRun(const DeviceSetup& setup, const PhasePlan& plan, DeviceState<Sim>& state,
+              MakeDeviceScheduler<Sim> make, uint64_t lane_slots, uint32_t block)
       : c_(setup.config),
+        plan_(plan),
         lane_config_(lane_config(setup.config, lane_slots)),
         setup_{lane_config_, setup.knobs, setup.device, setup.stream, setup.watchdog},
         state_(state),
@@ -98,9 +102,25 @@ class StreamedRun {
     const Particle* first = store_.data() + layout_.first();
     return std::vector<Particle>(first, first + layout_.population());
   }
+  std::vector<Particle> take_particles() const { return particles(); }
   void start_with(uint64_t n) { layout_.start_with(n); }
   uint64_t population() const { return layout_.population(); }
 
+  // The phase loop's store (schedulers/phase_loop.hpp): a phase a launch, its dead removed batch by
+  // batch as it runs.
+  uint32_t launch(uint32_t phase, uint32_t, std::map<std::string, double>& parts_ms) {
+    run_phase(plan_.window(phase), parts_ms);
+    return 1;
+  }
+  const PhaseCount& count(uint32_t) const { return outcome_.count; }
+  void remove_dead(std::map<std::string, double>&) {}
+  const ObservedSums<Sim>& sums(uint32_t) const { return outcome_.sums; }
+  uint64_t digest() const { return ran_ ? outcome_.digest : digest_of(particles()); }
+  decltype(auto) deposits() const { return state_.deposits(); }
+
+  const Streaming& streaming() const { return streaming_; }
+
+ private:
   // What a phase did on this rank: its counts, its observed sums, and its survivors' digest.
   struct PhaseOutcome {
     PhaseCount count;
@@ -108,7 +128,8 @@ class StreamedRun {
     uint64_t digest = 0;
   };
 
-  PhaseOutcome run_phase(PhaseWindow window, std::map<std::string, double>& parts_ms) {
+  void run_phase(PhaseWindow window, std::map<std::string, double>& parts_ms) {
+    ran_ = true;
     window_ = window;
     outcome_ = {};
     outcome_.count.start = layout_.population();
@@ -149,12 +170,8 @@ class StreamedRun {
     // The rest of the phase's time: the compute waiting for copies, and the driver's reductions.
     parts_ms["streaming"] += std::max(0.0, wall_ms - computed_ms);
     mobility_ms_ = compaction_ms_ = grid_ms_ = 0;
-    return outcome_;
   }
 
-  const Streaming& streaming() const { return streaming_; }
-
- private:
   struct Batch {
     uint64_t first;  // after how many particles of the phase taken before it
     uint64_t count;
@@ -357,6 +374,7 @@ class StreamedRun {
   static constexpr uint32_t kLaneBlock = 128;
 
   const RunConfig& c_;
+  const PhasePlan& plan_;
   RunConfig lane_config_;
   DeviceSetup setup_;
   DeviceState<Sim>& state_;
@@ -374,6 +392,7 @@ class StreamedRun {
   double growth_ = 0;  // most slots a batch claimed per particle it started with
   double mobility_ms_ = 0, compaction_ms_ = 0, grid_ms_ = 0;
   bool gathered_ = false;  // the phase's grids gathered from the survivors of the one before
+  bool ran_ = false;       // a phase has run, whose digest outcome_ holds
   Streaming streaming_;
 };
 

@@ -5,8 +5,6 @@
 #include <thrust/functional.h>
 #include <thrust/transform_reduce.h>
 
-#include <chrono>
-#include <exception>
 #include <map>
 #include <optional>
 #include <string>
@@ -124,64 +122,179 @@ RunResult run_streamed(const RunSpec& spec, const RunOptions& opt, MakeDeviceSch
   DeviceMemoryUse::reset_peak();
   const size_t bytes_before = DeviceMemoryUse::in_use;
   DeviceState<Sim> device_state(host_state, stream);
-  StreamedRun<Sim> run(setup, device_state, make, slots, kCompactionBlock);
+  StreamedRun<Sim> run(setup, plan, device_state, make, slots, kCompactionBlock);
   const uint64_t share = ranks::shares(c.init_n, comm.size())[comm.rank()];
   fill_initial_particles<Sim>(c, host_state.params(),
                               ranks::share_start(c.init_n, comm.size(), comm.rank()), share,
                               run.store());
   run.start_with(share);
 
-  RunResult r;
-  r.counts.initial = c.init_n;
-  ranks::traffic() = {};
-  uint64_t digest = 0;
-  for (uint32_t phase = 0; phase < plan.count; ++phase) {
-    std::exception_ptr failed;
-    typename StreamedRun<Sim>::PhaseOutcome here;
-    try {
-      here = run.run_phase(plan.window(phase), r.parts_ms);
-    } catch (const RunError&) {
-      failed = std::current_exception();
-    }
-    ranks::agree_on_failure(failed, comm);
-    const PhaseCount total = sum_over_ranks(here.count, comm);
-    add_phase(r.counts, total, sizeof(Particle));
-    digest = here.digest;
-    if constexpr (Observes<Sim>::value) {
-      try {
-        add_observation(r.observables, host_state.observe(here.sums, plan.window(phase),
-                                                          {total.start, total.held - total.start,
-                                                           total.dead + total.gone}));
-      } catch (const RunError&) {
-        failed = std::current_exception();
-      }
-      ranks::agree_on_failure(failed, comm);
-    }
-    if (wants_snapshot(opt, phase)) opt.on_snapshot(phase, HostParticleSet<Sim>(run.particles()));
-  }
-  finish_timing<Particle>(r, comm);
-  if constexpr (Summarizes<Sim>::value) r.summary = host_state.summarize(device_state.deposits());
-  if (plan.count == 0) digest = digest_of(run.particles());
+  RunResult r = run_phase_loop<Sim>(spec, opt, host_state, run);
   const Streaming& mine = run.streaming();
-  std::vector<uint64_t> sums = {run.population(), digest, mine.batches, mine.bytes_to_device,
-                                mine.bytes_to_host};
+  std::vector<uint64_t> sums = {mine.batches, mine.bytes_to_device, mine.bytes_to_host};
   std::vector<uint64_t> most = {DeviceMemoryUse::peak - bytes_before,
                                 static_cast<uint64_t>(mine.to_device_ms * 1e6),
                                 static_cast<uint64_t>(mine.to_host_ms * 1e6)};
   comm.sum(sums);
   comm.max(most);
-  r.counts.final = sums[0];
-  r.digest = sums[1];
   r.device_bytes = most[0];
   r.streaming = Streaming{mine.batch_slots,
+                          sums[0],
+                          sums[1],
                           sums[2],
-                          sums[3],
-                          sums[4],
                           static_cast<double>(most[1]) * 1e-6,
                           static_cast<double>(most[2]) * 1e-6};
-  if (opt.keep_particles) r.particles = std::make_shared<HostParticleSet<Sim>>(run.particles());
   return r;
 }
+
+// The store of a run whose particles stay on the device (phase_loop.hpp): its slots, where the
+// scheduler runs one phase a launch after the driver's grid work, or, for a scheduler of whole
+// phases, every phase up to the next snapshot in launches of its length where one rank runs and
+// the sim's grid work runs inside its kernel or there is none (whole_phases.cuh).
+template <class Sim>
+class DeviceStore {
+ public:
+  using Particle = typename Sim::Particle;
+  static constexpr bool kRebalances = true;
+
+  DeviceStore(const DeviceSetup& setup, const PhasePlan& plan, DeviceState<Sim>& state,
+              MakeDeviceScheduler<Sim> make, const std::vector<Particle>& initial)
+      : c_(setup.config),
+        plan_(plan),
+        stream_(setup.stream),
+        watchdog_(setup.watchdog),
+        state_(state),
+        prm_(state.params()),
+        particles_(c_.capacity, "the particle slots (--capacity)"),
+        counters_(1, "the particle counters"),
+        compactor_(setup.knobs.compaction, particles_, initial.size(), kCompactionBlock, stream_),
+        n_(initial.size()) {
+    SB_CUDA_CHECK(cudaMemsetAsync(particles_.data(), 0, c_.capacity * sizeof(Particle), stream_));
+    SB_CUDA_CHECK(cudaMemcpyAsync(particles_.data(), initial.data(),
+                                  initial.size() * sizeof(Particle), cudaMemcpyHostToDevice,
+                                  stream_));
+    scheduler_ = make(setup);
+    whole_ = scheduler_->runs_whole_phases();
+  }
+
+  uint32_t launch(uint32_t phase, uint32_t most, std::map<std::string, double>& parts_ms) {
+    const DevicePhase<Sim> ph{particles_.data(),       c_.capacity, counters_.data(),
+                              watchdog_.device_flag(), prm_,        DrawKey::from_seed(c_.seed),
+                              plan_.window(phase)};
+    window_ = ph.window;
+    if (HasPhaseWork<Sim>::value && !(whole_ && many_)) {
+      grid_.start(stream_);
+      state_.before_phase(ph.particles, n_, ph.window, stream_);
+      grid_.stop(stream_);
+      watchdog_.sync(stream_);
+      parts_ms["grid"] += grid_.elapsed_ms();
+    }
+    const DeviceCounters start = counters_at_start(n_);
+    SB_CUDA_CHECK(
+        cudaMemcpyAsync(counters_.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream_));
+    return whole_ ? launch_whole(ph, most, parts_ms) : launch_one(ph, parts_ms);
+  }
+  const PhaseCount& count(uint32_t j) const { return counts_[j]; }
+  void remove_dead(std::map<std::string, double>& parts_ms) {
+    if (!dead_) return;
+    compaction_.start(stream_);
+    n_ = compactor_.compact(n_);
+    compaction_.stop(stream_);
+    watchdog_.sync(stream_);
+    parts_ms["compaction"] += compaction_.elapsed_ms();
+  }
+  // Summed on the device exactly (as every engine sums); a whole-phase launch's come with it.
+  ObservedSums<Sim> sums(uint32_t j) const {
+    if (whole_) return whole_sums_[j];
+    return thrust::transform_reduce(thrust::cuda::par.on(stream_), particles_.data(),
+                                    particles_.data() + n_, PhaseSumsOf<Sim>{prm_, window_},
+                                    typename Sim::PhaseSums{}, AddSums{});
+  }
+  uint64_t population() const { return n_; }
+  std::vector<Particle> particles() const { return particles_.to_host(n_); }
+  std::vector<Particle> take_particles() const { return particles(); }
+  void rebalance(const ranks::RebalancePlan& plan) {
+    n_ = rebalance_on_device(particles_.data(), n_, plan, ranks::world(), compactor_, stream_);
+  }
+  uint64_t digest() const {
+    return thrust::transform_reduce(thrust::cuda::par.on(stream_), particles_.data(),
+                                    particles_.data() + n_, HashParticle<Particle>{}, uint64_t{0},
+                                    thrust::plus<uint64_t>());
+  }
+  decltype(auto) deposits() const { return state_.deposits(); }
+
+ private:
+  // One phase on this rank, and its counts.
+  uint32_t launch_one(const DevicePhase<Sim>& ph, std::map<std::string, double>& parts_ms) {
+    mobility_.start(stream_);
+    scheduler_->run_phase(ph, n_);
+    mobility_.stop(stream_);
+    watchdog_.sync(stream_);
+    parts_ms["mobility"] += mobility_.elapsed_ms();
+    const DeviceCounters end = counters_.to_host().front();
+    const SlotIndex claimed = scheduler_->slots_claimed(end);
+    // The capacity bounds the slots this scheduler claimed, not the particles it ran: a scheduler
+    // that keeps children without a slot or reuses dead slots fits populations that one storing
+    // every particle would not (docs/design.md §3).
+    if (end.overflow == kWorkQueueFull)
+      throw CapacityError::of_work_queue(c_.capacity, kWorkQueuePerSlot);
+    if (end.overflow != 0) throw CapacityError(c_.capacity, claimed);
+    const PhaseTally tally = thrust::transform_reduce(
+        thrust::cuda::par.on(stream_), particles_.data(), particles_.data() + claimed,
+        TallyParticle<Particle>{ph.window}, PhaseTally{0, 0, 0}, AddTally{});
+    // The particles there were: the slots a scheduler that stores each once would have used; the
+    // held ones all died.
+    counts_ = {{n_, claimed + end.held - tally.vacated, tally.removed, end.held,
+                tally.steps + end.held_steps, claimed}};
+    n_ = claimed;
+    dead_ = tally.removed + tally.vacated > 0;
+    return 1;
+  }
+
+  // As many phases as the scheduler takes a launch, at most `most`, and each one's counts.
+  uint32_t launch_whole(const DevicePhase<Sim>& ph, uint32_t most,
+                        std::map<std::string, double>& parts_ms) {
+    const uint32_t k = many_ ? std::min(most, scheduler_->phases_per_launch()) : 1;
+    std::optional<StepGridOf<Sim>> inside;
+    if constexpr (kGridInside<Sim>) {
+      if (many_) inside = state_.step_grid(ph.window.start, k * plan_.steps, stream_);
+    }
+    mobility_.start(stream_);
+    WholePhases<Sim> run = scheduler_->run_phases(ph, n_, k, plan_.steps, inside ? &*inside : nullptr);
+    mobility_.stop(stream_);
+    watchdog_.sync(stream_);
+    parts_ms["mobility"] += mobility_.elapsed_ms();
+    if (counters_.to_host().front().overflow != 0) throw CapacityError(c_.capacity, run.claimed);
+    counts_.clear();
+    for (const PhaseRecord& x : run.records)
+      counts_.push_back(PhaseCount{x.start, x.start + x.spawned, x.died, 0, x.steps, x.most_slots});
+    whole_sums_ = std::move(run.sums);
+    n_ = run.n;
+    dead_ = false;  // the kernel removed them
+    return k;
+  }
+
+  const RunConfig& c_;
+  const PhasePlan& plan_;
+  cudaStream_t stream_;
+  Watchdog& watchdog_;
+  DeviceState<Sim>& state_;
+  const typename Sim::Params prm_;
+  DeviceBuffer<Particle> particles_;
+  DeviceBuffer<DeviceCounters> counters_;
+  Compactor<Particle> compactor_;
+  std::unique_ptr<DeviceScheduler<Sim>> scheduler_;
+  bool whole_ = false;
+  // Whether a launch of whole phases may take several: on one rank, with the sim's grid work
+  // inside the kernel or none.
+  const bool many_ = ranks::world().size() == 1 && (kGridInside<Sim> || !HasPhaseWork<Sim>::value);
+  bool dead_ = false;  // the last launch left dead particles in its slots
+  SlotIndex n_;
+  PhaseWindow window_{};
+  std::vector<PhaseCount> counts_;
+  std::vector<ObservedSums<Sim>> whole_sums_;
+  EventTimer grid_, mobility_, compaction_;
+};
 
 }  // namespace
 
@@ -227,170 +340,12 @@ RunResult run_device_phases(const RunSpec& spec, const RunOptions& opt,
   const DeviceSetup setup{c, knobs, *device, stream, watchdog};
   DeviceMemoryUse::reset_peak();
   const size_t bytes_before = DeviceMemoryUse::in_use;
-  DeviceBuffer<Particle> particles(c.capacity, "the particle slots (--capacity)");
-  DeviceBuffer<DeviceCounters> counters(1, "the particle counters");
-  SB_CUDA_CHECK(cudaMemsetAsync(particles.data(), 0, c.capacity * sizeof(Particle), stream));
-  SB_CUDA_CHECK(cudaMemcpyAsync(particles.data(), initial.data(), initial.size() * sizeof(Particle),
-                                cudaMemcpyHostToDevice, stream));
   DeviceState<Sim> device_state(host_state, stream);
-  const typename Sim::Params prm = device_state.params();
-  Compactor<Particle> compactor(knobs.compaction, particles, initial.size(), kCompactionBlock, stream);
-  const std::unique_ptr<DeviceScheduler<Sim>> scheduler = make(setup);
-  const auto on_stream = thrust::cuda::par.on(stream);
-
-  RunResult r;
-  r.counts.initial = c.init_n;
-  ranks::traffic() = {};
-  SlotIndex n = initial.size();
-  EventTimer grid, mobility, compaction;
-  const auto run_grid_work = [&](const DevicePhase<Sim>& ph) {
-    grid.start(stream);
-    device_state.before_phase(ph.particles, n, ph.window, stream);
-    grid.stop(stream);
-    watchdog.sync(stream);
-    r.parts_ms["grid"] += grid.elapsed_ms();
-  };
-  // A phase's observation from its sums (`sums()`, made inside the agreement on failure).
-  const auto observe = [&](const auto& sums, PhaseWindow w, const PhaseCount& total) {
-    if constexpr (Observes<Sim>::value) {
-      std::exception_ptr failed;
-      try {
-        add_observation(r.observables, host_state.observe(sums(), w,
-                                                          {total.start, total.held - total.start,
-                                                           total.dead + total.gone}));
-      } catch (const RunError&) {
-        failed = std::current_exception();
-      }
-      ranks::agree_on_failure(failed, comm);
-    }
-  };
-  // A scheduler of whole phases runs every phase up to the next snapshot in launches of its
-  // length where one rank runs and the sim's grid work runs inside its kernel or there is none;
-  // otherwise one phase a launch, after the driver's grid work (whole_phases.cuh).
-  const bool whole = scheduler->runs_whole_phases();
-  const bool many = comm.size() == 1 && (kGridInside<Sim> || !HasPhaseWork<Sim>::value);
-  const auto launch_length = [&](uint32_t phase) {
-    uint32_t k = many ? std::min(plan.count - phase, scheduler->phases_per_launch()) : 1;
-    if (opt.on_snapshot) {
-      for (const uint32_t wanted : opt.snapshot_phases) {
-        if (wanted >= phase) k = std::min(k, wanted - phase + 1);
-      }
-    }
-    return k;
-  };
-  for (uint32_t phase = 0; phase < plan.count; ++phase) {
-    const DevicePhase<Sim> ph{particles.data(),       c.capacity, counters.data(),
-                              watchdog.device_flag(), prm,        DrawKey::from_seed(c.seed),
-                              plan.window(phase)};
-    if (HasPhaseWork<Sim>::value && !(whole && many)) run_grid_work(ph);
-    const DeviceCounters start = counters_at_start(n);
-    SB_CUDA_CHECK(
-        cudaMemcpyAsync(counters.data(), &start, sizeof start, cudaMemcpyHostToDevice, stream));
-    if (whole) {
-      const uint32_t k = launch_length(phase);
-      std::exception_ptr failed;
-      WholePhases<Sim> run;
-      try {
-        std::optional<StepGridOf<Sim>> inside;
-        if constexpr (kGridInside<Sim>) {
-          if (many) inside = device_state.step_grid(ph.window.start, k * plan.steps, stream);
-        }
-        mobility.start(stream);
-        run = scheduler->run_phases(ph, n, k, plan.steps, inside ? &*inside : nullptr);
-        mobility.stop(stream);
-        watchdog.sync(stream);
-        if (counters.to_host().front().overflow != 0) throw CapacityError(c.capacity, run.claimed);
-      } catch (const RunError&) {
-        failed = std::current_exception();
-      }
-      ranks::agree_on_failure(failed, comm);
-      r.parts_ms["mobility"] += mobility.elapsed_ms();
-      for (uint32_t j = 0; j < k; ++j) {
-        const PhaseRecord& x = run.records[j];
-        const PhaseCount total = sum_over_ranks(
-            PhaseCount{x.start, x.start + x.spawned, x.died, 0, x.steps, x.most_slots}, comm);
-        add_phase(r.counts, total, sizeof(Particle));
-        observe([&] { return run.sums[j]; }, plan.window(phase + j), total);
-      }
-      n = run.n;
-      phase += k - 1;
-    } else {
-      // The phase on this rank; its counts, summed over the ranks once every rank has run it.
-      std::exception_ptr failed;
-      PhaseTally tally{0, 0, 0};
-      PhaseCount here;
-      SlotIndex claimed = n;
-      try {
-        mobility.start(stream);
-        scheduler->run_phase(ph, n);
-        mobility.stop(stream);
-        watchdog.sync(stream);
-        const DeviceCounters end = counters.to_host().front();
-        claimed = scheduler->slots_claimed(end);
-        // The capacity bounds the slots this scheduler claimed, not the particles it ran: a
-        // scheduler that keeps children without a slot or reuses dead slots fits populations
-        // that one storing every particle would not (docs/design.md §3).
-        if (end.overflow == kWorkQueueFull)
-          throw CapacityError::of_work_queue(c.capacity, kWorkQueuePerSlot);
-        if (end.overflow != 0) throw CapacityError(c.capacity, claimed);
-        tally = thrust::transform_reduce(on_stream, particles.data(), particles.data() + claimed,
-                                         TallyParticle<Particle>{ph.window}, PhaseTally{0, 0, 0},
-                                         AddTally{});
-        // The particles there were: the slots a scheduler that stores each once would have
-        // used; the held ones all died.
-        here = {n,        claimed + end.held - tally.vacated, tally.removed,
-                end.held, tally.steps + end.held_steps,       claimed};
-      } catch (const RunError&) {
-        failed = std::current_exception();
-      }
-      ranks::agree_on_failure(failed, comm);
-      r.parts_ms["mobility"] += mobility.elapsed_ms();
-      const PhaseCount total = sum_over_ranks(here, comm);
-      add_phase(r.counts, total, sizeof(Particle));
-      n = claimed;
-      if (tally.removed + tally.vacated > 0) {
-        compaction.start(stream);
-        n = compactor.compact(n);
-        compaction.stop(stream);
-        watchdog.sync(stream);
-        r.parts_ms["compaction"] += compaction.elapsed_ms();
-      }
-      // Observed outside the timed regions, summed on the device exactly (as every engine sums).
-      if constexpr (Observes<Sim>::value) {
-        observe(
-            [&] {
-              return thrust::transform_reduce(on_stream, particles.data(), particles.data() + n,
-                                              PhaseSumsOf<Sim>{prm, ph.window},
-                                              typename Sim::PhaseSums{}, AddSums{});
-            },
-            ph.window, total);
-      }
-    }
-    if (wants_snapshot(opt, phase))
-      opt.on_snapshot(phase, HostParticleSet<Sim>(particles.to_host(n)));
-    if (comm.size() > 1 && phase + 1 < plan.count) {
-      const auto t0 = std::chrono::steady_clock::now();
-      const ranks::RebalancePlan moves = plan_rebalance(n, c.capacity, comm);
-      if (moves.needed)
-        n = rebalance_on_device(particles.data(), n, moves, comm, compactor, stream);
-      r.parts_ms["rebalance"] +=
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      add_rebalance(r, moves);
-    }
-  }
-  finish_timing<Particle>(r, comm);
-  if constexpr (Summarizes<Sim>::value) r.summary = host_state.summarize(device_state.deposits());
-  std::vector<uint64_t> sums = {
-      n, thrust::transform_reduce(on_stream, particles.data(), particles.data() + n,
-                                  HashParticle<Particle>{}, uint64_t{0}, thrust::plus<uint64_t>())};
+  DeviceStore<Sim> store(setup, plan, device_state, make, initial);
+  RunResult r = run_phase_loop<Sim>(spec, opt, host_state, store);
   std::vector<uint64_t> bytes = {DeviceMemoryUse::peak - bytes_before};
-  comm.sum(sums);
   comm.max(bytes);
-  r.counts.final = sums[0];
-  r.digest = sums[1];
   r.device_bytes = bytes[0];
-  if (opt.keep_particles)
-    r.particles = std::make_shared<HostParticleSet<Sim>>(particles.to_host(n));
   return r;
 }
 
