@@ -16,14 +16,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <exception>
 #include <map>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "core/diff.hpp"
 #include "core/digest.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
@@ -34,7 +32,6 @@
 #include "core/sim_state.hpp"
 #include "ranks/communicator.hpp"
 #include "ranks/rebalance.hpp"
-#include "ranks/traffic.hpp"
 #include "schedulers/phase_loop.hpp"
 #include "schedulers/run_spec.hpp"
 #include "schedulers/scheduler.hpp"
