@@ -102,11 +102,35 @@ struct CycleLaunch {
   Grid grid;
 };
 
+// The counts and sums of phase k over the block, written as its partial ones, and emptied for the
+// next phase. A block whose threads moved nothing in the phase (`had`) skips the block-wide sum:
+// only the leader's thread may hold counts then. Every thread of the block calls it.
+template <class Sim, class Grid>
+__device__ void close_phase(const CycleLaunch<Sim, Grid>& a, uint32_t k, bool& had,
+                            PhaseRecord& mine, ObservedSums<Sim>& sums) {
+  const bool any = __syncthreads_or(had) != 0;
+  const PhaseRecord block = any ? block_sum(mine) : mine;
+  const ObservedSums<Sim> block_sums = any ? block_sum(sums) : sums;
+  if (threadIdx.x == 0) {
+    a.records[SlotIndex{k} * gridDim.x + blockIdx.x] = block;
+    a.sums[SlotIndex{k} * gridDim.x + blockIdx.x] = block_sums;
+  }
+  mine = {};
+  sums = {};
+  had = false;
+}
+
+// Where the sim does its grid work inside the kernel, each block closes a phase after the solve
+// that starts the next, before the barrier that ends that solve: the particles fill the grid's
+// first blocks and the solve takes its last ones (whole_phases.cuh), so that where a population
+// leaves the last blocks empty, the others' block-wide sums take the time of the solve rather
+// than a time of their own.
 template <class Sim, class Grid, class Barrier, int kBound>
 __global__ void SB_BLOCK_BOUND(kBound) persistent_cycle(CycleLaunch<Sim, Grid> a) {
   constexpr bool kGrid = !std::is_same_v<Grid, NoStepGrid<Sim>>;
   const SlotIndex capacity = a.first.capacity;
   const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+  const SlotIndex first_slot = SlotIndex{blockIdx.x} * blockDim.x + threadIdx.x;
   SlotIndex n = a.n, claimed = a.n;
   uint32_t s = 0;  // steps this launch has taken
   extern __shared__ unsigned long long grid_sums[];
@@ -115,22 +139,25 @@ __global__ void SB_BLOCK_BOUND(kBound) persistent_cycle(CycleLaunch<Sim, Grid> a
     deposit_all<Sim>(a.grid, a.lists[0], n, a.first.window.start, shared);
     Barrier::sync();
   }
+  PhaseRecord mine{};
+  ObservedSums<Sim> sums{};
+  bool had = false;  // this thread moved a particle in the phase
   for (uint32_t k = 0; k < a.phases; ++k) {
     DevicePhase<Sim> ph = a.first;
     ph.window = {a.first.window.start + k * a.steps, a.first.window.start + (k + 1) * a.steps};
-    PhaseRecord mine{};
-    ObservedSums<Sim> sums{};
-    if (leader) mine.start = mine.most_slots = n;
     for (uint32_t t = ph.window.start; t < ph.window.end; ++t, ++s) {
       if constexpr (kGrid) {
         a.grid.solve(t);
+        if (k > 0 && t == ph.window.start) close_phase(a, k - 1, had, mine, sums);
         Barrier::sync();
       }
+      if (leader && t == ph.window.start) mine.start = mine.most_slots = n;
       SlotIndex& length = a.state->length[s % 3];
       if (leader) {
         a.state->length[(s + 1) % 3] = 0;
         a.state->stop[s % 3] = stop_requested(ph);
       }
+      had = had || first_slot < n;
       move_step(ph, a.grid, a.lists[s & 1], a.lists[(s + 1) & 1], n, length, t,
                 t + 1 == ph.window.end, shared, mine, sums);
       if constexpr (kGrid) {
@@ -147,12 +174,10 @@ __global__ void SB_BLOCK_BOUND(kBound) persistent_cycle(CycleLaunch<Sim, Grid> a
         return;
       }
     }
-    const PhaseRecord block = block_sum(mine);
-    const ObservedSums<Sim> block_sums = block_sum(sums);
-    if (threadIdx.x == 0) {
-      a.records[SlotIndex{k} * gridDim.x + blockIdx.x] = block;
-      a.sums[SlotIndex{k} * gridDim.x + blockIdx.x] = block_sums;
-    }
+    if constexpr (!kGrid) close_phase(a, k, had, mine, sums);
+  }
+  if constexpr (kGrid) {
+    if (a.phases > 0) close_phase(a, a.phases - 1, had, mine, sums);
   }
   if (leader) {
     a.state->list = s & 1;

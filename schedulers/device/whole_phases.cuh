@@ -27,7 +27,9 @@
 //   __device__ void solve(uint32_t step) const;  // every thread of the grid, once every particle
 //                                                // alive as `step` starts is deposited
 // (`shared` is null where shared_bytes() is 0). The kernel calls begin_deposits once, then each
-// step's deposits and end_deposits, which leaves the shared sums empty for the next step.
+// step's deposits and end_deposits, which leaves the shared sums empty for the next step. A
+// kernel's particles fill its first blocks, so solve gives its work to the grid's last blocks
+// first: those a small population leaves empty, while the others finish their phases.
 // (sims/ccp/device_state.cuh). Steps start a launch with its particles deposited for the first.
 // The type is the sim's own so that every unit sees the same answer, whether or not it includes
 // the device state.

@@ -203,9 +203,10 @@ struct StepGrid {
     return sum;
   }
 
-  // Block b solves replicas b, b + G, ... (G blocks); the grid empties the next step's weights
-  // and adds this step's to the window's where it is averaged. A mesh of up to kStepSolveNodes
-  // nodes is solved in shared memory, a larger one in the device's scratch.
+  // Blocks counted from the grid's last (whole_phases.cuh): the b-th from the end solves
+  // replicas b, b + G, ... (G blocks), and the blocks after the solvers empty the next step's
+  // weights and add this step's to the window's where it is averaged. A mesh of up to
+  // kStepSolveNodes nodes is solved in shared memory, a larger one in the device's scratch.
   __device__ void solve(uint32_t step) const {
     __shared__ int64_t shared_net[kStepSolveNodes];
     __shared__ ChargeSum shared_sums[kStepSolveNodes];
@@ -213,7 +214,8 @@ struct StepGrid {
     const auto* now = reinterpret_cast<const int64_t*>(weights[step & 1]);
     const uint32_t nodes = m.cells + 1;
     const bool in_shared = nodes <= kStepSolveNodes;
-    for (uint32_t r = blockIdx.x; r < replicas; r += gridDim.x) {
+    const uint32_t from_last = gridDim.x - 1 - blockIdx.x;
+    for (uint32_t r = from_last; r < replicas; r += gridDim.x) {
       const uint32_t mesh = r * nodes;
       int64_t* q = in_shared ? shared_net : net + mesh;
       ChargeSum* p = in_shared ? shared_sums : sums + mesh;
@@ -233,7 +235,8 @@ struct StepGrid {
     }
     unsigned long long* next = weights[(step + 1) & 1];
     const bool average = step >= average_from;
-    for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < 2 * all;
+    const uint32_t after_solvers = (from_last + gridDim.x - min(replicas, gridDim.x)) % gridDim.x;
+    for (uint32_t j = after_solvers * blockDim.x + threadIdx.x; j < 2 * all;
          j += gridDim.x * blockDim.x) {
       for (uint32_t c = 0; c < kStepCopies; ++c)
         next[uint64_t{c} * 2 * all + j] = 0;
