@@ -44,11 +44,6 @@ class NaiveBuffered {
  public:
   explicit NaiveBuffered(const DeviceSetup& s)
       : s_(s), shared_bytes_(s.knobs.block_size * sizeof(typename Sim::Particle)) {
-    for (const auto kernel :
-         {naive_buffered_step<Sim, kAnyBlock>, naive_buffered_step<Sim, kLargestBlockBound<Sim>>}) {
-      SB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(shared_bytes_)));
-    }
     step_ = kernel_for_block(naive_buffered_step<Sim, kAnyBlock>,
                              naive_buffered_step<Sim, kLargestBlockBound<Sim>>, s, shared_bytes_);
   }

@@ -53,10 +53,19 @@ template <class Sim>
 inline constexpr int kWholePhaseBound = kLargeStep<Sim> ? kHalfBlock : kAnyBlock;
 
 // `own` where a block of the configured size fits on an SM, else `capped` (its instantiation
-// under largest_block_cap), with `shared_bytes` of dynamic shared memory per block. For small
-// particles the two are one kernel.
+// under largest_block_cap), with `shared_bytes` of dynamic shared memory per block, which both
+// are first allowed: a kernel whose static and dynamic shared memory pass 48 KB must ask for the
+// dynamic (CUDA C++ Programming Guide, "Shared Memory"). For small particles the two are one
+// kernel.
 template <class Kernel>
 Kernel kernel_for_block(Kernel own, Kernel capped, const DeviceSetup& s, size_t shared_bytes = 0) {
+  if (shared_bytes > 0) {
+    for (const Kernel k : {own, capped}) {
+      SB_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(k),
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shared_bytes)));
+    }
+  }
   if (own == capped) return own;
   // A kernel bounded to smaller blocks (kWholePhaseBound) cannot launch this one, which the
   // occupancy below does not tell.

@@ -67,11 +67,6 @@ PoolKernel<Kernel> pool_kernel(const SchedulerPolicies& policies, const DeviceSe
     out.shared_bytes = pool_bytes<typename Sim::Particle, Policy>(s.knobs.block_size);
     out.work_queue = Policy::kQueue;
     require_pools_fit(own, s, out.shared_bytes);
-    for (const Kernel k : {own, largest}) {
-      SB_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(out.shared_bytes)));
-      if (largest == own) break;
-    }
     out.kernel = kernel_for_block(own, largest, s, out.shared_bytes);
   });
   return out;

@@ -849,6 +849,36 @@ TEST(GpuPersistentCycle, EveryGridAndBarrierGivesCpuSerialsRun) {
   }
 }
 
+// The cycle schedulers where the grid work's shared memory and the kernel's own pass 48 KB: ccp's
+// deposits of 16 replicas of 129 nodes are summed in 33 KB a block, beside the solve's 16 KB. Both
+// give cpu-serial's run.
+TEST(GpuCycleSharedMemory, SixteenReplicasOfACaseMeshGiveCpuSerialsRun) {
+  SB_REQUIRE_CUDA_DEVICE();
+  RunConfig c = engine_cases::ccp(1, 16 * 400, 128, 100, 2);
+  for (const DeclaredParameter* p : find_sim("ccp").parameters) {
+    if (p->key == "replicas") p->set(c, 16);
+  }
+  c.capacity = 4'000'000;
+  launch_knobs::timeout().set(c, 60);
+  const Config config{"ccp_case1_16_replicas_128_cells", c};
+  const RunResult& ref = reference(config);
+  ASSERT_TRUE(ref.summary);
+  for (const char* scheduler : {"persistent-cycle", "graph-cycle"}) {
+    RunConfig one = c;
+    one.scheduler = scheduler;
+    RunOptions keep;
+    keep.keep_particles = true;
+    const RunResult r = run(one, keep);
+    expect_cpu_serial_result(r, ref, scheduler, config.name);
+    EXPECT_EQ(r.observables, ref.observables) << scheduler;
+    ASSERT_TRUE(r.summary) << scheduler;
+    EXPECT_EQ(r.summary->values, ref.summary->values) << scheduler;
+    testing_support::summary().push_back(
+        {fmt::format("{} = cpu-serial", scheduler), config.name,
+         r.digest == ref.digest && r.observables == ref.observables ? "identical" : "DIFFERENT"});
+  }
+}
+
 class GpuWatchdog : public testing::TestWithParam<std::string> {};
 
 // A run that outlasts --timeout fails with an error naming the scheduler and configuration,
