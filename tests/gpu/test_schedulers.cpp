@@ -63,6 +63,19 @@ RunConfig air(const char* gas, double td, uint64_t init_n, uint32_t phases) {
 
 // Air with its space charge, on a mesh of `grid` nodes a side around electrons started within
 // 5 um of the centre; solved on the device unless the caller asks for the host.
+// ccp's Case 1 on `cells` cells, `periods` RF periods of `steps` steps, as `replicas` discharges
+// sharing init_n, with room for 4·10^6 records and a minute's watchdog.
+RunConfig ccp_replicas(uint64_t init_n, uint32_t cells, uint32_t steps, uint32_t periods,
+                       uint64_t replicas) {
+  RunConfig c = engine_cases::ccp(1, init_n, cells, steps, periods);
+  for (const DeclaredParameter* p : find_sim("ccp").parameters) {
+    if (p->key == "replicas") p->set(c, replicas);
+  }
+  c.capacity = 4'000'000;
+  launch_knobs::timeout().set(c, 60);
+  return c;
+}
+
 RunConfig air_space_charge(uint64_t init_n, uint32_t phases, int grid) {
   RunConfig c = air("N2:1", 400, init_n, phases);
   sb::air::space_charge().set(c, true);
@@ -762,12 +775,7 @@ TEST_P(GpuCycleLengths, EveryLengthGivesCpuSerialsRun) {
   const DeclaredParameter& length = *find_scheduler(param.scheduler).declared.front();
   ASSERT_EQ(length.key, param.key);
   for (const uint64_t replicas : {1u, 4u}) {
-    RunConfig c = engine_cases::ccp(1, 4000 * replicas, 32, 200, 3);
-    for (const DeclaredParameter* p : find_sim("ccp").parameters) {
-      if (p->key == "replicas") p->set(c, replicas);
-    }
-    c.capacity = 4'000'000;
-    launch_knobs::timeout().set(c, 60);
+    const RunConfig c = ccp_replicas(4000 * replicas, 32, 200, 3, replicas);
     const Config config{replicas == 1 ? "ccp_case1_lengths" : "ccp_case1_4_replicas_lengths", c};
     const RunResult& ref = reference(config);
     ASSERT_TRUE(ref.summary);
@@ -813,12 +821,7 @@ TEST(GpuPersistentCycle, EveryGridAndBarrierGivesCpuSerialsRun) {
     }
     throw std::logic_error("persistent-cycle declares no " + key);
   };
-  RunConfig c = engine_cases::ccp(1, 16000, 32, 200, 3);
-  for (const DeclaredParameter* p : find_sim("ccp").parameters) {
-    if (p->key == "replicas") p->set(c, 4);
-  }
-  c.capacity = 4'000'000;
-  launch_knobs::timeout().set(c, 60);
+  const RunConfig c = ccp_replicas(16000, 32, 200, 3, 4);
   const Config config{"ccp_case1_4_replicas_grids", c};
   const RunResult& ref = reference(config);
   ASSERT_TRUE(ref.summary);
@@ -854,12 +857,7 @@ TEST(GpuPersistentCycle, EveryGridAndBarrierGivesCpuSerialsRun) {
 // give cpu-serial's run.
 TEST(GpuCycleSharedMemory, SixteenReplicasOfACaseMeshGiveCpuSerialsRun) {
   SB_REQUIRE_CUDA_DEVICE();
-  RunConfig c = engine_cases::ccp(1, 16 * 400, 128, 100, 2);
-  for (const DeclaredParameter* p : find_sim("ccp").parameters) {
-    if (p->key == "replicas") p->set(c, 16);
-  }
-  c.capacity = 4'000'000;
-  launch_knobs::timeout().set(c, 60);
+  const RunConfig c = ccp_replicas(16 * 400, 128, 100, 2, 16);
   const Config config{"ccp_case1_16_replicas_128_cells", c};
   const RunResult& ref = reference(config);
   ASSERT_TRUE(ref.summary);
