@@ -332,7 +332,7 @@ Json merge_visits(const Sampling& s, const std::vector<Json>& visits) {
           {"failure", "run-error"},
           {"error", fmt::format("a visit gave digest {} but the first gave {}",
                                 v["digest"].get<std::string>(), out["digest"].get<std::string>())},
-          {"finished_utc", v["finished_utc"]}};
+          {"finished_utc", v.at("finished_utc")}};
     }
     const size_t before = all.times_ms.size();
     for (const Json& t : v["repetitions_ms"])
@@ -376,7 +376,7 @@ Json merge_visits(const Sampling& s, const std::vector<Json>& visits) {
   if (noisy(s, all.times_ms) || !throttled.empty()) out["noisy"] = true;
   out["visits"] = visits.size();
   out["wall_s"] = wall_s;
-  out["finished_utc"] = visits.back()["finished_utc"];
+  out["finished_utc"] = visits.back().at("finished_utc");
   return out;
 }
 

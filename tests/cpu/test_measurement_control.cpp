@@ -85,7 +85,8 @@ TEST(DeviceControl, VisitsJoinTheirEnergyAndLocks) {
                                 {"counts", {{"particle_steps", 100}}},
                                 {"counters", nlohmann::ordered_json::object()},
                                 {"clocks_locked", locked},
-                                {"energy", energy_record(joules, seconds, 2)}};
+                                {"energy", energy_record(joules, seconds, 2)},
+                                {"finished_utc", "2026-01-01T00:00:00Z"}};
     if (!locked) v["clock_lock_refused"] = "Insufficient Permissions";
     return v;
   };
