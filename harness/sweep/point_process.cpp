@@ -307,8 +307,8 @@ Json merged_energy(const std::vector<Json>& visits, size_t repetitions) {
   double joules = 0, seconds = 0;
   for (const Json& v : visits) {
     if (!v.contains("energy")) return nullptr;
-    joules += v["energy"]["joules"].get<double>();
-    seconds += v["energy"]["seconds"].get<double>();
+    joules += v.at("energy").at("joules").get<double>();
+    seconds += v.at("energy").at("seconds").get<double>();
   }
   return energy_record(joules, seconds, repetitions);
 }
@@ -323,7 +323,7 @@ Json merge_visits(const Sampling& s, const std::vector<Json>& visits) {
   std::vector<double> reduce_ms;
   double wall_s = 0;
   for (const Json& v : visits) {
-    if (v["digest"] != out["digest"]) {
+    if (v.at("digest") != out["digest"]) {
       return {
           {"label", out["label"]},
           {"index", out["index"]},
@@ -331,18 +331,19 @@ Json merge_visits(const Sampling& s, const std::vector<Json>& visits) {
           {"status", "failed"},
           {"failure", "run-error"},
           {"error", fmt::format("a visit gave digest {} but the first gave {}",
-                                v["digest"].get<std::string>(), out["digest"].get<std::string>())},
+                                v.at("digest").get<std::string>(),
+                                out["digest"].get<std::string>())},
           {"finished_utc", v.at("finished_utc")}};
     }
     const size_t before = all.times_ms.size();
-    for (const Json& t : v["repetitions_ms"])
+    for (const Json& t : v.at("repetitions_ms"))
       all.times_ms.push_back(t.get<double>());
     if (v.contains("gpu_clocks")) {
-      for (const Json& mhz : v["gpu_clocks"]["sm_mhz"])
+      for (const Json& mhz : v.at("gpu_clocks").at("sm_mhz"))
         sm_mhz.push_back(mhz);
-      for (const Json& k : v["gpu_clocks"]["throttled"])
+      for (const Json& k : v.at("gpu_clocks").at("throttled"))
         throttled.push_back(before + k.get<size_t>());
-      for (const Json& why : v["gpu_clocks"].value("reasons", Json::array()))
+      for (const Json& why : v.at("gpu_clocks").value("reasons", Json::array()))
         reasons.insert(why.get<std::string>());
     }
     const Json parts_ms = v.value("parts_ms", Json::object());
@@ -353,7 +354,7 @@ Json merge_visits(const Sampling& s, const std::vector<Json>& visits) {
     // Clocks locked for the point only where every visit locked them.
     if (v.value("clocks_locked", true) == false) {
       out["clocks_locked"] = false;
-      out["clock_lock_refused"] = v["clock_lock_refused"];
+      out["clock_lock_refused"] = v.at("clock_lock_refused");
     }
   }
   out["repetitions_ms"] = all.times_ms;

@@ -82,7 +82,8 @@ nlohmann::ordered_json point_record(const Job& job, const RunningPoint& r,
 // time and clock, the statistics and rates of them all, each part's median over the visits, their
 // energy summed where every visit has it, clocks locked only where every visit locked them, and
 // whether it is noisy by `s`. A visit whose digest differs from the first's makes it a failed
-// record (the runs of one configuration are deterministic: docs/determinism.md).
+// record (the runs of one configuration are deterministic: docs/determinism.md). A visit that
+// lacks a key of a point's record (check_point_record) throws nlohmann's out_of_range.
 nlohmann::ordered_json merge_visits(const Sampling& s,
                                     const std::vector<nlohmann::ordered_json>& visits);
 
