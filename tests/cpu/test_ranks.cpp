@@ -393,25 +393,31 @@ TEST(RanksFaults, ARunStoppedUnderTheLauncherRemovesItsLock) {
   if (mpirun().empty()) GTEST_SKIP() << "mpirun is not installed";
   TempDir dir;
   // Minutes of work on two cores, far longer than the test waits.
-  const pid_t launcher = testing_support::start_program(
+  std::vector<std::string> argv =
       testing_support::ranks_argv(2,
                                   {"--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "1e6",
                                    "--steps", "1e5", "--split-chance", "0"},
-                                  dir.path("r.json")),
-      dir.path("stdout"), dir.path("stderr"));
+                                  dir.path("r.json"));
+  // Stopped, mpirun sends its ranks SIGCONT, SIGTERM and SIGKILL this many seconds apart (one by
+  // default), too short on a loaded machine: a rank could be killed before its handler ran and
+  // leave the lock behind.
+  argv.insert(argv.begin() + 1, {"--mca", "odls_base_sigkill_timeout", "5"});
+  const pid_t launcher =
+      testing_support::start_program(argv, dir.path("stdout"), dir.path("stderr"));
   ASSERT_GT(launcher, 0);
   // The banner comes once the ranks have started the run, its results file locked.
   ASSERT_TRUE(testing_support::eventually(
       [&] { return testing_support::slurp(dir.path("stdout")).find("running mvp") == 0; },
       kMostSeconds))
-      << "the run did not start";
+      << "the run did not start: " << testing_support::slurp(dir.path("stderr"));
   ASSERT_TRUE(std::filesystem::exists(dir.path("r.json.lock")));
   kill(launcher, SIGTERM);
   ASSERT_TRUE(testing_support::eventually([&] { return testing_support::has_ended(launcher); },
                                           kMostSeconds))
-      << "mpirun did not end";
+      << "mpirun did not end: " << testing_support::slurp(dir.path("stderr"));
   testing_support::wait_exit_code(launcher);
-  EXPECT_FALSE(std::filesystem::exists(dir.path("r.json.lock")));
+  EXPECT_FALSE(std::filesystem::exists(dir.path("r.json.lock")))
+      << testing_support::slurp(dir.path("stderr"));
   EXPECT_FALSE(std::filesystem::exists(dir.path("r.json")));
 }
 
