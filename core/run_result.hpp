@@ -120,6 +120,9 @@ struct RunOptions {
   // outside the timed region.
   std::vector<uint32_t> snapshot_phases;
   std::function<void(uint32_t phase, const ParticleSet&)> on_snapshot;
+  // Called after each launch's phases are counted and observed, outside the timed region, with
+  // the phases run so far and the particles alive after them on every rank: a long run's progress.
+  std::function<void(uint32_t phases_done, uint64_t alive)> on_progress;
   // For a yardstick (bound): the real run of the same configuration it measures against, with
   // its particles kept. The registry's run() supplies it; yardsticks know no scheduler.
   std::shared_ptr<const RunResult> reference;

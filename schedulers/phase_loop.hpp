@@ -2,7 +2,8 @@
 // a store of its particles, the host's vector (host_driver.hpp), the device's slots or pinned host
 // memory streamed through the device (device/driver.cu). The loop owns what every store shares:
 // the order of the work, failure agreement across ranks, the counts summed over the ranks, the
-// observation, snapshots, rebalancing and the run's timing; a store owns where its particles are.
+// observation, snapshots, progress, rebalancing and the run's timing; a store owns where its
+// particles are.
 //
 // A store of Sim's particles has
 //   static constexpr bool kRebalances;  // whether its ranks move particles at a phase boundary
@@ -257,6 +258,10 @@ RunResult run_phase_loop(const RunSpec& spec, const RunOptions& opt, HostState<S
     phase += k;
     if (wants_snapshot(opt, phase - 1))
       opt.on_snapshot(phase - 1, HostParticleSet<Sim>(store.particles()));
+    if (opt.on_progress) {
+      const PhaseCount& last = totals.back();
+      opt.on_progress(phase, last.held - last.dead - last.gone);
+    }
     if constexpr (Store::kRebalances) {
       if (comm.size() > 1 && phase < plan.count) {
         const auto t0 = std::chrono::steady_clock::now();

@@ -24,6 +24,7 @@
 #include "core/values.hpp"
 #include "harness/cli/batch_cli.hpp"
 #include "harness/cli/option_checks.hpp"
+#include "harness/cli/run_progress.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/io/build_info.hpp"
 #include "harness/io/gif.hpp"
@@ -301,7 +302,11 @@ struct RunArgs : WorkloadArgs {
   std::string frames_dir;
   std::optional<uint32_t> average_from;  // the first phase averaged; none: the second half
   bool overwrite = false;                // replace output files that exist
+  std::string progress = "30";           // seconds between progress lines; 0: none
+  double progress_s = 0;                 // `progress`, checked
 };
+
+constexpr double kMaxProgressS = 1e6;  // eleven days: beyond any run's length
 
 constexpr uint32_t kMaxFrames = 500;      // beyond this an animation is too long to watch
 constexpr uint32_t kDefaultFrames = 100;  // at most, without --frame-every
@@ -430,6 +435,21 @@ void add_run_options(CLI::App& cmd, RunArgs& a) {
       ->check(output_dir());
   cmd.add_flag("--overwrite", a.overwrite,
                "replace output files that exist (without it, an existing one is refused)");
+  cmd.add_option("--progress", a.progress,
+                 "seconds between lines on stderr of how far the run is and the time it has "
+                 "left (decimal; default 30; 0: none)");
+}
+
+// --progress's seconds, or a UsageError naming what it accepts.
+double progress_seconds(const std::string& text) {
+  const std::optional<double> s = parse_decimal(text);
+  if (!s || *s < 0 || *s > kMaxProgressS) {
+    throw UsageError(fmt::format(
+        "--progress: '{}' is not a number of seconds from 0 to {}, written in decimal; accepted: "
+        "0 (no progress lines) or the seconds between two",
+        printable(text), kMaxProgressS));
+  }
+  return *s;
 }
 
 // Each chosen phase end as DIR/density_phase_K.png.
@@ -475,6 +495,7 @@ std::string start_banner(const RunConfig& c, const nlohmann::json& config) {
 RunSpec start_run(RunArgs& a, RunOptions& options, GifAnimation& animation,
                   std::optional<ResultsLock>& lock) {
   const std::vector<std::string> given = apply_parameters(a);
+  a.progress_s = progress_seconds(a.progress);
   // Under a launcher the run takes its ranks; a --ranks given must be their count.
   if (std::find(given.begin(), given.end(), every_run::ranks().key) == given.end()) {
     a.config.ranks = static_cast<uint32_t>(ranks::world().size());
@@ -554,6 +575,11 @@ int run_command(RunArgs& a) {
   const nlohmann::json config = config_json(spec.config, owners);
   fmt::print("{}", start_banner(spec.config, config));
   std::fflush(stdout);
+  std::optional<RunProgress> progress;
+  if (a.progress_s > 0) {
+    progress.emplace(spec.plan().count, a.progress_s);
+    options.on_progress = [&progress](uint32_t done, uint64_t alive) { progress->at(done, alive); };
+  }
   const RunResult r = run_on_every_rank(spec, options);
   fmt::print("{}", run_summary(spec.config, r, a.average_from));
   if (!a.frames_dir.empty()) {

@@ -244,6 +244,10 @@ const BadInput kBadInputs[] = {
      {"run", "--sim", "air", "--scheduler", "cpu-serial", "--init-n", "5", "--reduced-field", "100",
       "--phases", "4", "--average-from", "4"},
      "--average-from: phase 4 is past the run's last; accepted: 0 to 3"},
+    {"progress_below_zero", run_args({"--progress", "-1"}),
+     "--progress: '-1' is not a number of seconds from 0 to 1000000, written in decimal; accepted: "
+     "0 (no progress lines) or the seconds between two"},
+    {"progress_not_a_number", run_args({"--progress", "often"}), "--progress: 'often' is not"},
     {"ionization_sharing_unknown",
      {"run", "--sim", "air", "--scheduler", "cpu-serial", "--init-n", "5", "--reduced-field", "100",
       "--ionization-sharing", "random"},
@@ -370,6 +374,24 @@ TEST(Cli, RunPrintsCountsAndWritesTheResult) {
   EXPECT_TRUE(j["environment"]["build"].contains("git_commit"));
   EXPECT_TRUE(j["environment"]["host"].contains("cpu"));
   EXPECT_FALSE(j["config"].contains("layout"));  // a toy parameter
+}
+
+// A run says on stderr how far it is, at most every --progress seconds: here after every launch
+// of cpu-serial (a phase each), to its last phase; with 0, never.
+TEST(Cli, ARunReportsItsProgressOnStderr) {
+  const Outcome often = schedbench({"run", "--sim", "air", "--scheduler", "cpu-serial", "--init-n",
+                                    "20", "--reduced-field", "100", "--phases", "4",
+                                    "--phase-time", "1e-12", "--progress", "1e-9"});
+  ASSERT_EQ(often.exit_code, 0) << often.err;
+  EXPECT_NE(often.err.find("progress: phase 1 of 4 (25.0 %), "), std::string::npos) << often.err;
+  EXPECT_NE(often.err.find("progress: phase 4 of 4 (100.0 %), "), std::string::npos) << often.err;
+  EXPECT_NE(often.err.find(" particles, "), std::string::npos) << often.err;
+  EXPECT_EQ(often.out.find("progress:"), std::string::npos) << often.out;
+  const Outcome never = schedbench({"run", "--sim", "air", "--scheduler", "cpu-serial", "--init-n",
+                                    "20", "--reduced-field", "100", "--phases", "4",
+                                    "--phase-time", "1e-12", "--progress", "0"});
+  ASSERT_EQ(never.exit_code, 0) << never.err;
+  EXPECT_EQ(never.err.find("progress:"), std::string::npos) << never.err;
 }
 
 // An observing sim's run records its observables per phase and their averages over the phases

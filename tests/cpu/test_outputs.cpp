@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "core/device.hpp"
+#include "harness/cli/run_progress.hpp"
 #include "harness/io/atomic_file.hpp"
 #include "harness/sweep/point_process.hpp"
 #include "harness/sweep/progress.hpp"
@@ -698,6 +699,27 @@ TEST(Usability, TheBarShowsTheRunningRepetition) {
   progress.tick(Progress::Clock::now() + std::chrono::seconds(3));
   EXPECT_NE(written(bar).rfind("p (3s, repetition 4)"), std::string::npos) << written(bar);
   std::fclose(bar);
+}
+
+// A run's progress: a line at most every so many seconds, with the phases left timed at the rate
+// of those run (100 of 400 in 30 s: 90 s left).
+TEST(Usability, ALongRunSaysHowFarItIsAndWhatIsLeft) {
+  std::FILE* log = std::tmpfile();
+  const auto start = RunProgress::Clock::now();
+  RunProgress progress(400, 30, start, log);
+  progress.at(100, 5000, start + std::chrono::seconds(10));
+  EXPECT_EQ(written(log), "");
+  progress.at(100, 5000, start + std::chrono::seconds(30));
+  EXPECT_EQ(written(log),
+            "progress: phase 100 of 400 (25.0 %), 5000 particles, 30s so far, about 1m30s left\n");
+  progress.at(150, 5200, start + std::chrono::seconds(50));  // 20 s after the last line
+  EXPECT_EQ(lines(written(log)), 1u) << written(log);
+  progress.at(400, 12, start + std::chrono::seconds(65));
+  EXPECT_NE(written(log).find("progress: phase 400 of 400 (100.0 %), 12 particles, 1m05s so far, "
+                              "about 0s left\n"),
+            std::string::npos)
+      << written(log);
+  std::fclose(log);
 }
 
 // Runs `args` on a pseudo-terminal, as a user at a terminal would; returns what it showed.
