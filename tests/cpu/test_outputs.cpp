@@ -322,7 +322,7 @@ TEST(Outputs, TwoRunsWritingOneJsonAtOnceAreRefusedButOne) {
   const std::string out = dir.path("r.json");
   const pid_t first = testing_support::start_program(
       {SCHEDBENCH_EXE, "run", "--sim", "mvp", "--scheduler", "cpu-serial", "--init-n", "3e5",
-       "--steps", "3000", "--split-chance", "0.1", "--json", out},
+       "--steps", "600", "--split-chance", "0.1", "--json", out},
       dir.path("o1"), dir.path("e1"));
   ASSERT_GT(first, 0);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
