@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what schedbench needs and is missing; safe to run again (it skips what is present).
-#   C++:    Debian packages (CMake, compilers, nlohmann/json, fmt, CLI11, GoogleTest, stb for PNG,
-#           giflib for GIF output, FFTW for the CPU Poisson solver, OpenMPI for runs over several
-#           ranks). The CUDA toolkit (nvcc) must already be on the machine.
+#   C++:    Debian packages (CMake, Ninja, compilers, nlohmann/json, fmt, CLI11, GoogleTest, stb
+#           for PNG, giflib for GIF output, FFTW for the CPU Poisson solver, OpenMPI for runs over
+#           several ranks). The CUDA toolkit (nvcc) must already be on the machine.
 #   Python: plot/requirements.txt (matplotlib, pandas ...), the package schedbench_results
 #           (python/, installed editable) and scripts/build-requirements.txt (NVML's header for
 #           the C++ build) in the virtual environment .venv/.
@@ -10,7 +10,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-packages=(cmake make g++ nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev
+packages=(cmake make ninja-build g++ nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev
           libstb-dev libgif-dev libfftw3-dev python3-venv libopenmpi-dev openmpi-bin)
 case "${1:-}" in
   "") ;;
