@@ -87,6 +87,10 @@ struct PhaseCount {
   uint64_t gone = 0;   // died, not in the store
   uint64_t steps = 0;
   uint64_t most_slots = 0;
+
+  uint64_t born() const { return held - start; }
+  uint64_t removed() const { return dead + gone; }
+  uint64_t alive_after() const { return held - removed(); }
 };
 
 // A phase's counts over every rank.
@@ -100,11 +104,11 @@ inline PhaseCount sum_over_ranks(PhaseCount n, ranks::Communicator& comm) {
 
 inline void add_phase(Counts& c, const PhaseCount& n, size_t particle_bytes) {
   c.particle_steps += n.steps;
-  c.spawned += n.held - n.start;
-  c.removed += n.dead + n.gone;
+  c.spawned += n.born();
+  c.removed += n.removed();
   c.peak = std::max<uint64_t>(c.peak, n.held);
   c.slots_used = std::max(c.slots_used, n.most_slots);
-  count_phase_population(c, n.start, n.held, n.held - n.gone - n.dead, particle_bytes);
+  count_phase_population(c, n.start, n.held, n.alive_after(), particle_bytes);
 }
 
 // Whether `phase` is one the caller wants a snapshot of.
@@ -251,17 +255,14 @@ RunResult run_phase_loop(const RunSpec& spec, const RunOptions& opt, HostState<S
         // Observed outside the timed parts; the sums are exact, so the same in any order.
         agreed(comm, [&] {
           add_observation(r.observables, state.observe(store.sums(j), plan.window(phase + j),
-                                                       {n.start, n.held - n.start, n.dead + n.gone}));
+                                                       {n.start, n.born(), n.removed()}));
         });
       }
     }
     phase += k;
     if (wants_snapshot(opt, phase - 1))
       opt.on_snapshot(phase - 1, HostParticleSet<Sim>(store.particles()));
-    if (opt.on_progress) {
-      const PhaseCount& last = totals.back();
-      opt.on_progress(phase, last.held - last.dead - last.gone);
-    }
+    if (opt.on_progress) opt.on_progress(phase, totals.back().alive_after());
     if constexpr (Store::kRebalances) {
       if (comm.size() > 1 && phase < plan.count) {
         const auto t0 = std::chrono::steady_clock::now();
