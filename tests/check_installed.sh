@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Installs a built schedbench into a fresh prefix and uses it as another CMake project would
 # (docs/design.md §12): the installed tool and point runner start from the prefix, the package
-# names no path of this machine, and examples/out_of_tree, configured with -DCMAKE_PREFIX_PATH=
-# the prefix moved elsewhere, builds its own sim slab and
-# the example sim walk on schedbench's schedulers (nvcc builds the GPU ones) with its own
-# schedbench, whose CPU engines it runs against each other, and walk_check, which runs the example
-# engine against cpu-serial. Installs what is built (no rebuild of schedbench); runs on the CPU.
-# Usage: check_installed.sh BUILD_DIR SOURCE_DIR WORK_DIR [COMPILER_LAUNCHER] [SCHEDULERS]
-# SCHEDULERS (e.g. "cpu_serial;cpu_openmp;dynamic_warp") builds only those: every one by default.
+# names no path of this machine, every shipped scheduler's source finds the headers it includes
+# in the prefix, and examples/out_of_tree, configured with -DCMAKE_PREFIX_PATH= the prefix moved
+# elsewhere, builds its own sim slab and the example sim walk on schedbench's schedulers (nvcc
+# builds the GPU ones) with its own schedbench, whose CPU engines it runs against each other, and
+# walk_check, which runs the example engine against cpu-serial. Installs what is built (no
+# rebuild of schedbench); runs on the CPU.
+# Usage: check_installed.sh BUILD_DIR SOURCE_DIR WORK_DIR [SCHEDULERS] [COMPILER_LAUNCHER]
+# SCHEDULERS, comma-separated (e.g. cpu_serial,cpu_openmp,dynamic_warp), builds only those; empty
+# or absent: every one.
 # $CMAKE names the cmake to run (ctest passes the one that configured the build), else cmake.
 set -euo pipefail
 cmake=${CMAKE:-cmake}
-build=$(realpath "$1") source=$(realpath "$2") work=$(realpath -m "$3") launcher=${4:-}
-schedulers=${5:-}
+build=$(realpath "$1") source=$(realpath "$2") work=$(realpath -m "$3")
+schedulers=${4:-} launcher=${5:-}
+schedulers=${schedulers//,/;}
 rm -rf "$work"
 prefix=$work/prefix
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null
@@ -39,6 +42,34 @@ if grep -lE "$build|$source" "$prefix"/lib/cmake/schedbench/*.cmake ||
   echo "check_installed: the package files above name a path of the build machine" >&2
   exit 1
 fi
+
+# Every shipped scheduler's source (built below or not) finds each header it includes by a quoted
+# path, and each of theirs, in the prefix: beside it or under include/, as the package's targets
+# put them on the include path. Conditional includes count too (stricter than a preprocessor),
+# except the branch for the in-tree example sims (SB_EXAMPLE_SIMS), which the test programs of
+# the source tree alone define: an installed build always names its own sims' header.
+python3 - "$prefix" <<'PY'
+import pathlib, re, sys
+prefix = pathlib.Path(sys.argv[1])
+include = prefix / "include"
+sources = sorted((prefix / "share" / "schedbench" / "schedulers").rglob("*.c*"))
+quoted = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+in_tree_only = re.compile(r'^\s*#\s*(?:el)?if\s+defined\(SB_EXAMPLE_SIMS\).*?(?=^\s*#\s*(?:el|endif))',
+                          re.M | re.S)
+missing, seen, todo = [], set(), [(s, s) for s in sources]
+while todo:
+    path, origin = todo.pop()
+    for name in quoted.findall(in_tree_only.sub('', path.read_text())):
+        found = next((c for c in (path.parent / name, include / name) if c.is_file()), None)
+        if found is None:
+            missing.append(f"{name} (included by {path.relative_to(prefix)})")
+        elif found.resolve() not in seen:
+            seen.add(found.resolve())
+            todo.append((found, origin))
+if len(sources) < 10 or missing:
+    sys.exit(f"check_installed: {len(sources)} scheduler sources in the prefix; headers they "
+             f"include that it lacks: {', '.join(sorted(set(missing))) or 'none'}")
+PY
 
 # ... and the project below builds against it moved elsewhere.
 mv "$prefix" "$work/moved"
